@@ -1,0 +1,82 @@
+# uvmsim build.  `make` builds build/uvmsim; see README for the rest.
+BUILD    ?= build
+CC       = gcc
+PREFIX   ?= /usr/local
+OPT      ?= -O2
+EXTRA_CFLAGS  ?=
+EXTRA_LDFLAGS ?=
+
+DEB_PKGS := build-essential pkg-config libyaml-dev libhdf5-dev check
+
+# Dependencies through pkg-config; Debian ships HDF5 as hdf5-serial.
+HDF5_PC := $(shell pkg-config --exists hdf5-serial 2>/dev/null && echo hdf5-serial || \
+             (pkg-config --exists hdf5 2>/dev/null && echo hdf5))
+MISSING := $(shell pkg-config --exists yaml-0.1 2>/dev/null || echo yaml-0.1) \
+           $(if $(HDF5_PC),,hdf5-serial)
+CHECK_MISSING := $(shell pkg-config --exists check 2>/dev/null || echo check)
+ifeq ($(MAKECMDGOALS),help)
+else ifneq ($(strip $(MISSING)),)
+$(error missing $(strip $(MISSING)); install with: apt-get install -y $(DEB_PKGS))
+endif
+
+DEP_CFLAGS := $(shell pkg-config --cflags yaml-0.1 $(HDF5_PC) 2>/dev/null)
+DEP_LIBS   := $(shell pkg-config --libs yaml-0.1 $(HDF5_PC) 2>/dev/null)
+CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
+
+CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -g -Wall -Wextra -Werror \
+          -Isim $(DEP_CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS := $(DEP_LIBS) -lm $(EXTRA_LDFLAGS)
+
+LIB_SRC  := $(sort $(filter-out sim/main.c,$(wildcard sim/*.c sim/*/*.c workloads/*.c)))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all test check check-asan bench install docs clean help
+all: $(BUILD)/uvmsim
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libuvmsim.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/uvmsim: $(BUILD)/obj/sim/main.o $(BUILD)/libuvmsim.a
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libuvmsim.a
+	@mkdir -p $(dir $@)
+	$(if $(CHECK_MISSING),$(error missing check; install with: apt-get install -y $(DEB_PKGS)))
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -Itests/unit $< $(BUILD)/libuvmsim.a -o $@ $(CHECK_LIBS) $(LDLIBS)
+
+# Unit suites (Check) and end-to-end cases; one closing summary line.
+test check: $(BUILD)/uvmsim $(TEST_BIN)
+	@sh tests/run.sh $(BUILD)
+
+check-asan:
+	$(MAKE) BUILD=build-asan OPT=-O1 \
+	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
+
+bench: $(BUILD)/uvmsim
+	@sh scripts/bench.sh $(BUILD)/uvmsim
+
+docs: $(BUILD)/uvmsim
+	$(BUILD)/uvmsim config doc > docs/config.md
+
+install: $(BUILD)/uvmsim
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/uvmsim/configs
+	install -m 755 $(BUILD)/uvmsim $(DESTDIR)$(PREFIX)/bin/uvmsim
+	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/uvmsim/configs/
+
+clean:
+	rm -rf build build-asan
+
+help:
+	@echo "make | make test | make check-asan | make bench | make docs | make install PREFIX=..."
+	@echo "Debian packages: apt-get install -y $(DEB_PKGS)"
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/main.d

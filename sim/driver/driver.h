@@ -1,0 +1,27 @@
+/* The simulated UVM driver thread (sim/driver): wakes on the fault
+ * interrupt, services faults in batches, allocates GPU frames (evicting when
+ * full), migrates pages over the link and maps them. */
+#ifndef UVMSIM_DRIVER_H
+#define UVMSIM_DRIVER_H
+
+#include "../engine.h"
+
+struct config;
+struct stats;
+struct gmmu;
+struct tlb;
+struct link;
+
+struct driver;
+
+struct driver *driver_create(struct engine *e, const struct config *cfg,
+                             struct stats *st, const struct domain *dom,
+                             struct gmmu *g, struct tlb *t, struct link *l,
+                             uint64_t footprint);
+void driver_free(struct driver *d);
+struct component *driver_component(struct driver *d);
+/* GPU memory capacity in pages, as resolved from the config. */
+uint64_t driver_capacity_pages(const struct driver *d);
+
+
+#endif

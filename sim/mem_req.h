@@ -1,0 +1,77 @@
+/* The message that travels between components: one coalesced memory
+ * access, one translation, one page-walk read.  Requests come from a pool
+ * (free list): the hot path never calls malloc once the pool has grown to
+ * the peak number in flight. */
+#ifndef UVMSIM_MEM_REQ_H
+#define UVMSIM_MEM_REQ_H
+
+#include "base.h"
+
+struct mq;
+
+/* 4 KiB pages: the HPE and thesis machines' OS page (HPE Sec. III). */
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1ULL << PAGE_SHIFT)
+/* 128 B cache lines of four 32 B sectors (Fermi/Volta L1/L2). */
+#define LINE_SHIFT 7
+#define LINE_SIZE (1u << LINE_SHIFT)
+#define SECTOR_SIZE 32u
+
+enum req_kind {
+    REQ_LOAD,
+    REQ_STORE,
+    REQ_ATOMIC,
+    REQ_XLATE,     /* translation of one page for one warp instruction */
+};
+
+struct mem_req {
+    uint64_t id;
+    enum req_kind kind;
+    enum req_kind access;  /* REQ_XLATE: the access that needs it */
+    uint64_t vaddr;        /* byte address (line- or page-aligned) */
+    uint64_t paddr;        /* filled by translation */
+    uint32_t size;
+    uint8_t sector_mask;
+    uint16_t sm;
+    uint32_t warp;         /* global warp slot id of the issuing SM */
+    uint32_t slot;         /* issuer's index (page or line within the instruction) */
+    sim_time t_issue;
+    struct mq *reply;      /* where the answer goes */
+    struct mem_req *next;  /* free list, MSHR merge lists, waiting lists */
+};
+
+struct req_pool {
+    struct mem_req *free;
+    void **chunks;
+    size_t nchunks;
+    uint64_t next_id;
+    uint64_t live;         /* requests handed out and not returned */
+};
+
+void req_pool_init(struct req_pool *p);
+void req_pool_free(struct req_pool *p);
+struct mem_req *req_alloc_slow(struct req_pool *p);
+
+static inline struct mem_req *req_alloc(struct req_pool *p)
+{
+    struct mem_req *r = p->free;
+    if (!r) r = req_alloc_slow(p);
+    p->free = r->next;
+    r->next = NULL;
+    r->id = p->next_id++;
+    p->live++;
+    return r;
+}
+
+static inline void req_release(struct req_pool *p, struct mem_req *r)
+{
+    r->next = p->free;
+    p->free = r;
+    p->live--;
+}
+
+static inline uint64_t page_of(uint64_t addr) { return addr >> PAGE_SHIFT; }
+
+const char *req_kind_name(enum req_kind k);
+
+#endif

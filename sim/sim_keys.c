@@ -1,0 +1,16 @@
+/* Keys of the run itself (sim.*). */
+#include "config.h"
+
+const struct cfg_key sim_config_keys[] = {
+    {"sim.seed", CFG_INT, "1", 0, 9.2e18, NULL,
+     "seed of every random stream (each component derives its own)"},
+    {"sim.epoch", CFG_TIME, "10us", 1e3, 1e15, NULL,
+     "period of the statistics time series"},
+    {"sim.max_time", CFG_TIME, "0s", 0, 1.8e19, NULL,
+     "stop the run at this simulated time (0: no limit)"},
+    {"sim.max_events", CFG_INT, "0", 0, 9.2e18, NULL,
+     "stop the run after this many engine events (0: no limit)"},
+    {"sim.watchdog", CFG_TIME, "10ms", 0, 1.8e19, NULL,
+     "abort with a dump when nothing completes for this long while work is outstanding (0: off)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};

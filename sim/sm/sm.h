@@ -1,0 +1,30 @@
+/* GPU cores (sim/sm): kernel launch, thread-block dispatch, warps, warp
+ * scheduling and coalescing.  Each SM sends translation requests to its L1
+ * TLB and line requests to the memory side; answers come back into the
+ * SM's own queues through req->reply. */
+#ifndef UVMSIM_SM_H
+#define UVMSIM_SM_H
+
+#include "../engine.h"
+
+struct config;
+struct stats;
+struct req_pool;
+struct workload;
+
+struct gpu;
+
+struct gpu *gpu_create(struct engine *e, const struct config *cfg,
+                       struct stats *st, struct req_pool *pool,
+                       const struct domain *dom, struct workload *wl);
+void gpu_free(struct gpu *g);
+unsigned gpu_num_sms(const struct gpu *g);
+void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out,
+                   struct mq *mem_out);
+/* Start the workload's program. */
+void gpu_start(struct gpu *g, sim_time now);
+bool gpu_busy(const struct gpu *g);
+uint64_t gpu_kernels_done(const struct gpu *g);
+
+
+#endif

@@ -1,0 +1,111 @@
+/* Statistics registry: named counters, vectors, averages, reals, histograms
+ * and record tables, registered by components when they are built.  The hot
+ * path increments through the returned pointers: no lookup, no allocation.
+ * Every `sim.epoch` the scalar stats are sampled into a time series (cost
+ * proportional to the number of stats, never to simulated cycles). */
+#ifndef UVMSIM_STATS_H
+#define UVMSIM_STATS_H
+
+#include <stdio.h>
+#include "base.h"
+
+enum stat_kind {
+    STAT_COUNTER,   /* uint64 */
+    STAT_VECTOR,    /* uint64[n], e.g. one per SM; not in the time series */
+    STAT_AVERAGE,   /* sum / count */
+    STAT_REAL,      /* double set by its owner (e.g. IPC at the end) */
+    STAT_HISTOGRAM, /* fixed-width bins plus overflow bin */
+};
+
+struct stat_avg { double sum; uint64_t count; };
+
+struct stat_hist {
+    uint64_t bin_width;   /* bin i holds [i*w, (i+1)*w); last bin: overflow */
+    size_t nbins;
+    uint64_t *bins;
+    uint64_t count, max;
+    double sum;
+};
+
+static inline void stat_avg_add(struct stat_avg *a, double v)
+{ a->sum += v; a->count++; }
+static inline double stat_avg_value(const struct stat_avg *a)
+{ return a->count ? a->sum / (double)a->count : 0.0; }
+static inline void stat_hist_add(struct stat_hist *h, uint64_t v)
+{
+    size_t i = (size_t)(v / h->bin_width);
+    if (i >= h->nbins) i = h->nbins - 1;
+    h->bins[i]++; h->count++; h->sum += (double)v;
+    if (v > h->max) h->max = v;
+}
+
+struct stat {
+    enum stat_kind kind;
+    char *name;           /* dotted: "sm.warp_insts" -> /stats/sm/warp_insts */
+    char *unit;           /* "", "ps", "bytes", "faults", ... */
+    char *desc;
+    size_t n;             /* vector length (1 otherwise) */
+    union {
+        uint64_t *u;      /* COUNTER (1) and VECTOR (n) */
+        struct stat_avg *avg;
+        double *real;
+        struct stat_hist *hist;
+    } p;
+};
+
+/* Record tables: one row per kernel, per batch, ... (HDF5 compound). */
+enum rec_type { REC_U64, REC_F64, REC_STR32 };
+struct rec_field { const char *name; enum rec_type type; const char *unit; };
+struct rec_table {
+    char *name;           /* "kernels" -> /kernels */
+    char *desc;
+    size_t nfields;
+    struct rec_field *fields;  /* copied */
+    size_t row_bytes;     /* 8 per number, 32 per string */
+    size_t nrows, cap;
+    unsigned char *rows;  /* nrows * row_bytes, packed in field order */
+};
+
+struct stats;
+
+struct stats *stats_new(void);
+void stats_free(struct stats *s);
+
+/* Registration.  Names are unique; a duplicate is a programming error. */
+uint64_t *stat_counter(struct stats *s, const char *name, const char *unit,
+                       const char *desc);
+uint64_t *stat_vector(struct stats *s, const char *name, size_t n,
+                      const char *unit, const char *desc);
+struct stat_avg *stat_average(struct stats *s, const char *name,
+                              const char *unit, const char *desc);
+double *stat_real(struct stats *s, const char *name, const char *unit,
+                  const char *desc);
+struct stat_hist *stat_histogram(struct stats *s, const char *name,
+                                 const char *unit, const char *desc,
+                                 size_t nbins, uint64_t bin_width);
+struct rec_table *stat_table(struct stats *s, const char *name,
+                             const char *desc, const struct rec_field *fields,
+                             size_t nfields);
+/* Append one row: `vals` holds one entry per field in order: uint64_t for
+ * REC_U64, double for REC_F64, const char * for REC_STR32 (truncated to 31). */
+void rec_append(struct rec_table *t, const void *const *vals);
+
+/* Iteration (registration order, which is deterministic). */
+size_t stats_count(const struct stats *s);
+const struct stat *stats_at(const struct stats *s, size_t i);
+size_t stats_table_count(const struct stats *s);
+const struct rec_table *stats_table_at(const struct stats *s, size_t i);
+const struct stat *stats_find(const struct stats *s, const char *name);
+
+/* Time series.  Columns: "time_ps" then every COUNTER, AVERAGE (as the
+ * mean so far) and REAL in registration order; registration must be over
+ * before the first sample.  Rows hold cumulative values. */
+void stats_sample(struct stats *s, sim_time now);
+size_t stats_series_columns(const struct stats *s);      /* incl. time_ps */
+const char *stats_series_name(const struct stats *s, size_t col);
+bool stats_series_is_real(const struct stats *s, size_t col); /* double vs uint64 */
+size_t stats_series_rows(const struct stats *s);
+/* Row r as 8-byte cells: uint64_t or double per stats_series_is_real. */
+const uint64_t *stats_series_row(const struct stats *s, size_t r);
+
+#endif

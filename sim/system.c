@@ -1,0 +1,122 @@
+/* Wiring of the house (DESIGN.md, "the path of one access"):
+ *   SM --xlate--> L1 TLB --> L2 TLB --> GMMU walker --fault--> driver
+ *   SM --line---> GPU memory
+ *   driver --> link (H2D/D2H) --> map page --> parked walks answered */
+#include <stdlib.h>
+#include "system.h"
+#include "config.h"
+#include "stats.h"
+#include "mem_req.h"
+#include "sm/sm.h"
+#include "tlb/tlb.h"
+#include "gmmu/gmmu.h"
+#include "dram/dram.h"
+#include "pcie/pcie.h"
+#include "driver/driver.h"
+#include "../workloads/workload.h"
+
+/* Tie order between domains at the same picosecond: fixed, so runs are
+ * reproducible. */
+enum { ORDER_CORE, ORDER_DRAM, ORDER_LINK, ORDER_DRIVER };
+
+struct system {
+    struct engine *eng;
+    struct stats *st;
+    struct req_pool pool;
+    struct domain core, dram_dom, link_dom, drv_dom;
+    struct workload *wl;
+    struct gpu *gpu;
+    struct tlb *tlb;
+    struct gmmu *gmmu;
+    struct dram *dram;
+    struct link *link;
+    struct driver *drv;
+    double *ipc;
+    uint64_t *cycles, *footprint;
+};
+
+static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
+
+static void sample(void *ctx, sim_time now)
+{
+    stats_sample(((struct system *)ctx)->st, now);
+}
+
+struct system *system_build(const struct config *cfg)
+{
+    struct system *s = xcalloc(1, sizeof *s);
+    struct engine_limits lim = {
+        cfg_u64(cfg, "sim.max_time"), cfg_u64(cfg, "sim.max_events"),
+        cfg_u64(cfg, "sim.watchdog"),
+    };
+    s->eng = engine_new(&lim);
+    s->st = stats_new();
+    req_pool_init(&s->pool);
+    s->core = (struct domain){ "core", cfg_period(cfg, "gpu.clock"), ORDER_CORE };
+    s->dram_dom = (struct domain){ "dram", cfg_period(cfg, "dram.clock"), ORDER_DRAM };
+    s->link_dom = (struct domain){ "link", 1, ORDER_LINK };
+    s->drv_dom = (struct domain){ "driver", cfg_period(cfg, "driver.clock"), ORDER_DRIVER };
+
+    s->wl = workload_create(cfg);
+    s->gpu = gpu_create(s->eng, cfg, s->st, &s->pool, &s->core, s->wl);
+    unsigned nsms = gpu_num_sms(s->gpu);
+    s->tlb = tlb_create(s->eng, cfg, s->st, &s->pool, &s->core, nsms);
+    s->gmmu = gmmu_create(s->eng, cfg, s->st, &s->core);
+    s->dram = dram_create(s->eng, cfg, s->st, &s->dram_dom);
+    s->link = link_create(s->eng, cfg, s->st, &s->link_dom);
+    s->drv = driver_create(s->eng, cfg, s->st, &s->drv_dom, s->gmmu, s->tlb,
+                           s->link, s->wl->footprint);
+    for (unsigned i = 0; i < nsms; i++)
+        gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), dram_in(s->dram));
+    tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
+
+    s->footprint = stat_counter(s->st, "workload.footprint", "bytes",
+                                "bytes of all the workload's allocations");
+    *s->footprint = s->wl->footprint;
+    s->cycles = stat_counter(s->st, "gpu.cycles", "cycles",
+                             "simulated time in core cycles");
+    s->ipc = stat_real(s->st, "gpu.ipc", "instructions/cycle",
+                       "warp instructions per core cycle, all SMs");
+    engine_set_busy_fn(s->eng, busy, s);
+    engine_every(s->eng, cfg_u64(cfg, "sim.epoch"), sample, s);
+    return s;
+}
+
+enum run_status system_run(struct system *s)
+{
+    gpu_start(s->gpu, 0);
+    enum run_status st = engine_run(s->eng);
+    sim_time now = engine_end_time(s->eng);
+    *s->cycles = now / s->core.period;
+    const struct stat *wi = stats_find(s->st, "gpu.warp_insts");
+    *s->ipc = *s->cycles ? (double)*wi->p.u / (double)*s->cycles : 0.0;
+    size_t rows = stats_series_rows(s->st);
+    if (!rows || stats_series_row(s->st, rows - 1)[0] != now)
+        stats_sample(s->st, now);       /* the final state, once */
+    return st;
+}
+
+void system_free(struct system *s)
+{
+    if (!s) return;
+    driver_free(s->drv);
+    link_free(s->link);
+    dram_free(s->dram);
+    gmmu_free(s->gmmu);
+    tlb_free(s->tlb);
+    gpu_free(s->gpu);
+    workload_free(s->wl);
+    req_pool_free(&s->pool);
+    stats_free(s->st);
+    engine_free(s->eng);
+    free(s);
+}
+
+struct engine *system_engine(struct system *s) { return s->eng; }
+struct stats *system_stats(struct system *s) { return s->st; }
+sim_time system_core_period(const struct system *s) { return s->core.period; }
+uint64_t system_kernels_done(const struct system *s) { return gpu_kernels_done(s->gpu); }
+void system_set_progress(struct system *s, void (*fn)(void *, sim_time), void *ctx)
+{
+    engine_set_progress_fn(s->eng, fn, ctx);
+}

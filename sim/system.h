@@ -1,0 +1,26 @@
+/* The simulated machine: builds every subsystem from a config, wires who
+ * talks to whom, runs it, and owns the statistics of the run. */
+#ifndef UVMSIM_SYSTEM_H
+#define UVMSIM_SYSTEM_H
+
+#include "base.h"
+#include "engine.h"
+
+struct config;
+struct stats;
+
+struct system;
+
+/* Build from a resolved config (user errors exit 2 from inside). */
+struct system *system_build(const struct config *cfg);
+enum run_status system_run(struct system *s);
+void system_free(struct system *s);
+
+struct engine *system_engine(struct system *s);
+struct stats *system_stats(struct system *s);
+sim_time system_core_period(const struct system *s);
+uint64_t system_kernels_done(const struct system *s);
+/* Host-side progress reporting (terminal only). */
+void system_set_progress(struct system *s, void (*fn)(void *, sim_time), void *ctx);
+
+#endif
