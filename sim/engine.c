@@ -201,7 +201,7 @@ static void watchdog_check(void *ctx, sim_time now)
         e->watchdog_since = now;
         return;
     }
-    if (busy(e))
+    if (busy(e) && now - e->watchdog_since >= e->lim.watchdog)
         sim_panic("watchdog", now,
                   "nothing completed for %llu ps while work is outstanding "
                   "(sim.watchdog)", (unsigned long long)(now - e->watchdog_since));
@@ -266,6 +266,8 @@ enum run_status engine_run(struct engine *e)
         if (e->progress_fn && (e->events & 0xffff) == 0)
             e->progress_fn(e->progress_ctx, e->now);
     }
+    if (st == RUN_COMPLETED && busy(e))
+        sim_panic("engine", e->now, "deadlock: no event left while work is outstanding");
     current = NULL;
     return st;
 }

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The command line as a user drives it.
+. "$(dirname "$0")/../e2e_lib.sh"
+
+"$UVMSIM" --version | grep -q '^uvmsim [0-9]' ; check "--version" [ $? -eq 0 ]
+for c in "--help" "run --help" "config --help" "config doc --help"; do
+    # shellcheck disable=SC2086
+    "$UVMSIM" $c >"$TMP/help" 2>&1; rc=$?
+    check "$c exits 0 with usage" [ $rc -eq 0 ] && grep -q usage "$TMP/help"
+done
+"$UVMSIM" frobnicate 2>/dev/null; check "unknown command exits 2" [ $? -eq 2 ]
+"$UVMSIM" run 2>/dev/null; check "run without CONFIG exits 2" [ $? -eq 2 ]
+"$UVMSIM" run configs/default.yaml --bogus 2>/dev/null; check "unknown option exits 2" [ $? -eq 2 ]
+
+# A run writes its result only on success, and prints a summary.
+# shellcheck disable=SC2086
+"$UVMSIM" run configs/default.yaml $SMALL -o "$TMP/r.h5" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "run exits 0" [ $rc -eq 0 ]
+check "result written" [ -s "$TMP/r.h5" ]
+check "no temporary left" [ -z "$(ls "$TMP" | grep tmp)" ]
+check "summary names host speed" grep -q "cycles/s" "$TMP/out"
+check "no progress line when stderr is not a terminal" [ ! -s "$TMP/err" ]
+# shellcheck disable=SC2086
+"$UVMSIM" run configs/default.yaml $SMALL --quiet -o "$TMP/q.h5" >"$TMP/out"
+check "--quiet prints nothing" [ ! -s "$TMP/out" ]
+
+# Default output name: the config's name with .h5, in the current directory.
+cp configs/default.yaml "$TMP/mymachine.yaml"
+# shellcheck disable=SC2086
+(cd "$TMP" && "$OLDPWD/$UVMSIM" run mymachine.yaml $SMALL --quiet)
+check "default output name" [ -s "$TMP/mymachine.h5" ]
+
+# An unwritable output place is a user error before any simulation.
+"$UVMSIM" run configs/default.yaml -o "$TMP/no/such/dir/r.h5" 2>"$TMP/err"
+check "missing output directory exits 2" [ $? -eq 2 ]
+check "and says where" grep -q "no/such/dir" "$TMP/err"
+
+# The watchdog aborts (exit 3) with a dump of waiting warps, no output.
+# shellcheck disable=SC2086
+"$UVMSIM" run configs/default.yaml $SMALL -s sim.watchdog=1ns -o "$TMP/w.h5" 2>"$TMP/err" >/dev/null
+check "watchdog exits 3" [ $? -eq 3 ]
+check "watchdog names itself and the time" grep -q "internal error in watchdog at t=" "$TMP/err"
+check "watchdog dumps warps" grep -q "warp .*: memory" "$TMP/err"
+check "watchdog leaves no result" [ ! -e "$TMP/w.h5" ]
+
+# Limits end the run early but still write the result, with its status.
+# shellcheck disable=SC2086
+"$UVMSIM" run configs/default.yaml $SMALL -s sim.max_time=50us -o "$TMP/l.h5" >/dev/null 2>"$TMP/err"
+check "time limit exits 0" [ $? -eq 0 ]
+check "time limit warns" grep -q "sim.max_time" "$TMP/err"
+
+# config show is complete and loads back to itself; config doc is the doc.
+"$UVMSIM" config show configs/default.yaml >"$TMP/show.yaml"
+check "config show exits 0" [ $? -eq 0 ]
+"$UVMSIM" config show "$TMP/show.yaml" >"$TMP/show2.yaml"
+check "config show round-trips" cmp -s "$TMP/show.yaml" "$TMP/show2.yaml"
+check "config show lists defaults" grep -q "max_warps: 48" "$TMP/show.yaml"
+"$UVMSIM" config check configs/default.yaml >/dev/null
+check "config check of default passes" [ $? -eq 0 ]
+"$UVMSIM" config doc >"$TMP/config.md"
+check "docs/config.md is generated from the schema (make docs)" cmp -s "$TMP/config.md" docs/config.md
+for f in configs/*.yaml; do
+    "$UVMSIM" config check "$f" >/dev/null; check "config check $f" [ $? -eq 0 ]
+done
+
+[ "$FAILS" -eq 0 ]

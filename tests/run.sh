@@ -1,0 +1,53 @@
+#!/bin/sh
+# Runs every Check suite and every end-to-end case against BUILD (default
+# build/) and ends with one line: "tests: N passed, M failed".
+BUILD=${1:-build}
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] || continue
+    "$t" >"$log" 2>&1
+    rc=$?
+    line=$(grep -E '^[0-9]+%: Checks: ' "$log" | tail -n 1)
+    # "100%: Checks: 7, Failures: 0, Errors: 0"
+    n=$(echo "$line" | sed -n 's/.*Checks: \([0-9]*\).*/\1/p')
+    f=$(echo "$line" | sed -n 's/.*Failures: \([0-9]*\).*/\1/p')
+    e=$(echo "$line" | sed -n 's/.*Errors: \([0-9]*\).*/\1/p')
+    if [ -z "$n" ]; then
+        echo "FAIL $(basename "$t"): no Check summary (exit $rc)"; cat "$log"
+        failed=$((failed + 1)); continue
+    fi
+    bad=$((f + e))
+    passed=$((passed + n - bad))
+    failed=$((failed + bad))
+    if [ "$bad" -ne 0 ] || [ "$rc" -ne 0 ]; then
+        echo "FAIL $(basename "$t"): $line"
+        grep -E ':[FE]:' "$log"
+        [ "$bad" -eq 0 ] && failed=$((failed + 1))
+    else
+        echo "ok   $(basename "$t"): $n checks"
+    fi
+done
+
+for s in tests/e2e/*.sh; do
+    [ -f "$s" ] || continue
+    sh "$s" "$BUILD" >"$log" 2>&1
+    rc=$?
+    ok=$(grep -c '^ok - ' "$log")
+    nok=$(grep -c '^not ok - ' "$log")
+    passed=$((passed + ok))
+    failed=$((failed + nok))
+    if [ "$nok" -ne 0 ] || [ "$rc" -ne 0 ]; then
+        echo "FAIL $(basename "$s"):"
+        cat "$log"
+        [ "$nok" -eq 0 ] && failed=$((failed + 1))
+    else
+        echo "ok   $(basename "$s"): $ok cases"
+    fi
+done
+
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,222 @@
+/* Engine: event order, idle components, queues with back-pressure, limits,
+ * watchdog.  Expected values are derived by hand in each test. */
+#include <check.h>
+#include <stdlib.h>
+#include "engine.h"
+
+static const struct domain fast = { "fast", 10, 0 };   /* 100 GHz: 10 ps */
+static const struct domain slow = { "slow", 25, 1 };
+
+/* ---- event order ---- */
+
+static int order_log[16], order_n;
+static void log_ev(void *obj, uint64_t arg, sim_time now)
+{ (void)obj; (void)now; order_log[order_n++] = (int)arg; }
+
+START_TEST(events_ordered_by_time_domain_then_sequence)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    order_n = 0;
+    engine_at(e, 100, &slow, log_ev, NULL, 1);   /* same time, later domain */
+    engine_at(e, 100, &fast, log_ev, NULL, 2);
+    engine_at(e, 50, &slow, log_ev, NULL, 3);
+    engine_at(e, 100, &fast, log_ev, NULL, 4);   /* same time+domain: FIFO */
+    ck_assert_int_eq(engine_run(e), RUN_COMPLETED);
+    int want[] = {3, 2, 4, 1};
+    ck_assert_int_eq(order_n, 4);
+    for (int i = 0; i < 4; i++) ck_assert_int_eq(order_log[i], want[i]);
+    ck_assert_uint_eq(engine_now(e), 100);
+    engine_free(e);
+}
+END_TEST
+
+/* ---- a component that has work for `left` ticks, then sleeps ---- */
+
+struct worker { struct component c; int left, ticks; sim_time last; };
+
+static sim_time worker_tick(struct component *c, sim_time now)
+{
+    struct worker *w = (struct worker *)c;
+    w->ticks++;
+    w->last = now;
+    return --w->left > 0 ? now + c->dom->period : TIME_NEVER;
+}
+static const struct comp_ops worker_ops = { worker_tick, NULL };
+
+static void wake_worker(void *obj, uint64_t n, sim_time now)
+{
+    struct worker *w = obj;
+    w->left = (int)n;
+    comp_wake_at(&w->c, now);
+}
+
+START_TEST(idle_component_costs_nothing)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    struct worker w = {0};
+    comp_init(&w.c, e, &worker_ops, "worker", &fast);
+    /* 3 cycles of work at t=0, then nothing until 20 us, then 2 cycles. */
+    engine_at(e, 0, &fast, wake_worker, &w, 3);
+    engine_at(e, 20000000, &fast, wake_worker, &w, 2);
+    engine_run(e);
+    ck_assert_int_eq(w.ticks, 5);
+    ck_assert_uint_eq(w.last, 20000000 + 10);
+    /* 2 callbacks + 5 ticks: the 20 us wait costs no event. */
+    ck_assert_uint_eq(engine_events(e), 7);
+    engine_free(e);
+}
+END_TEST
+
+START_TEST(wake_aligns_to_clock_edge_and_merges)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    struct worker w = {0};
+    comp_init(&w.c, e, &worker_ops, "worker", &slow);
+    w.left = 1;
+    comp_wake_at(&w.c, 30);      /* next edge of a 25 ps clock: 50 */
+    comp_wake_at(&w.c, 60);      /* later than pending: merged */
+    comp_wake_at(&w.c, 26);      /* also edge 50: merged */
+    engine_run(e);
+    ck_assert_int_eq(w.ticks, 1);
+    ck_assert_uint_eq(w.last, 50);
+    ck_assert_uint_eq(domain_edge(&slow, 50), 50);
+    ck_assert_uint_eq(domain_edge(&slow, 51), 75);
+    engine_free(e);
+}
+END_TEST
+
+/* ---- bounded queue: consumer pops one message per tick ---- */
+
+struct consumer { struct component c; struct mq q; int got; sim_time at[8]; };
+struct producer { struct component c; struct mq *q; int sent, total, refused; };
+
+static sim_time consumer_tick(struct component *c, sim_time now)
+{
+    struct consumer *k = (struct consumer *)c;
+    if (mq_pop(&k->q, now)) k->at[k->got++] = now;
+    sim_time n = mq_next_ready(&k->q);
+    return n == TIME_NEVER ? TIME_NEVER : (n > now ? n : now + c->dom->period);
+}
+static sim_time producer_tick(struct component *c, sim_time now)
+{
+    struct producer *p = (struct producer *)c;
+    while (p->sent < p->total) {
+        if (!mq_push(p->q, (void *)(uintptr_t)(p->sent + 1), now, c)) {
+            p->refused++;
+            return TIME_NEVER;        /* woken when a slot frees */
+        }
+        p->sent++;
+    }
+    return TIME_NEVER;
+}
+static const struct comp_ops consumer_ops = { consumer_tick, NULL };
+static const struct comp_ops producer_ops = { producer_tick, NULL };
+
+START_TEST(full_queue_back_pressure_no_drop)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    struct consumer k = {0};
+    struct producer p = {0};
+    comp_init(&k.c, e, &consumer_ops, "consumer", &fast);
+    comp_init(&p.c, e, &producer_ops, "producer", &fast);
+    mq_init(&k.q, "q", 2, 30, &k.c);   /* 2 slots, 30 ps latency */
+    p.q = &k.q;
+    p.total = 5;
+    comp_wake_at(&p.c, 0);
+    engine_run(e);
+    /* Messages 1,2 pushed at 0 -> visible at 30; consumer pops 1 at 30
+     * (frees a slot, producer pushes 3 at 30 -> visible 60), pops 2 at 40,
+     * producer pushes 4 at 40 (-> 70); pops 3 at 60, pushes 5 at 60 (->90);
+     * pops 4 at 70, 5 at 90. */
+    ck_assert_int_eq(k.got, 5);
+    sim_time want[] = {30, 40, 60, 70, 90};
+    for (int i = 0; i < 5; i++) ck_assert_uint_eq(k.at[i], want[i]);
+    ck_assert_int_eq(p.refused, 3);
+    ck_assert_uint_eq(k.q.full_stalls, 3);
+    mq_free(&k.q);
+    engine_free(e);
+}
+END_TEST
+
+/* ---- limits ---- */
+
+struct forever { struct component c; };
+static sim_time forever_tick(struct component *c, sim_time now)
+{ engine_progress(c->eng); return now + c->dom->period; }
+static const struct comp_ops forever_ops = { forever_tick, NULL };
+static bool always(void *ctx) { (void)ctx; return true; }
+
+START_TEST(time_and_event_limits_stop_the_run)
+{
+    struct engine_limits lim = { .max_time = 1000 };
+    struct engine *e = engine_new(&lim);
+    struct forever f;
+    comp_init(&f.c, e, &forever_ops, "forever", &fast);
+    comp_wake_at(&f.c, 0);
+    ck_assert_int_eq(engine_run(e), RUN_TIME_LIMIT);
+    ck_assert_uint_eq(engine_end_time(e), 1000);
+    ck_assert_uint_eq(engine_events(e), 101);   /* ticks at 0,10,...,1000 */
+    engine_free(e);
+
+    struct engine_limits lim2 = { .max_events = 7 };
+    e = engine_new(&lim2);
+    comp_init(&f.c, e, &forever_ops, "forever", &fast);
+    comp_wake_at(&f.c, 0);
+    ck_assert_int_eq(engine_run(e), RUN_EVENT_LIMIT);
+    ck_assert_uint_eq(engine_events(e), 7);
+    engine_free(e);
+}
+END_TEST
+
+/* ---- watchdog: no progress while busy aborts with exit 3 ---- */
+
+struct stuck { struct component c; };
+static sim_time stuck_tick(struct component *c, sim_time now)
+{ return now + c->dom->period; }      /* ticks forever, completes nothing */
+static void stuck_dump(struct component *c, FILE *out)
+{ (void)c; fprintf(out, "    stuck forever\n"); }
+static const struct comp_ops stuck_ops = { stuck_tick, stuck_dump };
+
+START_TEST(watchdog_aborts_without_progress)
+{
+    struct engine_limits lim = { .watchdog = 1000 };
+    struct engine *e = engine_new(&lim);
+    struct stuck s;
+    comp_init(&s.c, e, &stuck_ops, "stuck", &fast);
+    engine_set_busy_fn(e, always, NULL);
+    comp_wake_at(&s.c, 0);
+    engine_run(e);                       /* exits 3 through sim_panic */
+}
+END_TEST
+
+START_TEST(deadlock_detected_when_queue_has_only_housekeeping)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    engine_set_busy_fn(e, always, NULL);
+    engine_run(e);                       /* nothing can ever run: exit 3 */
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *t = tcase_create("core");
+    tcase_add_test(t, events_ordered_by_time_domain_then_sequence);
+    tcase_add_test(t, idle_component_costs_nothing);
+    tcase_add_test(t, wake_aligns_to_clock_edge_and_merges);
+    tcase_add_test(t, full_queue_back_pressure_no_drop);
+    tcase_add_test(t, time_and_event_limits_stop_the_run);
+    tcase_add_exit_test(t, watchdog_aborts_without_progress, 3);
+    tcase_add_exit_test(t, deadlock_detected_when_queue_has_only_housekeeping, 3);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,178 @@
+/* The walking skeleton end to end, against numbers derived by hand. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "stats.h"
+#include "system.h"
+
+static struct config *load(const char *const *sets, size_t n)
+{
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, n, &err);
+    if (!c) ck_abort_msg("config: %s", err.msg);
+    return c;
+}
+
+static uint64_t counter(struct system *s, const char *name)
+{
+    const struct stat *st = stats_find(system_stats(s), name);
+    ck_assert_msg(st && st->kind == STAT_COUNTER, "no counter %s", name);
+    return *st->p.u;
+}
+
+#define N_PAGES 64
+
+/* One warp of 32 threads, lane stride 128 B: each warp instruction covers
+ * exactly one 4 KiB page (32 x 128 B), so the warp faults on every page in
+ * turn and nothing overlaps.  Per page the critical path is
+ *   fault handling (20 us) + 4096 B / 16 GB/s (256 ns) + link latency (1 us)
+ * plus a few hundred ns of TLB, walk and memory latency, so
+ *   N x 21.256 us <= T <= 1.05 x N x 21.256 us. */
+static const char *const one_warp[] = {
+    "workload.stream.footprint=256KiB",   /* 64 pages */
+    "workload.stream.grid=1", "workload.stream.block=32",
+    "workload.stream.lane_stride=128B",
+    "driver.fault_latency=20us", "link.bandwidth=16GB/s", "link.latency=1us",
+    "gpu.memory.fraction=100%",
+};
+#define NSETS(a) (sizeof a / sizeof a[0])
+
+START_TEST(streaming_one_warp_time_matches_hand_formula)
+{
+    const char *sets[NSETS(one_warp) + 2];
+    memcpy(sets, one_warp, sizeof one_warp);
+    sets[NSETS(one_warp)] = "workload.stream.passes=1";
+    sets[NSETS(one_warp) + 1] = "workload.stream.op=read";
+    struct config *c = load(sets, NSETS(sets));
+    struct system *s = system_build(c);
+    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    double per_page_ps = 20e6 + 4096.0 * 1e12 / 16e9 + 1e6;
+    double expect = N_PAGES * per_page_ps;
+    double t = (double)engine_end_time(system_engine(s));
+    ck_assert_msg(t >= expect && t <= 1.05 * expect,
+                  "simulated %.0f ps, hand formula %.0f ps", t, expect);
+    ck_assert_uint_eq(counter(s, "driver.faults"), N_PAGES);
+    ck_assert_uint_eq(counter(s, "driver.pages_migrated"), N_PAGES);
+    ck_assert_uint_eq(counter(s, "link.h2d.bytes"), N_PAGES * 4096);
+    ck_assert_uint_eq(counter(s, "driver.evictions"), 0);
+    system_free(s);
+    config_free(c);
+}
+END_TEST
+
+/* Capacity N/2, two passes of read-then-write: FIFO keeps the last N/2
+ * pages of pass 1, and pass 2 starts from page 0, so every access of pass 2
+ * misses too: faults = 2N.  Evictions: N/2 in pass 1 (pages N/2..N-1 each
+ * push one out) + N in pass 2 = 1.5N, all dirty (every page was written), so
+ * D2H = 1.5N x 4096 bytes. */
+START_TEST(half_capacity_two_passes_thrash_and_write_back)
+{
+    const char *sets[NSETS(one_warp) + 3];
+    memcpy(sets, one_warp, sizeof one_warp);
+    sets[NSETS(one_warp)] = "workload.stream.passes=2";
+    sets[NSETS(one_warp) + 1] = "workload.stream.op=readwrite";
+    sets[NSETS(one_warp) + 2] = "gpu.memory.capacity=128KiB";   /* N/2 pages */
+    struct config *c = load(sets, NSETS(sets));
+    struct system *s = system_build(c);
+    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    ck_assert_uint_eq(counter(s, "driver.capacity_pages"), N_PAGES / 2);
+    ck_assert_uint_eq(counter(s, "gmmu.faults"), 2 * N_PAGES);
+    ck_assert_uint_eq(counter(s, "driver.pages_migrated"), 2 * N_PAGES);
+    ck_assert_uint_eq(counter(s, "driver.evictions"), 3 * N_PAGES / 2);
+    ck_assert_uint_eq(counter(s, "driver.writebacks"), 3 * N_PAGES / 2);
+    ck_assert_uint_eq(counter(s, "link.d2h.bytes"), 3 * N_PAGES / 2 * 4096);
+    ck_assert_uint_eq(counter(s, "tlb.shootdowns"), 3 * N_PAGES / 2);
+    ck_assert_uint_eq(counter(s, "gpu.kernels"), 2);
+    system_free(s);
+    config_free(c);
+}
+END_TEST
+
+/* Read-only pass over half capacity: evicted pages are clean and dropped,
+ * nothing goes D2H. */
+START_TEST(clean_pages_are_dropped_not_written_back)
+{
+    const char *sets[NSETS(one_warp) + 3];
+    memcpy(sets, one_warp, sizeof one_warp);
+    sets[NSETS(one_warp)] = "workload.stream.passes=2";
+    sets[NSETS(one_warp) + 1] = "workload.stream.op=read";
+    sets[NSETS(one_warp) + 2] = "gpu.memory.capacity=128KiB";
+    struct config *c = load(sets, NSETS(sets));
+    struct system *s = system_build(c);
+    system_run(s);
+    ck_assert_uint_eq(counter(s, "driver.evictions"), 3 * N_PAGES / 2);
+    ck_assert_uint_eq(counter(s, "driver.writebacks"), 0);
+    ck_assert_uint_eq(counter(s, "link.d2h.bytes"), 0);
+    system_free(s);
+    config_free(c);
+}
+END_TEST
+
+/* Every element is touched once per pass: with 15 SMs and many warps the
+ * instruction counts are fixed by the kernel, whatever the interleaving:
+ * 8192 elements x 4 B = 32 KiB = 8 pages; 256 warps, each 1 load + 1 store
+ * + 1 exit per pass. */
+START_TEST(many_warps_counts_are_exact)
+{
+    const char *sets[] = { "workload.stream.footprint=32KiB",
+                           "workload.stream.passes=1", "workload.stream.op=readwrite" };
+    struct config *c = load(sets, NSETS(sets));
+    struct system *s = system_build(c);
+    system_run(s);
+    ck_assert_uint_eq(counter(s, "gpu.warp_insts"), 256 * 3);
+    ck_assert_uint_eq(counter(s, "gpu.mem_insts"), 256 * 2);
+    ck_assert_uint_eq(counter(s, "gpu.line_reqs"), 256 * 2);
+    ck_assert_uint_eq(counter(s, "dram.bytes"), 2 * 32768);
+    ck_assert_uint_eq(counter(s, "driver.pages_migrated"), 8);
+    system_free(s);
+    config_free(c);
+}
+END_TEST
+
+/* Same config and seed twice: identical statistics and time series. */
+START_TEST(same_seed_same_statistics)
+{
+    const char *sets[] = { "workload.stream.footprint=1MiB", "gpu.memory.fraction=50%",
+                           "sim.epoch=5us" };
+    struct stats *st[2];
+    struct system *sys[2];
+    struct config *c = load(sets, NSETS(sets));
+    for (int i = 0; i < 2; i++) {
+        sys[i] = system_build(c);
+        system_run(sys[i]);
+        st[i] = system_stats(sys[i]);
+    }
+    ck_assert_uint_eq(stats_count(st[0]), stats_count(st[1]));
+    for (size_t i = 0; i < stats_count(st[0]); i++) {
+        const struct stat *a = stats_at(st[0], i), *b = stats_at(st[1], i);
+        if (a->kind == STAT_COUNTER || a->kind == STAT_VECTOR)
+            ck_assert_msg(!memcmp(a->p.u, b->p.u, a->n * 8), "%s differs", a->name);
+    }
+    size_t rows = stats_series_rows(st[0]), cols = stats_series_columns(st[0]);
+    ck_assert_uint_gt(rows, 10);
+    ck_assert_uint_eq(rows, stats_series_rows(st[1]));
+    for (size_t r = 0; r < rows; r++)
+        ck_assert(!memcmp(stats_series_row(st[0], r), stats_series_row(st[1], r), cols * 8));
+    for (int i = 0; i < 2; i++) system_free(sys[i]);
+    config_free(c);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("skeleton");
+    TCase *t = tcase_create("end-to-end");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, streaming_one_warp_time_matches_hand_formula);
+    tcase_add_test(t, half_capacity_two_passes_thrash_and_write_back);
+    tcase_add_test(t, clean_pages_are_dropped_not_written_back);
+    tcase_add_test(t, many_warps_counts_are_exact);
+    tcase_add_test(t, same_seed_same_statistics);
+    suite_add_tcase(s, t);
+    SRunner *r = srunner_create(s);
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
