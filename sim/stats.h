@@ -39,7 +39,7 @@ static inline void stat_hist_add(struct stat_hist *h, uint64_t v)
     if (v > h->max) h->max = v;
 }
 
-struct stat {
+struct stat_entry {
     enum stat_kind kind;
     char *name;           /* dotted: "sm.warp_insts" -> /stats/sm/warp_insts */
     char *unit;           /* "", "ps", "bytes", "faults", ... */
@@ -92,10 +92,10 @@ void rec_append(struct rec_table *t, const void *const *vals);
 
 /* Iteration (registration order, which is deterministic). */
 size_t stats_count(const struct stats *s);
-const struct stat *stats_at(const struct stats *s, size_t i);
+const struct stat_entry *stats_at(const struct stats *s, size_t i);
 size_t stats_table_count(const struct stats *s);
 const struct rec_table *stats_table_at(const struct stats *s, size_t i);
-const struct stat *stats_find(const struct stats *s, const char *name);
+const struct stat_entry *stats_find(const struct stats *s, const char *name);
 
 /* Time series.  Columns: "time_ps" then every COUNTER, AVERAGE (as the
  * mean so far) and REAL in registration order; registration must be over

@@ -4,13 +4,13 @@
 
 static uint64_t counter(const struct stats *st, const char *name)
 {
-    const struct stat *s = stats_find(st, name);
+    const struct stat_entry *s = stats_find(st, name);
     return s && s->kind == STAT_COUNTER ? *s->p.u : 0;
 }
 
 static double real(const struct stats *st, const char *name)
 {
-    const struct stat *s = stats_find(st, name);
+    const struct stat_entry *s = stats_find(st, name);
     return s && s->kind == STAT_REAL ? *s->p.real : 0.0;
 }
 

@@ -33,13 +33,22 @@ struct system {
     struct driver *drv;
     double *ipc;
     uint64_t *cycles, *footprint;
+    const uint64_t *warp_insts;
 };
 
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
 
+static void update_ipc(struct system *s, sim_time now)
+{
+    *s->cycles = now / s->core.period;
+    *s->ipc = *s->cycles ? (double)*s->warp_insts / (double)*s->cycles : 0.0;
+}
+
 static void sample(void *ctx, sim_time now)
 {
-    stats_sample(((struct system *)ctx)->st, now);
+    struct system *s = ctx;
+    update_ipc(s, now);
+    stats_sample(s->st, now);
 }
 
 struct system *system_build(const struct config *cfg)
@@ -77,6 +86,7 @@ struct system *system_build(const struct config *cfg)
                              "simulated time in core cycles");
     s->ipc = stat_real(s->st, "gpu.ipc", "instructions/cycle",
                        "warp instructions per core cycle, all SMs");
+    s->warp_insts = stats_find(s->st, "gpu.warp_insts")->p.u;
     engine_set_busy_fn(s->eng, busy, s);
     engine_every(s->eng, cfg_u64(cfg, "sim.epoch"), sample, s);
     return s;
@@ -87,9 +97,7 @@ enum run_status system_run(struct system *s)
     gpu_start(s->gpu, 0);
     enum run_status st = engine_run(s->eng);
     sim_time now = engine_end_time(s->eng);
-    *s->cycles = now / s->core.period;
-    const struct stat *wi = stats_find(s->st, "gpu.warp_insts");
-    *s->ipc = *s->cycles ? (double)*wi->p.u / (double)*s->cycles : 0.0;
+    update_ipc(s, now);
     size_t rows = stats_series_rows(s->st);
     if (!rows || stats_series_row(s->st, rows - 1)[0] != now)
         stats_sample(s->st, now);       /* the final state, once */

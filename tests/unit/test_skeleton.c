@@ -16,7 +16,7 @@ static struct config *load(const char *const *sets, size_t n)
 
 static uint64_t counter(struct system *s, const char *name)
 {
-    const struct stat *st = stats_find(system_stats(s), name);
+    const struct stat_entry *st = stats_find(system_stats(s), name);
     ck_assert_msg(st && st->kind == STAT_COUNTER, "no counter %s", name);
     return *st->p.u;
 }
@@ -145,7 +145,7 @@ START_TEST(same_seed_same_statistics)
     }
     ck_assert_uint_eq(stats_count(st[0]), stats_count(st[1]));
     for (size_t i = 0; i < stats_count(st[0]); i++) {
-        const struct stat *a = stats_at(st[0], i), *b = stats_at(st[1], i);
+        const struct stat_entry *a = stats_at(st[0], i), *b = stats_at(st[1], i);
         if (a->kind == STAT_COUNTER || a->kind == STAT_VECTOR)
             ck_assert_msg(!memcmp(a->p.u, b->p.u, a->n * 8), "%s differs", a->name);
     }

@@ -1,0 +1,607 @@
+/* HDF5 result files (layout: docs/results.md).
+ *
+ * Every object is created without time stamps and with fixed format bounds,
+ * so two runs with the same statistics give the same bytes except the /host
+ * figures.  All errors come back through `err`; HDF5's own stack printing is
+ * switched off while we write and its innermost message is appended. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <hdf5.h>
+#include "config.h"
+#include "results.h"
+#include "stats.h"
+
+/* Small datasets live in their object header (no separate allocation). */
+#define COMPACT_MAX_BYTES 4096
+#define CHUNK_MAX_ROWS 256
+#define CHUNK_TARGET_BYTES 65536
+#define DEFLATE_LEVEL 4
+
+struct writer {
+    hid_t fid;
+    hid_t gcpl;          /* groups */
+    hid_t dcpl_compact;  /* small fixed-size datasets */
+    hid_t dcpl_contig;   /* larger fixed-size datasets */
+    hid_t str;           /* variable-length UTF-8 string */
+    bool deflate;
+    char *err;
+    size_t errlen;
+    bool failed;
+};
+
+/* ---- errors ---- */
+
+static herr_t innermost_cb(unsigned n, const H5E_error2_t *e, void *data)
+{
+    if (n == 0 && e->desc)
+        snprintf(data, 256, "%s", e->desc);
+    return 0;
+}
+
+/* Records the first failure only: later ones are usually its consequences. */
+static int fail(struct writer *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int fail(struct writer *w, const char *fmt, ...)
+{
+    if (w->failed) return -1;
+    w->failed = true;
+    if (!w->err || !w->errlen) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, w->errlen, fmt, ap);
+    va_end(ap);
+    char detail[256] = "";
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost_cb, detail);
+    H5Eclear2(H5E_DEFAULT);
+    size_t len = strlen(w->err);
+    if (detail[0] && len < w->errlen)
+        snprintf(w->err + len, w->errlen - len, " (HDF5: %s)", detail);
+    return -1;
+}
+
+/* ---- attributes ---- */
+
+static int attr_write(struct writer *w, hid_t obj, const char *name,
+                      hid_t ftype, hid_t mtype, const void *buf)
+{
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = sp < 0 ? -1 : H5Acreate2(obj, name, ftype, sp, H5P_DEFAULT,
+                                       H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, mtype, buf);
+    if (a >= 0 && H5Aclose(a) < 0) rc = -1;
+    if (sp >= 0 && H5Sclose(sp) < 0) rc = -1;
+    return rc < 0 ? fail(w, "cannot write attribute '%s'", name) : 0;
+}
+
+static int attr_str(struct writer *w, hid_t obj, const char *name,
+                    const char *val)
+{
+    const char *v = val ? val : "";
+    return attr_write(w, obj, name, w->str, w->str, &v);
+}
+
+static int attr_u64(struct writer *w, hid_t obj, const char *name,
+                    uint64_t val)
+{
+    return attr_write(w, obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &val);
+}
+
+static int attr_i64(struct writer *w, hid_t obj, const char *name,
+                    int64_t val)
+{
+    return attr_write(w, obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &val);
+}
+
+static int attr_u8(struct writer *w, hid_t obj, const char *name,
+                   uint8_t val)
+{
+    return attr_write(w, obj, name, H5T_STD_U8LE, H5T_NATIVE_UINT8, &val);
+}
+
+static int attr_f64(struct writer *w, hid_t obj, const char *name,
+                    double val)
+{
+    return attr_write(w, obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &val);
+}
+
+/* ---- groups ---- */
+
+static hid_t group_create(struct writer *w, hid_t loc, const char *name)
+{
+    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, w->gcpl, H5P_DEFAULT);
+    if (g < 0) fail(w, "cannot create group '%s'", name);
+    return g;
+}
+
+static int group_close(struct writer *w, hid_t g)
+{
+    return H5Gclose(g) < 0 ? fail(w, "cannot close a group") : 0;
+}
+
+/* ---- root and /host ---- */
+
+static int write_root(struct writer *w, const struct run_info *info)
+{
+    int rc = 0;
+    rc |= attr_str(w, w->fid, "uvmsim_version", UVMSIM_VERSION);
+    rc |= attr_str(w, w->fid, "status", info->status);
+    rc |= attr_u64(w, w->fid, "seed", info->seed);
+    rc |= attr_u64(w, w->fid, "sim_time_ps", info->sim_time_ps);
+    rc |= attr_u64(w, w->fid, "events", info->events);
+    return rc ? -1 : 0;
+}
+
+static int write_host(struct writer *w, const struct run_info *info)
+{
+    hid_t g = group_create(w, w->fid, "host");
+    if (g < 0) return -1;
+    int rc = 0;
+    rc |= attr_f64(w, g, "wall_seconds", info->wall_seconds);
+    rc |= attr_u64(w, g, "peak_rss_bytes", info->peak_rss_bytes);
+    rc |= attr_f64(w, g, "gpu_cycles_per_second", info->gpu_cycles_per_second);
+    rc |= attr_f64(w, g, "events_per_second", info->events_per_second);
+    rc |= group_close(w, g);
+    return rc ? -1 : 0;
+}
+
+/* ---- /config ---- */
+
+struct config_ctx { struct writer *w; hid_t g; int rc; };
+
+static int config_attr(struct writer *w, hid_t g, const struct cfg_value *v)
+{
+    const char *name = v->key->path;
+    int64_t i;
+    switch (v->key->type) {
+    case CFG_INT:
+        memcpy(&i, &v->u, sizeof i);
+        return attr_i64(w, g, name, i);
+    case CFG_TIME: case CFG_SIZE:
+        return attr_u64(w, g, name, v->u);
+    case CFG_FLOAT: case CFG_FRACTION: case CFG_BW: case CFG_FREQ:
+        return attr_f64(w, g, name, v->f);
+    case CFG_BOOL:
+        return attr_u8(w, g, name, v->u != 0);
+    case CFG_STRING: case CFG_ENUM:
+        return attr_str(w, g, name, v->text);
+    }
+    return fail(w, "config key '%s' has an unknown type", name);
+}
+
+static void config_visit(void *ctx, const struct cfg_value *v)
+{
+    struct config_ctx *c = ctx;
+    if (!c->rc) c->rc = config_attr(c->w, c->g, v);
+}
+
+static int write_config(struct writer *w, const struct config *cfg)
+{
+    hid_t g = group_create(w, w->fid, "config");
+    if (g < 0) return -1;
+    char *yaml = config_to_yaml(cfg);
+    int rc = yaml ? attr_str(w, g, "yaml", yaml)
+                  : fail(w, "cannot render the config as YAML");
+    free(yaml);
+    struct config_ctx c = {w, g, rc};
+    if (!rc) config_foreach(cfg, config_visit, &c);
+    rc = c.rc | group_close(w, g);
+    return rc ? -1 : 0;
+}
+
+/* ---- /stats ---- */
+
+/* Opens (creating as needed) the group holding stat `name` under `stats`
+ * and points *leaf at the last component inside `buf` (a copy of name). */
+static hid_t stat_parent(struct writer *w, hid_t stats, char *buf,
+                         const char **leaf)
+{
+    hid_t g = H5Gopen2(stats, ".", H5P_DEFAULT);
+    char *comp = buf;
+    for (char *dot; g >= 0 && (dot = strchr(comp, '.')); comp = dot + 1) {
+        *dot = '\0';
+        htri_t ex = H5Lexists(g, comp, H5P_DEFAULT);
+        hid_t next = ex > 0 ? H5Gopen2(g, comp, H5P_DEFAULT)
+                   : ex == 0 ? group_create(w, g, comp) : -1;
+        if (next < 0)
+            fail(w, "cannot open or create stat group '%s' (is a stat both "
+                 "a leaf and a prefix of another?)", buf);
+        H5Gclose(g);
+        g = next;
+        *dot = '.';
+    }
+    *leaf = comp;
+    return g;
+}
+
+/* A fixed-size dataset: scalar, or 1-D [n]. */
+static hid_t small_dataset(struct writer *w, hid_t loc, const char *name,
+                           hid_t ftype, bool scalar, hsize_t n)
+{
+    hid_t sp = scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, NULL);
+    size_t bytes = (scalar ? 1 : (size_t)n) * H5Tget_size(ftype);
+    hid_t dcpl = bytes > 0 && bytes <= COMPACT_MAX_BYTES ? w->dcpl_compact
+                                                         : w->dcpl_contig;
+    hid_t d = sp < 0 ? -1 : H5Dcreate2(loc, name, ftype, sp, H5P_DEFAULT,
+                                       dcpl, H5P_DEFAULT);
+    if (sp >= 0) H5Sclose(sp);
+    if (d < 0) fail(w, "cannot create dataset '%s'", name);
+    return d;
+}
+
+static const char *kind_name(enum stat_kind k)
+{
+    switch (k) {
+    case STAT_COUNTER: return "counter";
+    case STAT_VECTOR: return "vector";
+    case STAT_AVERAGE: return "average";
+    case STAT_REAL: return "real";
+    case STAT_HISTOGRAM: return "histogram";
+    }
+    return "unknown";
+}
+
+static hid_t stat_dataset(struct writer *w, hid_t loc, const char *leaf,
+                          const struct stat_entry *st)
+{
+    bool u64 = st->kind == STAT_COUNTER || st->kind == STAT_VECTOR ||
+               st->kind == STAT_HISTOGRAM;
+    hid_t ftype = u64 ? H5T_STD_U64LE : H5T_IEEE_F64LE;
+    hid_t mtype = u64 ? H5T_NATIVE_UINT64 : H5T_NATIVE_DOUBLE;
+    bool scalar = st->kind != STAT_VECTOR && st->kind != STAT_HISTOGRAM;
+    hsize_t n = st->kind == STAT_VECTOR ? st->n
+              : st->kind == STAT_HISTOGRAM ? st->p.hist->nbins : 1;
+    double mean = 0;
+    const void *buf = NULL;
+    switch (st->kind) {
+    case STAT_COUNTER: case STAT_VECTOR: buf = st->p.u; break;
+    case STAT_AVERAGE: mean = stat_avg_value(st->p.avg); buf = &mean; break;
+    case STAT_REAL: buf = st->p.real; break;
+    case STAT_HISTOGRAM: buf = st->p.hist->bins; break;
+    }
+    hid_t d = small_dataset(w, loc, leaf, ftype, scalar, n);
+    if (d >= 0 && (scalar || n > 0) &&
+        H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+        fail(w, "cannot write stat '%s'", st->name);
+        H5Dclose(d);
+        return -1;
+    }
+    return d;
+}
+
+static int stat_attrs(struct writer *w, hid_t d, const struct stat_entry *st)
+{
+    int rc = 0;
+    rc |= attr_str(w, d, "kind", kind_name(st->kind));
+    rc |= attr_str(w, d, "unit", st->unit);
+    rc |= attr_str(w, d, "description", st->desc);
+    if (st->kind == STAT_AVERAGE) {
+        rc |= attr_f64(w, d, "sum", st->p.avg->sum);
+        rc |= attr_u64(w, d, "count", st->p.avg->count);
+    } else if (st->kind == STAT_HISTOGRAM) {
+        const struct stat_hist *h = st->p.hist;
+        rc |= attr_u64(w, d, "bin_width", h->bin_width);
+        rc |= attr_u64(w, d, "count", h->count);
+        rc |= attr_u64(w, d, "max", h->max);
+        rc |= attr_f64(w, d, "sum", h->sum);
+    }
+    return rc ? -1 : 0;
+}
+
+static int write_stat(struct writer *w, hid_t stats, const struct stat_entry *st)
+{
+    char *buf = xstrdup(st->name);
+    const char *leaf;
+    hid_t g = stat_parent(w, stats, buf, &leaf);
+    int rc = g < 0 ? -1 : 0;
+    if (!rc && H5Lexists(g, leaf, H5P_DEFAULT) != 0)
+        rc = fail(w, "stat '%s' is both a leaf and a prefix of another stat "
+                  "(or a duplicate)", st->name);
+    hid_t d = rc ? -1 : stat_dataset(w, g, leaf, st);
+    if (!rc && d < 0) rc = -1;
+    if (d >= 0) {
+        rc |= stat_attrs(w, d, st);
+        if (H5Dclose(d) < 0) rc = fail(w, "cannot close '%s'", st->name);
+    }
+    if (g >= 0) rc |= group_close(w, g);
+    free(buf);
+    return rc ? -1 : 0;
+}
+
+static int write_stats(struct writer *w, const struct stats *s)
+{
+    hid_t g = group_create(w, w->fid, "stats");
+    if (g < 0) return -1;
+    int rc = 0;
+    for (size_t i = 0; i < stats_count(s) && !rc; i++)
+        rc = write_stat(w, g, stats_at(s, i));
+    rc |= group_close(w, g);
+    return rc ? -1 : 0;
+}
+
+/* ---- record datasets (time series and tables) ---- */
+
+struct rows {
+    const char *name, *desc;
+    const struct rec_field *fields;
+    size_t nfields, nrows, row_bytes;
+    const void *(*row)(const void *src, size_t r);
+    const void *src;
+};
+
+static hid_t field_type(enum rec_type t, bool file)
+{
+    if (t == REC_U64) return H5Tcopy(file ? H5T_STD_U64LE : H5T_NATIVE_UINT64);
+    if (t == REC_F64) return H5Tcopy(file ? H5T_IEEE_F64LE : H5T_NATIVE_DOUBLE);
+    hid_t s = H5Tcopy(H5T_C_S1);
+    if (s >= 0 && (H5Tset_size(s, 32) < 0 ||
+                   H5Tset_strpad(s, H5T_STR_NULLTERM) < 0)) {
+        H5Tclose(s);
+        return -1;
+    }
+    return s;
+}
+
+/* The packed row layout of stats.h: 8 bytes per number, 32 per string. */
+static hid_t row_type(struct writer *w, const struct rows *r, bool file)
+{
+    hid_t t = H5Tcreate(H5T_COMPOUND, r->row_bytes);
+    size_t off = 0;
+    for (size_t i = 0; t >= 0 && i < r->nfields; i++) {
+        hid_t ft = field_type(r->fields[i].type, file);
+        herr_t rc = ft < 0 ? -1 : H5Tinsert(t, r->fields[i].name, off, ft);
+        if (ft >= 0) H5Tclose(ft);
+        if (rc < 0) {
+            H5Tclose(t);
+            t = -1;
+        }
+        off += r->fields[i].type == REC_STR32 ? 32 : 8;
+    }
+    if (t < 0) fail(w, "cannot build the row type of '%s'", r->name);
+    return t;
+}
+
+static hsize_t chunk_rows(size_t row_bytes)
+{
+    size_t n = CHUNK_TARGET_BYTES / (row_bytes ? row_bytes : 1);
+    if (n > CHUNK_MAX_ROWS) n = CHUNK_MAX_ROWS;
+    return n ? n : 1;
+}
+
+static hid_t rows_dcpl(struct writer *w, hsize_t chunk)
+{
+    hid_t p = H5Pcreate(H5P_DATASET_CREATE);
+    if (p < 0 || H5Pset_obj_track_times(p, 0) < 0 ||
+        H5Pset_chunk(p, 1, &chunk) < 0 ||
+        (w->deflate && H5Pset_deflate(p, DEFLATE_LEVEL) < 0)) {
+        if (p >= 0) H5Pclose(p);
+        fail(w, "cannot set up a chunked dataset");
+        return -1;
+    }
+    return p;
+}
+
+/* Rows go out a block at a time so that a long run needs no second copy of
+ * the whole table in memory; blocks are whole chunks. */
+static int rows_write(struct writer *w, hid_t d, hid_t mtype,
+                      const struct rows *r, hsize_t chunk)
+{
+    hsize_t block = chunk * 16;
+    unsigned char *buf = xmalloc((size_t)block * r->row_bytes);
+    hid_t fsp = H5Dget_space(d);
+    int rc = fsp < 0 ? -1 : 0;
+    for (hsize_t r0 = 0; !rc && r0 < r->nrows; r0 += block) {
+        hsize_t n = r->nrows - r0 < block ? r->nrows - r0 : block;
+        for (hsize_t i = 0; i < n; i++)
+            memcpy(buf + i * r->row_bytes, r->row(r->src, r0 + i),
+                   r->row_bytes);
+        hid_t msp = H5Screate_simple(1, &n, NULL);
+        if (msp < 0 ||
+            H5Sselect_hyperslab(fsp, H5S_SELECT_SET, &r0, NULL, &n, NULL) < 0 ||
+            H5Dwrite(d, mtype, msp, fsp, H5P_DEFAULT, buf) < 0)
+            rc = -1;
+        if (msp >= 0) H5Sclose(msp);
+    }
+    if (fsp >= 0) H5Sclose(fsp);
+    free(buf);
+    return rc ? fail(w, "cannot write the rows of '%s'", r->name) : 0;
+}
+
+static int rows_attrs(struct writer *w, hid_t d, const struct rows *r)
+{
+    int rc = attr_str(w, d, "description", r->desc);
+    for (size_t i = 0; i < r->nfields && !rc; i++) {
+        size_t len = strlen(r->fields[i].name) + sizeof "unit:";
+        char *name = xmalloc(len);
+        snprintf(name, len, "unit:%s", r->fields[i].name);
+        rc = attr_str(w, d, name, r->fields[i].unit);
+        free(name);
+    }
+    return rc;
+}
+
+static int write_rows(struct writer *w, const struct rows *r)
+{
+    hsize_t dims = r->nrows, maxdims = H5S_UNLIMITED;
+    hsize_t chunk = chunk_rows(r->row_bytes);
+    hid_t ftype = row_type(w, r, true);
+    hid_t mtype = ftype < 0 ? -1 : row_type(w, r, false);
+    hid_t dcpl = mtype < 0 ? -1 : rows_dcpl(w, chunk);
+    hid_t sp = dcpl < 0 ? -1 : H5Screate_simple(1, &dims, &maxdims);
+    hid_t d = sp < 0 ? -1 : H5Dcreate2(w->fid, r->name, ftype, sp,
+                                       H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    /* HDF5 caps a compound type's description at 64 KiB: roughly a
+     * thousand fields, hence the field count in the message. */
+    int rc = d < 0 ? fail(w, "cannot create dataset '/%s' (%zu fields)",
+                          r->name, r->nfields) : 0;
+    if (!rc) rc = rows_write(w, d, mtype, r, chunk);
+    if (!rc) rc = rows_attrs(w, d, r);
+    if (d >= 0 && H5Dclose(d) < 0) rc = fail(w, "cannot close '/%s'", r->name);
+    if (sp >= 0) H5Sclose(sp);
+    if (dcpl >= 0) H5Pclose(dcpl);
+    if (mtype >= 0) H5Tclose(mtype);
+    if (ftype >= 0) H5Tclose(ftype);
+    return rc;
+}
+
+static const void *series_row(const void *src, size_t r)
+{
+    return stats_series_row(src, r);
+}
+
+static int write_timeseries(struct writer *w, const struct stats *s)
+{
+    size_t ncol = stats_series_columns(s);
+    struct rec_field *f = xcalloc(ncol, sizeof *f);
+    for (size_t i = 0; i < ncol; i++) {
+        const struct stat_entry *st = i ? stats_find(s, stats_series_name(s, i))
+                                  : NULL;
+        f[i].name = stats_series_name(s, i);
+        f[i].type = stats_series_is_real(s, i) ? REC_F64 : REC_U64;
+        f[i].unit = st ? st->unit : "ps";
+    }
+    struct rows r = {
+        .name = "timeseries",
+        .desc = "statistics sampled every sim.epoch (cumulative values; "
+                "averages as the mean so far)",
+        .fields = f, .nfields = ncol, .nrows = stats_series_rows(s),
+        .row_bytes = 8 * ncol, .row = series_row, .src = s,
+    };
+    int rc = write_rows(w, &r);
+    free(f);
+    return rc;
+}
+
+static const void *table_row(const void *src, size_t r)
+{
+    const struct rec_table *t = src;
+    return t->rows + r * t->row_bytes;
+}
+
+static int write_tables(struct writer *w, const struct stats *s)
+{
+    for (size_t i = 0; i < stats_table_count(s); i++) {
+        const struct rec_table *t = stats_table_at(s, i);
+        struct rows r = {
+            .name = t->name, .desc = t->desc, .fields = t->fields,
+            .nfields = t->nfields, .nrows = t->nrows,
+            .row_bytes = t->row_bytes, .row = table_row, .src = t,
+        };
+        if (write_rows(w, &r)) return -1;
+    }
+    return 0;
+}
+
+/* ---- file ---- */
+
+static int plists_setup(struct writer *w, hid_t fcpl, hid_t fapl)
+{
+    if (fcpl < 0 || fapl < 0 || w->gcpl < 0 || w->dcpl_compact < 0 ||
+        w->dcpl_contig < 0 || w->str < 0)
+        return -1;
+    /* No time stamps anywhere: they are the only thing that would differ
+     * between two otherwise identical runs. */
+    if (H5Pset_obj_track_times(fcpl, 0) < 0 ||
+        H5Pset_obj_track_times(w->gcpl, 0) < 0 ||
+        H5Pset_obj_track_times(w->dcpl_compact, 0) < 0 ||
+        H5Pset_obj_track_times(w->dcpl_contig, 0) < 0)
+        return -1;
+    /* 1.8 format: readable by every current reader, and the same format
+     * whichever library version writes it.  Closing the file closes
+     * anything an error path left open. */
+    if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 ||
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0)
+        return -1;
+    if (H5Pset_layout(w->dcpl_compact, H5D_COMPACT) < 0 ||
+        H5Tset_size(w->str, H5T_VARIABLE) < 0 ||
+        H5Tset_cset(w->str, H5T_CSET_UTF8) < 0)
+        return -1;
+    return 0;
+}
+
+static int writer_open(struct writer *w, const char *tmp)
+{
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    w->gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    w->dcpl_compact = H5Pcreate(H5P_DATASET_CREATE);
+    w->dcpl_contig = H5Pcreate(H5P_DATASET_CREATE);
+    w->str = H5Tcopy(H5T_C_S1);
+    w->deflate = H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0;
+    int rc = plists_setup(w, fcpl, fapl) < 0
+             ? fail(w, "cannot set up HDF5 property lists") : 0;
+    if (!rc) {
+        w->fid = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl);
+        if (w->fid < 0) rc = fail(w, "cannot create '%s'", tmp);
+    }
+    if (fcpl >= 0) H5Pclose(fcpl);
+    if (fapl >= 0) H5Pclose(fapl);
+    return rc;
+}
+
+/* Closes everything; returns -1 if any handle was leaked or closing failed. */
+static int writer_close(struct writer *w)
+{
+    int rc = 0;
+    if (w->fid >= 0) {
+        ssize_t open = H5Fget_obj_count(w->fid, H5F_OBJ_ALL);
+        if (open != 1 && !w->failed)
+            rc = fail(w, "internal error: %zd HDF5 objects left open",
+                      open - 1);
+        if (H5Fclose(w->fid) < 0) rc = fail(w, "cannot close the file");
+    }
+    if (w->gcpl >= 0) H5Pclose(w->gcpl);
+    if (w->dcpl_compact >= 0) H5Pclose(w->dcpl_compact);
+    if (w->dcpl_contig >= 0) H5Pclose(w->dcpl_contig);
+    if (w->str >= 0) H5Tclose(w->str);
+    return rc;
+}
+
+static int write_all(struct writer *w, const struct config *cfg,
+                     const struct stats *st, const struct run_info *info)
+{
+    /* /host last: its (non-deterministic) values then shift nothing. */
+    if (write_root(w, info) || write_config(w, cfg) || write_stats(w, st) ||
+        write_timeseries(w, st) || write_tables(w, st) || write_host(w, info))
+        return -1;
+    return 0;
+}
+
+int results_write(const char *path, const struct config *cfg,
+                  const struct stats *st, const struct run_info *info,
+                  char *err, size_t errlen)
+{
+    struct writer w = {
+        .fid = -1, .gcpl = -1, .dcpl_compact = -1, .dcpl_contig = -1,
+        .str = -1, .err = err, .errlen = errlen,
+    };
+    if (err && errlen) err[0] = '\0';
+    if (!path || !cfg || !st || !info)
+        return fail(&w, "results_write: missing path, config, stats or "
+                    "run info");
+
+    H5E_auto2_t old_fn;
+    void *old_data;
+    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+
+    size_t len = strlen(path) + 32;
+    char *tmp = xmalloc(len);
+    snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
+
+    int rc = writer_open(&w, tmp);
+    if (!rc) rc = write_all(&w, cfg, st, info);
+    rc |= writer_close(&w);
+    if (!rc && rename(tmp, path) != 0)
+        rc = fail(&w, "cannot rename '%s' to '%s': %s", tmp, path,
+                  strerror(errno));
+    if (rc) remove(tmp);
+
+    H5Eclear2(H5E_DEFAULT);
+    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
+    free(tmp);
+    return rc ? -1 : 0;
+}
