@@ -33,6 +33,8 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
+MAKEFLAGS += --no-print-directory
+
 .PHONY: all test check check-asan bench install docs clean help
 all: $(BUILD)/uvmsim
 

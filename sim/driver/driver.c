@@ -47,6 +47,7 @@ struct driver {
     sim_time batch_start;
     uint64_t batch_h2d, batch_d2h, batch_evictions;
     struct rec_table *batches;
+    struct stat_hist *batch_faults;
     uint64_t *n_batches, *n_faults, *n_pages, *n_evictions, *n_writebacks,
              *n_dup, *busy_ps;
 };
@@ -118,6 +119,7 @@ static void end_batch(struct driver *d, sim_time now)
     const void *row[] = { &start, &end, &faults, &pages, &d->batch_h2d,
                           &d->batch_d2h, &d->batch_evictions };
     rec_append(d->batches, row);
+    stat_hist_add(d->batch_faults, faults);
     *d->n_batches += 1;
     *d->busy_ps += now - d->batch_start;
     d->state = D_IDLE;
@@ -273,6 +275,9 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->n_evictions = stat_counter(st, "driver.evictions", "pages", "pages evicted from GPU memory");
     d->n_writebacks = stat_counter(st, "driver.writebacks", "pages", "evicted dirty pages copied back to the host");
     d->busy_ps = stat_counter(st, "driver.batch_ps", "ps", "time from batch fetch to its last page landing, summed");
+    /* 16-entry bins up to the real driver's 256-entry batch, then overflow. */
+    d->batch_faults = stat_histogram(st, "driver.batch_faults", "faults",
+                                     "fault-buffer entries per batch", 17, 16);
     uint64_t *cap = stat_counter(st, "driver.capacity_pages", "pages", "GPU memory frames available to migrated pages");
     *cap = d->capacity;
     gmmu_set_driver(g, &d->comp);

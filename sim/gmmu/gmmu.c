@@ -24,6 +24,7 @@ struct gmmu {
     bool stalled;               /* head walk waits for fault-buffer space */
     uint64_t parked;            /* walks waiting on faults */
     uint64_t *walks, *faults, *fb_full, *dirty_sets;
+    struct stat_avg *fault_wait;
 };
 
 const struct cfg_key gmmu_config_keys[] = {
@@ -66,6 +67,7 @@ static bool walk_one(struct gmmu *g, struct mem_req *r, sim_time now)
     uint32_t tail = (g->fb_head + g->fb_n++) % g->fb_cap;
     g->fb[tail] = (struct fault_entry){ p->vpn, r->access, r->sm, now };
     *g->faults += 1;
+    if (!p->waiters) p->t_fault = now;
     r->next = p->waiters;
     p->waiters = r;
     g->parked++;
@@ -122,6 +124,8 @@ struct gmmu *gmmu_create(struct engine *e, const struct config *cfg,
                               "walker stalls on a full fault buffer");
     g->dirty_sets = stat_counter(st, "gmmu.dirty_sets", "walks",
                                  "walks that set a PTE's dirty bit");
+    g->fault_wait = stat_average(st, "gmmu.fault_wait", "ps",
+                                 "from a page's first fault to its mapping, per faulted page");
     return g;
 }
 
@@ -158,6 +162,7 @@ void gmmu_map(struct gmmu *g, uint64_t vpn, uint64_t pfn, sim_time now)
                "page %#llx mapped twice", (unsigned long long)vpn);
     p->flags = PTE_PRESENT;
     p->pfn = pfn;
+    if (p->waiters) stat_avg_add(g->fault_wait, (double)(now - p->t_fault));
     struct mem_req *r = p->waiters;
     p->waiters = NULL;
     while (r) {

@@ -15,6 +15,7 @@ struct pte {
     uint64_t pfn;
     uint8_t flags;
     bool used;
+    sim_time t_fault;         /* first fault logged since last mapped */
     struct mem_req *waiters;  /* walks parked on a fault */
 };
 
