@@ -4,6 +4,7 @@
  * Only the sim.* keys (sim/sim_keys.c) are assumed to exist in the schema;
  * the other types are exercised through cfg_parse on keys declared here. */
 #include <check.h>
+#include "suite_main.h"
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -690,9 +691,5 @@ static Suite *config_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(config_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(config_suite());
 }

@@ -1,6 +1,7 @@
 /* Engine: event order, idle components, queues with back-pressure, limits,
  * watchdog.  Expected values are derived by hand in each test. */
 #include <check.h>
+#include "suite_main.h"
 #include <stdlib.h>
 #include "engine.h"
 
@@ -214,9 +215,5 @@ int main(void)
     tcase_add_exit_test(t, watchdog_aborts_without_progress, 3);
     tcase_add_exit_test(t, deadlock_detected_when_queue_has_only_housekeeping, 3);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

@@ -2,6 +2,7 @@
  * HDF5 API.  The list of paths comes from docs/results.md itself, so the
  * schema document and the writer cannot drift apart. */
 #include <check.h>
+#include "suite_main.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1056,11 +1057,5 @@ static Suite *results_suite(void)
 
 int main(void)
 {
-    /* Errors are expected in some tests and checked through return codes. */
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    SRunner *sr = srunner_create(results_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(results_suite());
 }

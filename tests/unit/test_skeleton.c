@@ -1,5 +1,6 @@
 /* The walking skeleton end to end, against numbers derived by hand. */
 #include <check.h>
+#include "suite_main.h"
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
@@ -38,15 +39,26 @@ static const char *const one_warp[] = {
 };
 #define NSETS(a) (sizeof a / sizeof a[0])
 
+/* Build and run the one-warp machine with `extra` overrides appended. */
+static struct system *run_one_warp(const char *const *extra, size_t nextra,
+                                   struct config **cfg)
+{
+    const char *sets[NSETS(one_warp) + 8];
+    ck_assert_uint_le(nextra, 8);
+    memcpy(sets, one_warp, sizeof one_warp);
+    memcpy(sets + NSETS(one_warp), extra, nextra * sizeof *extra);
+    *cfg = load(sets, NSETS(one_warp) + nextra);
+    struct system *s = system_build(*cfg);
+    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    return s;
+}
+
 START_TEST(streaming_one_warp_time_matches_hand_formula)
 {
-    const char *sets[NSETS(one_warp) + 2];
-    memcpy(sets, one_warp, sizeof one_warp);
-    sets[NSETS(one_warp)] = "workload.stream.passes=1";
-    sets[NSETS(one_warp) + 1] = "workload.stream.op=read";
-    struct config *c = load(sets, NSETS(sets));
-    struct system *s = system_build(c);
-    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    static const char *const extra[] = { "workload.stream.passes=1",
+                                         "workload.stream.op=read" };
+    struct config *c;
+    struct system *s = run_one_warp(extra, NSETS(extra), &c);
     double per_page_ps = 20e6 + 4096.0 * 1e12 / 16e9 + 1e6;
     double expect = N_PAGES * per_page_ps;
     double t = (double)engine_end_time(system_engine(s));
@@ -68,14 +80,11 @@ END_TEST
  * D2H = 1.5N x 4096 bytes. */
 START_TEST(half_capacity_two_passes_thrash_and_write_back)
 {
-    const char *sets[NSETS(one_warp) + 3];
-    memcpy(sets, one_warp, sizeof one_warp);
-    sets[NSETS(one_warp)] = "workload.stream.passes=2";
-    sets[NSETS(one_warp) + 1] = "workload.stream.op=readwrite";
-    sets[NSETS(one_warp) + 2] = "gpu.memory.capacity=128KiB";   /* N/2 pages */
-    struct config *c = load(sets, NSETS(sets));
-    struct system *s = system_build(c);
-    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    static const char *const extra[] = { "workload.stream.passes=2",
+                                         "workload.stream.op=readwrite",
+                                         "gpu.memory.capacity=128KiB" /* N/2 pages */ };
+    struct config *c;
+    struct system *s = run_one_warp(extra, NSETS(extra), &c);
     ck_assert_uint_eq(counter(s, "driver.capacity_pages"), N_PAGES / 2);
     ck_assert_uint_eq(counter(s, "gmmu.faults"), 2 * N_PAGES);
     ck_assert_uint_eq(counter(s, "driver.pages_migrated"), 2 * N_PAGES);
@@ -93,14 +102,11 @@ END_TEST
  * nothing goes D2H. */
 START_TEST(clean_pages_are_dropped_not_written_back)
 {
-    const char *sets[NSETS(one_warp) + 3];
-    memcpy(sets, one_warp, sizeof one_warp);
-    sets[NSETS(one_warp)] = "workload.stream.passes=2";
-    sets[NSETS(one_warp) + 1] = "workload.stream.op=read";
-    sets[NSETS(one_warp) + 2] = "gpu.memory.capacity=128KiB";
-    struct config *c = load(sets, NSETS(sets));
-    struct system *s = system_build(c);
-    system_run(s);
+    static const char *const extra[] = { "workload.stream.passes=2",
+                                         "workload.stream.op=read",
+                                         "gpu.memory.capacity=128KiB" };
+    struct config *c;
+    struct system *s = run_one_warp(extra, NSETS(extra), &c);
     ck_assert_uint_eq(counter(s, "driver.evictions"), 3 * N_PAGES / 2);
     ck_assert_uint_eq(counter(s, "driver.writebacks"), 0);
     ck_assert_uint_eq(counter(s, "link.d2h.bytes"), 0);
@@ -170,9 +176,5 @@ int main(void)
     tcase_add_test(t, many_warps_counts_are_exact);
     tcase_add_test(t, same_seed_same_statistics);
     suite_add_tcase(s, t);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(s);
 }

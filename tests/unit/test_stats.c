@@ -1,6 +1,7 @@
 /* Statistics registry: registration, hot-path helpers, record tables and the
  * epoch time series, checked against hand-computed values. */
 #include <check.h>
+#include "suite_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,9 +441,5 @@ static Suite *stats_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(stats_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return run_suite(stats_suite());
 }
