@@ -124,6 +124,9 @@ static inline bool mq_empty(const struct mq *q) { return q->n == 0; }
 static inline void *mq_peek(const struct mq *q, sim_time now)
 { return (q->n && q->ready[q->head] <= now) ? q->msg[q->head] : NULL; }
 void *mq_pop(struct mq *q, sim_time now);
+/* The i-th queued message, 0 = head (dumps). */
+static inline void *mq_at(const struct mq *q, uint32_t i)
+{ return q->msg[(q->head + i) % q->cap]; }
 /* When the head becomes visible (TIME_NEVER if empty). */
 static inline sim_time mq_next_ready(const struct mq *q)
 { return q->n ? q->ready[q->head] : TIME_NEVER; }

@@ -42,3 +42,12 @@ const char *req_kind_name(enum req_kind k)
     }
     return "?";
 }
+
+void req_dump(FILE *out, const struct mem_req *r)
+{
+    fprintf(out, "      req %llu %s", (unsigned long long)r->id, req_kind_name(r->kind));
+    if (r->kind == REQ_XLATE) fprintf(out, " (for %s)", req_kind_name(r->access));
+    fprintf(out, " va %#llx pa %#llx sm %u warp %u issued %llu ps\n",
+            (unsigned long long)r->vaddr, (unsigned long long)r->paddr, r->sm,
+            r->warp, (unsigned long long)r->t_issue);
+}

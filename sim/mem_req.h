@@ -5,6 +5,7 @@
 #ifndef UVMSIM_MEM_REQ_H
 #define UVMSIM_MEM_REQ_H
 
+#include <stdio.h>
 #include "base.h"
 
 struct mq;
@@ -73,5 +74,16 @@ static inline void req_release(struct req_pool *p, struct mem_req *r)
 static inline uint64_t page_of(uint64_t addr) { return addr >> PAGE_SHIFT; }
 
 const char *req_kind_name(enum req_kind k);
+/* One line describing r, for watchdog dumps. */
+void req_dump(FILE *out, const struct mem_req *r);
+
+/* A destination chosen by address (memory channel, L2 slice): the sender
+ * asks the port which queue takes `paddr`. */
+struct mem_port {
+    struct mq *(*route)(void *ctx, uint64_t paddr);
+    void *ctx;
+};
+static inline struct mq *port_route(const struct mem_port *p, uint64_t paddr)
+{ return p->route(p->ctx, paddr); }
 
 #endif

@@ -76,7 +76,7 @@ struct system *system_build(const struct config *cfg)
     s->drv = driver_create(s->eng, cfg, s->st, &s->drv_dom, s->gmmu, s->tlb,
                            s->link, s->wl->footprint);
     for (unsigned i = 0; i < nsms; i++)
-        gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), dram_in(s->dram));
+        gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), dram_port(s->dram));
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
 
     s->footprint = stat_counter(s->st, "workload.footprint", "bytes",

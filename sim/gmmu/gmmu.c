@@ -96,6 +96,7 @@ static void gmmu_dump(struct component *c, FILE *out)
     fprintf(out, "    %u walks queued%s, %u faults in buffer, %llu walks parked on faults\n",
             g->walk_in.n, g->stalled ? " (stalled: fault buffer full)" : "",
             g->fb_n, (unsigned long long)g->parked);
+    for (uint32_t i = 0; i < g->walk_in.n && i < 8; i++) req_dump(out, mq_at(&g->walk_in, i));
     for (uint32_t i = 0; i < g->fb_n && i < 16; i++) {
         const struct fault_entry *f = &g->fb[(g->fb_head + i) % g->fb_cap];
         fprintf(out, "    fault page %#llx %s sm %u at %llu ps\n",

@@ -45,7 +45,9 @@ struct sm {
     struct block_slot *b;
     uint32_t used_warps, used_blocks, used_threads, used_regs, rr;
     struct mq xlate_resp, mem_resp;
-    struct mq *xlate_out, *mem_out;
+    struct mq *xlate_out;
+    struct mem_port mem_out;
+    sim_time blocked_until;       /* no issue before this (shootdowns) */
     struct mem_req **outq;        /* requests waiting for a port */
     uint32_t out_cap, out_head, out_n;
 };
@@ -326,11 +328,13 @@ static sim_time sm_tick(struct component *c, sim_time now)
     bool blocked = false;
     for (uint32_t i = 0; i < s->gpu->lsu_width && s->out_n; i++) {
         r = s->outq[s->out_head];
-        struct mq *q = r->kind == REQ_XLATE ? s->xlate_out : s->mem_out;
+        struct mq *q = r->kind == REQ_XLATE ? s->xlate_out
+                                            : port_route(&s->mem_out, r->paddr);
         if (!mq_push(q, r, now, c)) { blocked = true; break; }
         s->out_head = (s->out_head + 1) % s->out_cap;
         s->out_n--;
     }
+    if (now < s->blocked_until) return s->blocked_until;
     struct warp *w = pick(s, now);
     if (w) issue(s, w, now);
     /* Tick next cycle while something can issue; otherwise sleep until the
@@ -362,7 +366,7 @@ static void sm_dump(struct component *c, FILE *out)
         fprintf(out, "    warp %u (block %llu, warp %u): %s", i,
                 (unsigned long long)w->ctx.block, w->ctx.warp, wstate_name(w->st));
         if (w->st == W_MEM)
-            fprintf(out, ", %u of %u pages + %u lines outstanding, first page %#llx",
+            fprintf(out, ", %u requests outstanding for %u pages / %u lines, first page %#llx",
                     w->pending, w->npages, w->nlines,
                     (unsigned long long)(w->npages ? w->page_vpn[0] : 0));
         fputc('\n', out);
@@ -437,7 +441,7 @@ void gpu_free(struct gpu *g)
 
 unsigned gpu_num_sms(const struct gpu *g) { return g->nsms; }
 
-void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out, struct mq *mem_out)
+void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out, struct mem_port mem_out)
 {
     g->sm[sm].xlate_out = xlate_out;
     g->sm[sm].mem_out = mem_out;
@@ -446,3 +450,10 @@ void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out, struct mq *
 void gpu_start(struct gpu *g, sim_time now) { launch_next(g, 0, now); }
 bool gpu_busy(const struct gpu *g) { return !g->program_done; }
 uint64_t gpu_kernels_done(const struct gpu *g) { return g->kernels_done; }
+
+void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until)
+{
+    struct sm *s = &g->sm[sm];
+    if (until > s->blocked_until) s->blocked_until = until;
+    comp_wake_at(&s->comp, until);
+}

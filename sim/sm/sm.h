@@ -6,6 +6,7 @@
 #define UVMSIM_SM_H
 
 #include "../engine.h"
+#include "../mem_req.h"
 
 struct config;
 struct stats;
@@ -19,8 +20,12 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
                        const struct domain *dom, struct workload *wl);
 void gpu_free(struct gpu *g);
 unsigned gpu_num_sms(const struct gpu *g);
+/* Where SM `sm` sends translations, and where line requests go (routed by
+ * physical address). */
 void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out,
-                   struct mq *mem_out);
+                   struct mem_port mem_out);
+/* SM `sm` issues no instruction before `until` (TLB shootdown cost). */
+void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until);
 /* Start the workload's program. */
 void gpu_start(struct gpu *g, sim_time now);
 bool gpu_busy(const struct gpu *g);

@@ -190,6 +190,7 @@ static void level_dump(struct component *c, FILE *out)
 {
     struct tlb_level *t = (struct tlb_level *)c;
     fprintf(out, "    %u lookups queued, %u fills queued\n", t->in.n, t->fill.n);
+    for (uint32_t i = 0; i < t->in.n && i < 8; i++) req_dump(out, mq_at(&t->in, i));
     for (uint32_t i = 0; i < t->nmshr; i++) {
         if (!t->mshr[i].valid) continue;
         unsigned n = 0;
@@ -197,6 +198,7 @@ static void level_dump(struct component *c, FILE *out)
         fprintf(out, "    mshr %u: page %#llx%s, %u waiting\n", i,
                 (unsigned long long)t->mshr[i].vpn,
                 t->mshr[i].want_dirty ? " (dirty)" : "", n);
+        for (struct mem_req *r = t->mshr[i].waiters; r; r = r->next) req_dump(out, r);
     }
 }
 
