@@ -78,6 +78,7 @@ struct system *system_build(const struct config *cfg)
     for (unsigned i = 0; i < nsms; i++)
         gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), dram_port(s->dram));
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
+    gmmu_set_fault_hook(s->gmmu, gpu_note_fault, s->gpu);
 
     s->footprint = stat_counter(s->st, "workload.footprint", "bytes",
                                 "bytes of all the workload's allocations");

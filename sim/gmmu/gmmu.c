@@ -20,6 +20,8 @@ struct gmmu {
     struct fault_entry *fb;     /* ring */
     uint32_t fb_cap, fb_head, fb_n;
     struct component *driver;
+    gmmu_fault_hook fault_hook;
+    void *fault_ctx;
     sim_time irq_latency;
     bool stalled;               /* head walk waits for fault-buffer space */
     uint64_t parked;            /* walks waiting on faults */
@@ -71,6 +73,7 @@ static bool walk_one(struct gmmu *g, struct mem_req *r, sim_time now)
     r->next = p->waiters;
     p->waiters = r;
     g->parked++;
+    if (g->fault_hook) g->fault_hook(g->fault_ctx, r->sm, p->vpn, now);
     if (g->driver) comp_wake_at(g->driver, now + g->irq_latency);
     return true;
 }
@@ -141,6 +144,11 @@ void gmmu_free(struct gmmu *g)
 
 struct mq *gmmu_walk_in(struct gmmu *g) { return &g->walk_in; }
 void gmmu_set_driver(struct gmmu *g, struct component *d) { g->driver = d; }
+void gmmu_set_fault_hook(struct gmmu *g, gmmu_fault_hook fn, void *ctx)
+{
+    g->fault_hook = fn;
+    g->fault_ctx = ctx;
+}
 size_t gmmu_faults_pending(const struct gmmu *g) { return g->fb_n; }
 
 size_t gmmu_fetch_faults(struct gmmu *g, struct fault_entry *out, size_t max,

@@ -29,6 +29,11 @@ struct mq *gmmu_walk_in(struct gmmu *g);
 /* The driver component, woken (after the interrupt latency) by new faults. */
 void gmmu_set_driver(struct gmmu *g, struct component *driver);
 
+/* Called when a walk logs a fault (the SM side uses it to account the
+ * warps waiting on that page as fault-stalled). */
+typedef void (*gmmu_fault_hook)(void *ctx, unsigned sm, uint64_t vpn, sim_time now);
+void gmmu_set_fault_hook(struct gmmu *g, gmmu_fault_hook fn, void *ctx);
+
 /* Driver side. */
 size_t gmmu_faults_pending(const struct gmmu *g);
 /* Move up to `max` entries out of the fault buffer, oldest first. */

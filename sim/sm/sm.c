@@ -66,7 +66,8 @@ struct gpu {
     uint64_t next_block, nblocks, blocks_done, kernels_done, k_insts;
     sim_time k_start;
     struct rec_table *kernels;
-    uint64_t *warp_insts, *mem_insts, *lines, *xlates, *sm_insts, *n_kernels;
+    uint64_t *warp_insts, *mem_insts, *lines, *xlates, *sm_insts, *n_kernels,
+             *faults_seen;
 };
 
 const struct cfg_key gpu_config_keys[] = {
@@ -405,6 +406,8 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
     g->mem_insts = stat_counter(st, "gpu.mem_insts", "instructions", "warp memory instructions issued");
     g->xlates = stat_counter(st, "gpu.xlate_reqs", "requests", "translation requests (distinct pages per memory instruction)");
     g->lines = stat_counter(st, "gpu.line_reqs", "requests", "line requests (distinct 128 B lines per memory instruction)");
+    g->faults_seen = stat_vector(st, "sm.faults", g->nsms, "faults",
+                                 "translation faults raised on behalf of each SM");
     g->sm_insts = stat_vector(st, "sm.warp_insts", g->nsms, "instructions", "warp instructions issued per SM");
     g->sm = xcalloc(g->nsms, sizeof *g->sm);
     for (unsigned i = 0; i < g->nsms; i++) {
@@ -456,4 +459,12 @@ void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until)
     struct sm *s = &g->sm[sm];
     if (until > s->blocked_until) s->blocked_until = until;
     comp_wake_at(&s->comp, until);
+}
+
+void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now)
+{
+    struct gpu *g = gpu;
+    (void)vpn;
+    (void)now;
+    g->faults_seen[sm] += 1;
 }
