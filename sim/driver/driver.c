@@ -59,8 +59,8 @@ const struct cfg_key driver_config_keys[] = {
      "runtime fault-handling time per batch (HPE Sec. III, batch-aware Table 1: 20 us)"},
     {"driver.batch_size", CFG_INT, "256", 1, 1048576, NULL,
      "fault-buffer entries fetched per batch (real driver default: 256)"},
-    {"driver.eviction", CFG_ENUM, "fifo", 0, -1, "fifo",
-     "eviction policy (fifo: the real driver's chunk list, age-based LRU)"},
+    {"driver.eviction", CFG_ENUM, "fifo", 0, -1, "fifo|lru|random",
+     "eviction policy: fifo (the real driver's chunk list, age-based LRU), lru (page LRU fed by accesses), random"},
     {"gpu.memory.capacity", CFG_SIZE, "0B", 0, 1.2e18, NULL,
      "GPU memory for migrated pages (0: gpu.memory.fraction of the footprint)"},
     {"gpu.memory.fraction", CFG_FRACTION, "100%", 1e-6, 1e6, NULL,
@@ -236,9 +236,9 @@ static uint64_t capacity_pages(const struct config *cfg, uint64_t footprint)
 
 static const struct evict_ops *find_policy(const char *name)
 {
-    for (size_t i = 0; evict_policies[i]; i++)
-        if (!strcmp(evict_policies[i]->name, name)) return evict_policies[i];
-    sim_panic("driver", 0, "no eviction policy '%s'", name);
+    const struct evict_ops *o = evict_find(name);
+    if (!o) sim_panic("driver", 0, "no eviction policy '%s'", name);
+    return o;
 }
 
 struct driver *driver_create(struct engine *e, const struct config *cfg,

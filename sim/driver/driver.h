@@ -24,4 +24,13 @@ struct component *driver_component(struct driver *d);
 uint64_t driver_capacity_pages(const struct driver *d);
 
 
+/* Policy-only replay (`uvmsim replay`): the page-reference trace read from
+ * `in` (named `name` in errors) through eviction policy `policy` with
+ * `frames` GPU frames, no timing.  Returns 0, or -1 with err set
+ * ("FILE:LINE: ..." for a malformed line). */
+struct replay_result { uint64_t refs, faults, evictions, writebacks; };
+int driver_replay(const struct config *cfg, const char *policy, uint64_t frames,
+                  FILE *in, const char *name, struct replay_result *out,
+                  char *err, size_t errlen);
+
 #endif

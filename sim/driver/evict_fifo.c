@@ -43,7 +43,5 @@ static void fifo_destroy(void *p)
 }
 
 const struct evict_ops evict_fifo_ops = {
-    "fifo", fifo_create, fifo_on_resident, fifo_victim, fifo_destroy,
+    "fifo", fifo_create, fifo_on_resident, NULL, fifo_victim, fifo_destroy,
 };
-
-const struct evict_ops *const evict_policies[] = { &evict_fifo_ops, NULL };

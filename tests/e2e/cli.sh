@@ -64,4 +64,20 @@ for f in configs/*.yaml; do
     "$UVMSIM" config check "$f" >/dev/null; check "config check $f" [ $? -eq 0 ]
 done
 
+# Policy-only replay: 1 2W 3 1 4 5 1 with 3 frames under LRU faults 5 times,
+# evicts 2 (dirty: one write-back) and 3.
+printf '1\n2 W\n3\n1\n4\n5\n1\n' >"$TMP/pages.txt"
+"$UVMSIM" replay --pages "$TMP/pages.txt" --frames 3 --policy lru >"$TMP/out"
+check "replay exits 0" [ $? -eq 0 ]
+check "replay counts faults" grep -q "^faults *5$" "$TMP/out"
+check "replay counts write-backs" grep -q "^writebacks *1$" "$TMP/out"
+printf '1\nseven\n' >"$TMP/bad.txt"
+"$UVMSIM" replay --pages "$TMP/bad.txt" --frames 3 --policy lru 2>"$TMP/err" >/dev/null
+check "replay bad line exits 2" [ $? -eq 2 ]
+check "replay bad line names file:line" grep -q "bad.txt:2:" "$TMP/err"
+"$UVMSIM" replay --pages "$TMP/none.txt" --frames 3 --policy lru 2>/dev/null
+check "replay missing file exits 2" [ $? -eq 2 ]
+"$UVMSIM" replay --pages "$TMP/pages.txt" --frames 3 --policy nope 2>/dev/null
+check "replay unknown policy exits 2" [ $? -eq 2 ]
+
 [ "$FAILS" -eq 0 ]
