@@ -163,6 +163,46 @@ START_TEST(remote_pages_and_access_counters)
 }
 END_TEST
 
+static void drain_one(void *obj, uint64_t arg, sim_time now)
+{
+    struct rig *r = obj;
+    struct fault_entry f;
+    (void)arg;
+    ck_assert_uint_eq(gmmu_fetch_faults(r->gmmu, &f, 1, now), 1);
+    ck_assert_uint_eq(f.vpn, PG(10) >> 12);
+}
+
+/* A one-entry fault buffer.  SM 0 faults on A (logged at 0 + 19) and on B
+ * (its lookup one cycle later: fault at 20, buffer full: B waits and SM 0's
+ * translation stops).  SM 0's lookup of mapped C at 100 is not served; SM 1
+ * is unaffected (mapped D at 100 answers at 119).  The driver drains A at
+ * 500: B is logged, SM 0 resumes and C answers at 500 + 10 + 8 = 518.
+ * Stall: 500 - 20 = 480 cycles. */
+START_TEST(full_fault_buffer_stops_only_the_faulting_sm)
+{
+    static const char *const sets[] = { "gmmu.fault_buffer.entries=1" };
+    struct rig *r = rig_new(sets, 1, 2, 0);
+    rig_map(r, 12);
+    rig_map(r, 13);
+    rig_send(r, 0, 0, PG(10), REQ_LOAD);
+    rig_send(r, 0, 0, PG(11), REQ_LOAD);
+    rig_send(r, 100 * CYC, 0, PG(12), REQ_LOAD);
+    rig_send(r, 100 * CYC, 1, PG(13), REQ_LOAD);
+    engine_at(r->e, 500 * CYC, &r->dom, drain_one, r, 0);
+    rig_run(r);
+    ck_assert_uint_eq(rig_ans(r, PG(13), 0)->t, 119 * CYC);
+    ck_assert_uint_eq(rig_ans(r, PG(12), 0)->t, 518 * CYC);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.faults"), 2);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.fault_buffer.waited"), 1);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.fault_buffer.stall_cycles"), 480);
+    struct fault_entry f;
+    ck_assert_uint_eq(gmmu_fetch_faults(r->gmmu, &f, 1, engine_now(r->e)), 1);
+    ck_assert_uint_eq(f.vpn, PG(11) >> 12);
+    ck_assert_uint_eq(f.t, 500 * CYC);                 /* logged when room was made */
+    rig_free(r);
+}
+END_TEST
+
 static Suite *walker_suite(void)
 {
     Suite *s = suite_create("walker");
@@ -174,6 +214,7 @@ static Suite *walker_suite(void)
     tcase_add_test(t, fault_parks_until_mapped);
     tcase_add_test(t, read_only_store_is_a_protection_fault);
     tcase_add_test(t, remote_pages_and_access_counters);
+    tcase_add_test(t, full_fault_buffer_stops_only_the_faulting_sm);
     suite_add_tcase(s, t);
     return s;
 }
