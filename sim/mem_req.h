@@ -31,8 +31,9 @@ struct mem_req {
     enum req_kind access;  /* REQ_XLATE: the access that needs it */
     uint64_t vaddr;        /* byte address (line- or page-aligned) */
     uint64_t paddr;        /* filled by translation */
-    uint32_t size;
+    uint32_t size;         /* REQ_XLATE answer: bytes of the translated page */
     uint8_t sector_mask;
+    uint8_t xflags;        /* REQ_XLATE answer: XLATE_* below */
     uint16_t sm;
     uint32_t warp;         /* global warp slot id of the issuing SM */
     uint32_t slot;         /* issuer's index (page or line within the instruction) */
@@ -40,6 +41,12 @@ struct mem_req {
     struct mq *reply;      /* where the answer goes */
     struct mem_req *next;  /* free list, MSHR merge lists, waiting lists */
 };
+
+/* What a translation answer says about its page besides the address. */
+enum { XLATE_DIRTY = 1, XLATE_READONLY = 2, XLATE_REMOTE = 4 };
+/* Physical addresses with this bit set are in host memory (a page mapped
+ * remote: reachable over the link without a fault). */
+#define PADDR_HOST (1ULL << 62)
 
 struct req_pool {
     struct mem_req *free;

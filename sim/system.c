@@ -1,5 +1,8 @@
 /* Wiring of the house (DESIGN.md, "the path of one access"):
  *   SM --xlate--> L1 TLB --> L2 TLB --> GMMU walker --fault--> driver
+ *                                        walker --PTE reads--> GPU memory
+ *                                        HIR records --link--> driver
+ *   shootdowns: TLB --> SM issue stall;  full fault buffer: GMMU --> L1 TLB stall
  *   SM --line---> GPU memory
  *   driver --> link (H2D/D2H) --> map page --> parked walks answered */
 #include <stdlib.h>
@@ -35,6 +38,12 @@ struct system {
     uint64_t *cycles, *footprint;
     const uint64_t *warp_insts;
 };
+
+/* A TLB shootdown stops the SM's issue (sim/tlb has no view of the SMs). */
+static void shootdown_stall(void *gpu, unsigned sm, sim_time until)
+{
+    gpu_block_issue(gpu, sm, until);
+}
 
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
 
@@ -78,7 +87,12 @@ struct system *system_build(const struct config *cfg)
     for (unsigned i = 0; i < nsms; i++)
         gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), dram_port(s->dram));
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
+    tlb_set_shootdown_hook(s->tlb, shootdown_stall, s->gpu);
+    tlb_set_remote_hook(s->tlb, gmmu_note_remote_access, s->gmmu);
     gmmu_set_fault_hook(s->gmmu, gpu_note_fault, s->gpu);
+    gmmu_set_stall_hook(s->gmmu, tlb_stall_sm, s->tlb);
+    gmmu_set_memory(s->gmmu, dram_port(s->dram), &s->pool);
+    gmmu_set_link(s->gmmu, s->link);
 
     s->footprint = stat_counter(s->st, "workload.footprint", "bytes",
                                 "bytes of all the workload's allocations");

@@ -156,6 +156,8 @@ static bool take_frame(struct driver *d, uint64_t *pfn, sim_time now)
     if (d->never_used < d->capacity) { *pfn = d->never_used++; return true; }
     uint64_t vpn;
     if (!d->evict->victim(d->evict_state, &vpn)) return false;
+    /* HPE Sec. IV-B: the HIR goes to the driver before each eviction. */
+    gmmu_hir_flush(d->gmmu, now);
     uint64_t frame = gmmu_frame_of(d->gmmu, vpn);
     bool dirty = gmmu_unmap(d->gmmu, vpn, now);
     tlb_shootdown(d->tlb, vpn, now);
@@ -173,7 +175,13 @@ static void service(struct driver *d, sim_time now)
 {
     while (d->next < d->npages) {
         struct batch_page *p = &d->pages[d->next];
-        if (gmmu_is_resident(d->gmmu, p->vpn)) { d->next++; continue; }
+        if (gmmu_is_resident(d->gmmu, p->vpn) || gmmu_is_remote(d->gmmu, p->vpn)) {
+            /* Mapped already: only a protection fault needs servicing. */
+            if (p->access != REQ_LOAD && gmmu_is_read_only(d->gmmu, p->vpn))
+                gmmu_set_writable(d->gmmu, p->vpn, now);
+            d->next++;
+            continue;
+        }
         if (!take_frame(d, &p->pfn, now)) return;
         d->inflight++;
         *d->n_pages += 1;

@@ -1,135 +1,141 @@
-/* GMMU skeleton: a fixed-latency page walk (HPE Sec. III: single-level
- * table, 8-cycle walk) and a fault buffer that the driver drains.
- *
- * A walk that finds its page absent logs one fault-buffer entry (hardware
- * logs every faulting access, duplicates included; the driver coalesces) and
- * parks until the driver maps the page.  A full buffer stalls the walker
- * until the driver drains it: back-pressure, no fault is lost.  Defaults:
- * 1024 entries (batch-aware paper Table 1); interrupt latency 0, since the
- * HPE paper's 20 us fault time covers the whole round trip. */
+/* The GMMU: construction, configuration, and the driver's side (fault
+ * buffer drain, mapping, protection, access-counter notifications).
+ * The walker is walker.c, fault logging faults.c, HIR transfers
+ * hir_xfer.c. */
 #include <stdlib.h>
-#include "gmmu.h"
-#include "page_table.h"
+#include <string.h>
+#include "gmmu_internal.h"
 #include "../config.h"
 #include "../stats.h"
 
-struct gmmu {
-    struct component comp;
-    struct mq walk_in;          /* queue latency = walk latency */
-    struct page_table pt;
-    struct fault_entry *fb;     /* ring */
-    uint32_t fb_cap, fb_head, fb_n;
-    struct component *driver;
-    gmmu_fault_hook fault_hook;
-    void *fault_ctx;
-    sim_time irq_latency;
-    bool stalled;               /* head walk waits for fault-buffer space */
-    uint64_t parked;            /* walks waiting on faults */
-    uint64_t *walks, *faults, *fb_full, *dirty_sets;
-    struct stat_avg *fault_wait;
-};
-
 const struct cfg_key gmmu_config_keys[] = {
+    {"gmmu.walker.mode", CFG_ENUM, "fixed", 0, -1, "fixed|memory",
+     "fixed: every walk takes gmmu.walk_latency (HPE Sec. III); memory: 4-level walk, PTE reads through GPU memory"},
     {"gmmu.walk_latency", CFG_INT, "8", 0, 100000, NULL,
-     "page walk latency in core cycles (HPE Sec. III: fixed 8 cycles)"},
+     "fixed-mode page walk latency in core cycles (HPE Sec. III: 8 cycles)"},
+    {"gmmu.walker.threads", CFG_INT, "64", 1, 65536, NULL,
+     "concurrent page walks (batch-aware paper Sec. 5: 64, after Power et al.)"},
+    {"gmmu.pwc.entries", CFG_INT, "1024", 0, 1048576, NULL,
+     "page-walk cache entries for upper-level PTEs, memory mode (0: none; 8 KiB of 8 B entries)"},
+    {"gmmu.pwc.assoc", CFG_INT, "16", 1, 1048576, NULL, "page-walk cache ways"},
+    {"gmmu.pwc.latency", CFG_INT, "1", 0, 1000, NULL,
+     "page-walk cache probe latency in core cycles, memory mode"},
     {"gmmu.fault_buffer.entries", CFG_INT, "1024", 1, 1048576, NULL,
      "fault buffer entries (batch-aware paper Table 1)"},
     {"gmmu.interrupt_latency", CFG_TIME, "0ns", 0, 1e12, NULL,
-     "from a fault being logged to the driver thread waking"},
+     "from a fault being logged to the driver thread waking (0: HPE's 20 us covers the round trip)"},
+    {"gmmu.hir.enabled", CFG_BOOL, "false", 0, -1, NULL,
+     "HIR cache beside the walker (HPE Sec. IV-B; the HPE eviction policy needs it)"},
+    {"gmmu.hir.entries", CFG_INT, "1024", 1, 1048576, NULL, "HIR entries (HPE Sec. V-A: 1024)"},
+    {"gmmu.hir.assoc", CFG_INT, "8", 1, 1048576, NULL, "HIR ways (HPE Sec. V-A: 8)"},
+    {"gmmu.hir.set_pages", CFG_INT, "16", 1, 32, NULL,
+     "pages per page set, a power of two (HPE Sec. V-A: 16)"},
+    {"gmmu.hir.counter_bits", CFG_INT, "2", 1, 8, NULL,
+     "bits of each page's saturating hit counter (HPE Sec. V-C: 2)"},
+    {"gmmu.hir.transfer_faults", CFG_INT, "16", 1, 1000000, NULL,
+     "HIR handed to the driver every Nth fault (HPE Sec. V-A: 16)"},
+    {"gmmu.hir.record_bytes", CFG_INT, "10", 1, 4096, NULL,
+     "link bytes per transferred HIR entry (HPE Sec. V-C: 80 bits)"},
+    {"gmmu.hir.host_records", CFG_INT, "1024", 1, 16777216, NULL,
+     "records the driver's host buffer holds (HPE Sec. V-C: 10 KB)"},
+    {"gmmu.access_counters.enabled", CFG_BOOL, "true", 0, -1, NULL,
+     "count accesses to remote memory and notify the driver (Volta+)"},
+    {"gmmu.access_counters.granularity", CFG_SIZE, "64KiB", 4096, 2147483648.0, NULL,
+     "bytes of remote memory per access counter, a power of two"},
+    {"gmmu.access_counters.threshold", CFG_INT, "256", 1, 4294967295.0, NULL,
+     "accesses that trigger a notification (NVIDIA UVM driver default: 256)"},
+    {"gmmu.access_counters.buffer", CFG_INT, "1024", 1, 1048576, NULL,
+     "notification buffer entries (full: notifications are dropped and counted)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-static void answer(struct gmmu *g, struct mem_req *r, const struct pte *p,
-                   sim_time now)
+static bool pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+static uint32_t ways_of(const struct config *cfg, const char *ek, const char *ak)
 {
-    r->paddr = p->pfn << PAGE_SHIFT;
-    if (!mq_push(r->reply, r, now, NULL))
-        sim_panic("gmmu", now, "reply queue '%s' full", r->reply->name);
-    (void)g;
+    uint64_t e = cfg_u64(cfg, ek), a = cfg_u64(cfg, ak);
+    if (a > e || e % a)
+        user_error("%s (%llu) is not a multiple of %s (%llu)", ek,
+                   (unsigned long long)e, ak, (unsigned long long)a);
+    return (uint32_t)a;
 }
 
-/* false: the fault buffer is full and the walk must wait. */
-static bool walk_one(struct gmmu *g, struct mem_req *r, sim_time now)
+static void register_stats(struct gmmu *g, struct stats *st)
 {
-    struct pte *p = pt_get(&g->pt, page_of(r->vaddr));
-    if (p->flags & PTE_PRESENT) {
-        *g->walks += 1;
-        if (r->access != REQ_LOAD && !(p->flags & PTE_DIRTY)) {
-            p->flags |= PTE_DIRTY;
-            *g->dirty_sets += 1;
-        }
-        answer(g, r, p, now);
-        return true;
-    }
-    if (g->fb_n == g->fb_cap) {
-        *g->fb_full += 1;
-        return false;
-    }
-    *g->walks += 1;
-    uint32_t tail = (g->fb_head + g->fb_n++) % g->fb_cap;
-    g->fb[tail] = (struct fault_entry){ p->vpn, r->access, r->sm, now };
-    *g->faults += 1;
-    if (!p->waiters) p->t_fault = now;
-    r->next = p->waiters;
-    p->waiters = r;
-    g->parked++;
-    if (g->fault_hook) g->fault_hook(g->fault_ctx, r->sm, p->vpn, now);
-    if (g->driver) comp_wake_at(g->driver, now + g->irq_latency);
-    return true;
+    g->walks = stat_counter(st, "gmmu.walks", "walks", "page walks completed");
+    g->walk_hits = stat_counter(st, "gmmu.walk_hits", "walks", "walks that found their page mapped");
+    g->pte_reads = stat_counter(st, "gmmu.pte_reads", "reads", "page-table entry reads sent to memory");
+    g->pwc_hits = stat_counter(st, "gmmu.pwc_hits", "walks", "walks that started below the root (page-walk cache hit)");
+    g->faults = stat_counter(st, "gmmu.faults", "faults", "fault-buffer entries logged (duplicates included)");
+    g->prot_faults = stat_counter(st, "gmmu.protection_faults", "faults", "faults by writes to read-only pages");
+    g->dirty_sets = stat_counter(st, "gmmu.dirty_sets", "walks", "walks that set a PTE's dirty bit");
+    g->fb_occ = stat_counter(st, "gmmu.fault_buffer.occupancy", "entries",
+                             "fault-buffer entries now (a level, sampled each epoch)");
+    g->fb_max = stat_counter(st, "gmmu.fault_buffer.max_occupancy", "entries", "most fault-buffer entries at once");
+    g->fb_waited = stat_counter(st, "gmmu.fault_buffer.waited", "faults", "faults that found the fault buffer full");
+    g->fb_stall = stat_counter(st, "gmmu.fault_buffer.stall_cycles", "cycles",
+                               "core cycles with a fault waiting for fault-buffer room (its SM's translation stopped)");
+    g->hir_records = stat_counter(st, "gmmu.hir.records", "hits", "walk hits recorded in the HIR");
+    g->hir_lost = stat_counter(st, "gmmu.hir.lost", "hits", "walk hits lost to HIR way conflicts");
+    g->hir_xfers = stat_counter(st, "gmmu.hir.transfers", "transfers", "HIR contents handed to the driver");
+    g->hir_bytes = stat_counter(st, "gmmu.hir.transfer_bytes", "bytes", "link bytes carrying HIR records");
+    g->hir_dropped = stat_counter(st, "gmmu.hir.host_dropped", "records", "HIR records that found the driver's buffer full");
+    g->ac_counted = stat_counter(st, "gmmu.access_counters.accesses", "accesses", "remote accesses counted");
+    g->ac_notes = stat_counter(st, "gmmu.access_counters.notifications", "notifications", "threshold crossings notified to the driver");
+    g->ac_dropped = stat_counter(st, "gmmu.access_counters.dropped", "notifications", "notifications lost to a full buffer");
+    /* 32-cycle bins up to 2048 cycles (a 4-read walk at ~280 cycles a read
+     * fits), then overflow. */
+    g->walk_lat = stat_histogram(st, "gmmu.walk_latency", "cycles",
+                                 "from a walker taking a walk to its last read", 65, 32);
+    g->walk_queue = stat_average(st, "gmmu.walk_queue_wait", "ps",
+                                 "from the L2 TLB sending a walk to a walker taking it");
+    g->fault_wait = stat_average(st, "gmmu.fault_wait", "ps",
+                                 "from a page's first fault to its mapping, per faulted page");
 }
-
-static sim_time gmmu_tick(struct component *c, sim_time now)
-{
-    struct gmmu *g = (struct gmmu *)c;
-    struct mem_req *r;
-    g->stalled = false;
-    while ((r = mq_peek(&g->walk_in, now))) {
-        if (!walk_one(g, r, now)) {
-            g->stalled = true;          /* gmmu_fetch_faults wakes us */
-            return TIME_NEVER;
-        }
-        mq_pop(&g->walk_in, now);
-    }
-    return mq_next_ready(&g->walk_in);
-}
-
-static void gmmu_dump(struct component *c, FILE *out)
-{
-    struct gmmu *g = (struct gmmu *)c;
-    fprintf(out, "    %u walks queued%s, %u faults in buffer, %llu walks parked on faults\n",
-            g->walk_in.n, g->stalled ? " (stalled: fault buffer full)" : "",
-            g->fb_n, (unsigned long long)g->parked);
-    for (uint32_t i = 0; i < g->walk_in.n && i < 8; i++) req_dump(out, mq_at(&g->walk_in, i));
-    for (uint32_t i = 0; i < g->fb_n && i < 16; i++) {
-        const struct fault_entry *f = &g->fb[(g->fb_head + i) % g->fb_cap];
-        fprintf(out, "    fault page %#llx %s sm %u at %llu ps\n",
-                (unsigned long long)f->vpn, req_kind_name(f->access), f->sm,
-                (unsigned long long)f->t);
-    }
-}
-
-static const struct comp_ops gmmu_ops = { gmmu_tick, gmmu_dump };
 
 struct gmmu *gmmu_create(struct engine *e, const struct config *cfg,
                          struct stats *st, const struct domain *dom)
 {
     struct gmmu *g = xcalloc(1, sizeof *g);
-    comp_init(&g->comp, e, &gmmu_ops, "gmmu", dom);
-    mq_init(&g->walk_in, "gmmu.walk", 4096,
-            cfg_u64(cfg, "gmmu.walk_latency") * dom->period, &g->comp);
+    g->dom = dom;
+    comp_init(&g->comp, e, &gmmu_walker_ops, "gmmu", dom);
+    g->fixed = !strcmp(cfg_str(cfg, "gmmu.walker.mode"), "fixed");
+    g->fixed_lat = cfg_u64(cfg, "gmmu.walk_latency") * dom->period;
+    g->nwalkers = (uint32_t)cfg_u64(cfg, "gmmu.walker.threads");
+    g->slot = xcalloc(g->nwalkers, sizeof *g->slot);
+    g->free_slot = xcalloc(g->nwalkers, sizeof *g->free_slot);
+    g->busy = xcalloc(g->nwalkers, sizeof *g->busy);
+    g->outq = xcalloc(g->nwalkers, sizeof *g->outq);
+    for (uint32_t i = 0; i < g->nwalkers; i++) g->free_slot[g->nfree++] = g->nwalkers - 1 - i;
+    uint32_t pwc_entries = (uint32_t)cfg_u64(cfg, "gmmu.pwc.entries");
+    g->pwc_on = !g->fixed && pwc_entries;
+    if (pwc_entries) pwc_init(&g->pwc, pwc_entries, ways_of(cfg, "gmmu.pwc.entries", "gmmu.pwc.assoc"));
+    sim_time probe = g->fixed ? 0 : cfg_u64(cfg, "gmmu.pwc.latency") * dom->period;
+    mq_init(&g->walk_in, "gmmu.walk", 65536, probe, &g->comp);
+    mq_init(&g->mem_resp, "gmmu.pte", g->nwalkers, 0, &g->comp);
     pt_init(&g->pt);
-    g->fb_cap = (uint32_t)cfg_u64(cfg, "gmmu.fault_buffer.entries");
-    g->fb = xcalloc(g->fb_cap, sizeof *g->fb);
+    fb_init(&g->fb, (uint32_t)cfg_u64(cfg, "gmmu.fault_buffer.entries"));
     g->irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
-    g->walks = stat_counter(st, "gmmu.walks", "walks", "page walks completed");
-    g->faults = stat_counter(st, "gmmu.faults", "faults",
-                             "fault-buffer entries logged (duplicates included)");
-    g->fb_full = stat_counter(st, "gmmu.fault_buffer_full", "cycles",
-                              "walker stalls on a full fault buffer");
-    g->dirty_sets = stat_counter(st, "gmmu.dirty_sets", "walks",
-                                 "walks that set a PTE's dirty bit");
-    g->fault_wait = stat_average(st, "gmmu.fault_wait", "ps",
-                                 "from a page's first fault to its mapping, per faulted page");
+    g->hir_on = cfg_bool(cfg, "gmmu.hir.enabled");
+    uint32_t set_pages = (uint32_t)cfg_u64(cfg, "gmmu.hir.set_pages");
+    if (!pow2(set_pages)) user_error("gmmu.hir.set_pages (%u) is not a power of two", set_pages);
+    uint32_t hir_entries = (uint32_t)cfg_u64(cfg, "gmmu.hir.entries");
+    hir_init(&g->hir, hir_entries, ways_of(cfg, "gmmu.hir.entries", "gmmu.hir.assoc"),
+             set_pages, (uint32_t)cfg_u64(cfg, "gmmu.hir.counter_bits"));
+    g->hir_tmp = xcalloc(hir_entries, sizeof *g->hir_tmp);
+    g->host_cap = (uint32_t)cfg_u64(cfg, "gmmu.hir.host_records");
+    g->host = xcalloc(g->host_cap, sizeof *g->host);
+    g->hir_every = (uint32_t)cfg_u64(cfg, "gmmu.hir.transfer_faults");
+    g->hir_rec_bytes = (uint32_t)cfg_u64(cfg, "gmmu.hir.record_bytes");
+    g->ac_on = cfg_bool(cfg, "gmmu.access_counters.enabled");
+    uint64_t gran = cfg_u64(cfg, "gmmu.access_counters.granularity");
+    if (!pow2(gran)) user_error("gmmu.access_counters.granularity (%llu) is not a power of two",
+                                (unsigned long long)gran);
+    ac_init(&g->ac, (uint32_t)__builtin_ctzll(gran),
+            (uint32_t)cfg_u64(cfg, "gmmu.access_counters.threshold"));
+    g->note_cap = (uint32_t)cfg_u64(cfg, "gmmu.access_counters.buffer");
+    g->note = xcalloc(g->note_cap, sizeof *g->note);
+    register_stats(g, st);
     return g;
 }
 
@@ -137,75 +143,181 @@ void gmmu_free(struct gmmu *g)
 {
     if (!g) return;
     mq_free(&g->walk_in);
+    mq_free(&g->mem_resp);
     pt_free(&g->pt);
-    free(g->fb);
+    if (g->pwc.e) pwc_free(&g->pwc);
+    fb_free(&g->fb);
+    hir_free(&g->hir);
+    ac_free(&g->ac);
+    free(g->hir_tmp);
+    free(g->host);
+    free(g->note);
+    free(g->slot);
+    free(g->free_slot);
+    free(g->busy);
+    free(g->outq);
     free(g);
 }
 
 struct mq *gmmu_walk_in(struct gmmu *g) { return &g->walk_in; }
+void gmmu_set_memory(struct gmmu *g, struct mem_port port, struct req_pool *pool)
+{
+    g->mem = port;
+    g->pool = pool;
+    g->has_mem = true;
+}
+void gmmu_set_link(struct gmmu *g, struct link *l) { g->link = l; }
 void gmmu_set_driver(struct gmmu *g, struct component *d) { g->driver = d; }
 void gmmu_set_fault_hook(struct gmmu *g, gmmu_fault_hook fn, void *ctx)
 {
     g->fault_hook = fn;
     g->fault_ctx = ctx;
 }
-size_t gmmu_faults_pending(const struct gmmu *g) { return g->fb_n; }
+void gmmu_set_stall_hook(struct gmmu *g, gmmu_stall_hook fn, void *ctx)
+{
+    g->stall_hook = fn;
+    g->stall_ctx = ctx;
+}
+
+/* ---- driver side ---- */
+
+size_t gmmu_faults_pending(const struct gmmu *g) { return g->fb.n; }
 
 size_t gmmu_fetch_faults(struct gmmu *g, struct fault_entry *out, size_t max,
                          sim_time now)
 {
     size_t n = 0;
-    while (n < max && g->fb_n) {
-        out[n++] = g->fb[g->fb_head];
-        g->fb_head = (g->fb_head + 1) % g->fb_cap;
-        g->fb_n--;
-    }
-    if (n && g->stalled) comp_wake_at(&g->comp, now);
+    while (n < max && g->fb.n) out[n++] = fb_pop(&g->fb);
+    gmmu_fault_drained(g, now);
     return n;
 }
 
-void gmmu_map(struct gmmu *g, uint64_t vpn, uint64_t pfn, sim_time now)
+/* Answer the walks parked on p that the mapping now allows. */
+static void replay(struct gmmu *g, struct pte *p, sim_time now)
 {
-    struct pte *p = pt_get(&g->pt, vpn);
-    SIM_ASSERT(!(p->flags & PTE_PRESENT), "gmmu", now,
-               "page %#llx mapped twice", (unsigned long long)vpn);
-    p->flags = PTE_PRESENT;
-    p->pfn = pfn;
-    if (p->waiters) stat_avg_add(g->fault_wait, (double)(now - p->t_fault));
-    struct mem_req *r = p->waiters;
+    struct mem_req *r = p->waiters, *keep = NULL;
+    if (r) stat_avg_add(g->fault_wait, (double)(now - p->t_fault));
     p->waiters = NULL;
     while (r) {
         struct mem_req *n = r->next;
         r->next = NULL;
-        g->parked--;
-        /* The replayed access sets the dirty bit as a walk would. */
-        if (r->access != REQ_LOAD) p->flags |= PTE_DIRTY;
-        answer(g, r, p, now);
+        if (r->access != REQ_LOAD && (p->flags & PTE_READONLY)) {
+            r->next = keep;                 /* still a protection fault */
+            keep = r;
+        } else {
+            g->parked--;
+            /* The replayed access sets the dirty bit as a walk would. */
+            if (r->access != REQ_LOAD) p->flags |= PTE_DIRTY;
+            gmmu_answer(g, r, p, now);
+        }
         r = n;
     }
+    p->waiters = keep;
+}
+
+void gmmu_map_page(struct gmmu *g, uint64_t vpn, uint64_t pfn, unsigned page_shift,
+                   unsigned flags, sim_time now)
+{
+    SIM_ASSERT(page_shift == 12 || page_shift == 16 || page_shift == 21, "gmmu", now,
+               "page size 2^%u is not 4 KiB, 64 KiB or 2 MiB", page_shift);
+    uint64_t n = 1ULL << (page_shift - PAGE_SHIFT);
+    SIM_ASSERT(!(vpn & (n - 1)) && !(pfn & (n - 1)), "gmmu", now,
+               "page %#llx / frame %#llx not aligned to 2^%u bytes",
+               (unsigned long long)vpn, (unsigned long long)pfn, page_shift);
+    uint8_t f = (uint8_t)((flags & GMMU_MAP_REMOTE ? PTE_REMOTE : PTE_PRESENT) |
+                          (flags & GMMU_MAP_READONLY ? PTE_READONLY : 0));
+    for (uint64_t i = 0; i < n; i++) {
+        struct pte *p = pt_get(&g->pt, vpn + i);
+        SIM_ASSERT(!(p->flags & (PTE_PRESENT | PTE_REMOTE)), "gmmu", now,
+                   "page %#llx mapped twice", (unsigned long long)(vpn + i));
+        p->flags = f;
+        p->pfn = pfn + i;
+        p->shift = (uint8_t)page_shift;
+    }
+    for (uint64_t i = 0; i < n; i++) replay(g, pt_find(&g->pt, vpn + i), now);
     engine_progress(g->comp.eng);
+}
+
+void gmmu_map(struct gmmu *g, uint64_t vpn, uint64_t pfn, sim_time now)
+{
+    gmmu_map_page(g, vpn, pfn, PAGE_SHIFT, 0, now);
 }
 
 bool gmmu_unmap(struct gmmu *g, uint64_t vpn, sim_time now)
 {
     struct pte *p = pt_find(&g->pt, vpn);
-    SIM_ASSERT(p && (p->flags & PTE_PRESENT), "gmmu", now,
-               "unmap of non-resident page %#llx", (unsigned long long)vpn);
-    bool dirty = p->flags & PTE_DIRTY;
-    p->flags = 0;
+    SIM_ASSERT(p && (p->flags & (PTE_PRESENT | PTE_REMOTE)), "gmmu", now,
+               "unmap of unmapped page %#llx", (unsigned long long)vpn);
+    uint64_t n = 1ULL << (p->shift - PAGE_SHIFT), base = vpn & ~(n - 1);
+    bool dirty = false;
+    for (uint64_t i = 0; i < n; i++) {
+        struct pte *q = pt_find(&g->pt, base + i);
+        dirty = dirty || (q->flags & PTE_DIRTY);
+        q->flags = 0;
+        q->shift = PAGE_SHIFT;
+    }
     return dirty;
 }
 
-bool gmmu_is_resident(const struct gmmu *g, uint64_t vpn)
+void gmmu_set_writable(struct gmmu *g, uint64_t vpn, sim_time now)
+{
+    struct pte *p = pt_find(&g->pt, vpn);
+    SIM_ASSERT(p && (p->flags & (PTE_PRESENT | PTE_REMOTE)), "gmmu", now,
+               "protection change of unmapped page %#llx", (unsigned long long)vpn);
+    uint64_t n = 1ULL << (p->shift - PAGE_SHIFT), base = vpn & ~(n - 1);
+    for (uint64_t i = 0; i < n; i++) pt_find(&g->pt, base + i)->flags &= (uint8_t)~PTE_READONLY;
+    for (uint64_t i = 0; i < n; i++) replay(g, pt_find(&g->pt, base + i), now);
+    engine_progress(g->comp.eng);
+}
+
+static const struct pte *mapped(const struct gmmu *g, uint64_t vpn, uint8_t flag)
 {
     const struct pte *p = pt_find(&g->pt, vpn);
-    return p && (p->flags & PTE_PRESENT);
+    return p && (p->flags & flag) ? p : NULL;
+}
+
+bool gmmu_is_resident(const struct gmmu *g, uint64_t vpn) { return mapped(g, vpn, PTE_PRESENT); }
+bool gmmu_is_remote(const struct gmmu *g, uint64_t vpn) { return mapped(g, vpn, PTE_REMOTE); }
+bool gmmu_is_read_only(const struct gmmu *g, uint64_t vpn)
+{
+    const struct pte *p = mapped(g, vpn, PTE_PRESENT | PTE_REMOTE);
+    return p && (p->flags & PTE_READONLY);
 }
 
 uint64_t gmmu_frame_of(const struct gmmu *g, uint64_t vpn)
 {
-    const struct pte *p = pt_find(&g->pt, vpn);
-    SIM_ASSERT(p && (p->flags & PTE_PRESENT), "gmmu", engine_now(g->comp.eng),
-               "frame of non-resident page %#llx", (unsigned long long)vpn);
+    const struct pte *p = mapped(g, vpn, PTE_PRESENT | PTE_REMOTE);
+    SIM_ASSERT(p, "gmmu", engine_now(g->comp.eng),
+               "frame of unmapped page %#llx", (unsigned long long)vpn);
     return p->pfn;
+}
+
+/* ---- access counters ---- */
+
+void gmmu_note_remote_access(void *gmmu, unsigned sm, uint64_t vaddr, sim_time now)
+{
+    struct gmmu *g = gmmu;
+    if (!g->ac_on) return;
+    *g->ac_counted += 1;
+    uint64_t region;
+    if (!ac_count(&g->ac, vaddr, &region)) return;
+    if (g->note_n == g->note_cap) { *g->ac_dropped += 1; return; }
+    g->note[(g->note_head + g->note_n++) % g->note_cap] =
+        (struct access_notification){ region, (uint16_t)sm, now };
+    *g->ac_notes += 1;
+    if (g->driver) comp_wake_at(g->driver, now + g->irq_latency);
+}
+
+size_t gmmu_access_notifications_pending(const struct gmmu *g) { return g->note_n; }
+
+size_t gmmu_fetch_access_notifications(struct gmmu *g, struct access_notification *out,
+                                       size_t max)
+{
+    size_t n = 0;
+    while (n < max && g->note_n) {
+        out[n++] = g->note[g->note_head];
+        g->note_head = (g->note_head + 1) % g->note_cap;
+        g->note_n--;
+    }
+    return n;
 }

@@ -1,8 +1,10 @@
-/* GPU MMU (sim/gmmu): page table, page walker, fault buffer.
+/* GPU MMU (sim/gmmu): page table, page walker (with page-walk cache), HIR
+ * cache, fault buffer, access counters.
  * Walk requests (REQ_XLATE) arrive in gmmu_walk_in() and are answered into
- * req->reply once the page is resident.  A walk that finds the page absent
- * logs a fault in the fault buffer and parks the request until the driver
- * maps the page (replayable far fault). */
+ * req->reply with req->paddr, req->size (the page's bytes) and req->xflags
+ * (XLATE_* of sim/mem_req.h) set.  A walk that finds the page absent (or a
+ * write to a read-only page) logs a fault in the fault buffer and parks
+ * until the driver maps the page (replayable far fault). */
 #ifndef UVMSIM_GMMU_H
 #define UVMSIM_GMMU_H
 
@@ -11,12 +13,14 @@
 
 struct config;
 struct stats;
+struct link;
 
 /* One fault buffer entry, as the hardware logs it. */
 struct fault_entry {
     uint64_t vpn;
     enum req_kind access;
     uint16_t sm;
+    bool protection;          /* a write to a read-only page (page is mapped) */
     sim_time t;
 };
 
@@ -26,26 +30,76 @@ struct gmmu *gmmu_create(struct engine *e, const struct config *cfg,
                          struct stats *st, const struct domain *dom);
 void gmmu_free(struct gmmu *g);
 struct mq *gmmu_walk_in(struct gmmu *g);
-/* The driver component, woken (after the interrupt latency) by new faults. */
+/* Where PTE reads go in the memory walk mode (GPU memory / L2 slices),
+ * and the pool their requests come from. */
+void gmmu_set_memory(struct gmmu *g, struct mem_port port, struct req_pool *pool);
+/* The link that carries HIR records to the driver. */
+void gmmu_set_link(struct gmmu *g, struct link *l);
+/* The driver component, woken (after the interrupt latency) by new faults
+ * and access-counter notifications. */
 void gmmu_set_driver(struct gmmu *g, struct component *driver);
 
 /* Called when a walk logs a fault (the SM side uses it to account the
  * warps waiting on that page as fault-stalled). */
 typedef void (*gmmu_fault_hook)(void *ctx, unsigned sm, uint64_t vpn, sim_time now);
 void gmmu_set_fault_hook(struct gmmu *g, gmmu_fault_hook fn, void *ctx);
+/* Called when SM `sm`'s translation must stop (its fault found the fault
+ * buffer full) and when it may resume (tlb_stall_sm fits). */
+typedef void (*gmmu_stall_hook)(void *ctx, unsigned sm, bool stalled, sim_time now);
+void gmmu_set_stall_hook(struct gmmu *g, gmmu_stall_hook fn, void *ctx);
 
-/* Driver side. */
+/* ---- driver side ---- */
 size_t gmmu_faults_pending(const struct gmmu *g);
-/* Move up to `max` entries out of the fault buffer, oldest first. */
+/* Move up to `max` entries out of the fault buffer, oldest first (faults
+ * waiting for room are logged into the space this frees). */
 size_t gmmu_fetch_faults(struct gmmu *g, struct fault_entry *out, size_t max,
                          sim_time now);
-/* Make vpn resident at frame pfn and answer the walks parked on it. */
+
+enum { GMMU_MAP_READONLY = 1, GMMU_MAP_REMOTE = 2 };
+/* Map the page of 2^page_shift bytes (12, 16 or 21; vpn and pfn aligned to
+ * it) at frame pfn: in GPU memory, or with GMMU_MAP_REMOTE in host memory
+ * (host frame pfn, reached over the link without a fault); answer the walks
+ * parked on it. */
+void gmmu_map_page(struct gmmu *g, uint64_t vpn, uint64_t pfn, unsigned page_shift,
+                   unsigned flags, sim_time now);
+/* A 4 KiB page resident in GPU memory, read-write. */
 void gmmu_map(struct gmmu *g, uint64_t vpn, uint64_t pfn, sim_time now);
-/* Make vpn non-resident; returns whether the GPU wrote it since mapping. */
+/* Make the page holding vpn not present; returns whether the GPU wrote it
+ * since mapping.  The caller shoots down TLB entries (tlb_shootdown). */
 bool gmmu_unmap(struct gmmu *g, uint64_t vpn, sim_time now);
-bool gmmu_is_resident(const struct gmmu *g, uint64_t vpn);
-/* Frame of a resident page. */
+/* Lift read-only protection (a protection fault was serviced): the walks
+ * parked on it are answered. */
+void gmmu_set_writable(struct gmmu *g, uint64_t vpn, sim_time now);
+bool gmmu_is_resident(const struct gmmu *g, uint64_t vpn);   /* in GPU memory */
+bool gmmu_is_remote(const struct gmmu *g, uint64_t vpn);     /* mapped remote */
+bool gmmu_is_read_only(const struct gmmu *g, uint64_t vpn);
+/* Frame of a resident (or remote) page. */
 uint64_t gmmu_frame_of(const struct gmmu *g, uint64_t vpn);
 
+/* ---- HIR cache (HPE Sec. IV-B) ---- */
+#define HIR_MAX_SET_PAGES 32
+struct hir_record {
+    uint64_t page_set;                    /* vpn >> log2(set pages) */
+    uint64_t first_vpn;
+    uint8_t count[HIR_MAX_SET_PAGES];     /* saturating walk-hit counters */
+};
+/* Hand the touched entries to the driver now (before an eviction; they
+ * travel on the link with the evicted page) and flush the HIR. */
+void gmmu_hir_flush(struct gmmu *g, sim_time now);
+/* Records that have reached the driver's host buffer by `now`, in the
+ * order they were first touched; removes them. */
+size_t gmmu_hir_fetch(struct gmmu *g, struct hir_record *out, size_t max, sim_time now);
+
+/* ---- access counters (Volta-style) ---- */
+struct access_notification {
+    uint64_t vaddr;           /* first byte of the region */
+    uint16_t sm;              /* the SM whose access crossed the threshold */
+    sim_time t;
+};
+/* Count one access to remote memory (fits tlb_remote_hook). */
+void gmmu_note_remote_access(void *gmmu, unsigned sm, uint64_t vaddr, sim_time now);
+size_t gmmu_access_notifications_pending(const struct gmmu *g);
+size_t gmmu_fetch_access_notifications(struct gmmu *g, struct access_notification *out,
+                                       size_t max);
 
 #endif

@@ -1,58 +1,76 @@
 #include <stdlib.h>
 #include "page_table.h"
 
-static size_t hash(uint64_t vpn, size_t cap)
+static void node_init(struct page_table *pt, struct pt_node *n, unsigned level)
 {
-    /* Fibonacci hashing spreads the consecutive VPNs of an array. */
-    return (size_t)((vpn * 0x9e3779b97f4a7c15ULL) >> 20) & (cap - 1);
+    n->paddr = pt->next_paddr;
+    pt->next_paddr += PT_FANOUT * 8;     /* one 4 KiB page of 8-byte entries */
+    pt->nodes++;
+    if (level > 1) n->child = xcalloc(PT_FANOUT, sizeof *n->child);
+    else n->pte = xcalloc(PT_FANOUT, sizeof *n->pte);
 }
 
 void pt_init(struct page_table *pt)
 {
-    pt->cap = 1024;
-    pt->used = 0;
-    pt->slot = xcalloc(pt->cap, sizeof *pt->slot);
+    pt->next_paddr = PT_PHYS_BASE;
+    pt->nodes = 0;
+    pt->root = (struct pt_node){0};
+    node_init(pt, &pt->root, PT_LEVELS);
+}
+
+static void node_free(struct pt_node *n, unsigned level)
+{
+    if (level > 1) {
+        for (unsigned i = 0; i < PT_FANOUT; i++)
+            if (n->child[i]) { node_free(n->child[i], level - 1); free(n->child[i]); }
+        free(n->child);
+    } else {
+        free(n->pte);
+    }
 }
 
 void pt_free(struct page_table *pt)
 {
-    free(pt->slot);
-    pt->slot = NULL;
+    node_free(&pt->root, PT_LEVELS);
+    pt->root = (struct pt_node){0};
 }
 
 struct pte *pt_find(const struct page_table *pt, uint64_t vpn)
 {
-    for (size_t i = hash(vpn, pt->cap);; i = (i + 1) & (pt->cap - 1)) {
-        struct pte *p = &pt->slot[i];
-        if (!p->used) return NULL;
-        if (p->vpn == vpn) return p;
+    const struct pt_node *n = &pt->root;
+    for (unsigned l = PT_LEVELS; l > 1; l--) {
+        n = n->child[pt_index(vpn, l)];
+        if (!n) return NULL;
     }
-}
-
-static void grow(struct page_table *pt)
-{
-    struct pte *old = pt->slot;
-    size_t oldcap = pt->cap;
-    pt->cap *= 2;
-    pt->slot = xcalloc(pt->cap, sizeof *pt->slot);
-    for (size_t i = 0; i < oldcap; i++) {
-        if (!old[i].used) continue;
-        size_t j = hash(old[i].vpn, pt->cap);
-        while (pt->slot[j].used) j = (j + 1) & (pt->cap - 1);
-        pt->slot[j] = old[i];
-    }
-    free(old);
+    return &n->pte[pt_index(vpn, 1)];
 }
 
 struct pte *pt_get(struct page_table *pt, uint64_t vpn)
 {
-    struct pte *p = pt_find(pt, vpn);
-    if (p) return p;
-    if (2 * (pt->used + 1) > pt->cap) grow(pt);
-    size_t i = hash(vpn, pt->cap);
-    while (pt->slot[i].used) i = (i + 1) & (pt->cap - 1);
-    p = &pt->slot[i];
-    *p = (struct pte){ .vpn = vpn, .used = true };
-    pt->used++;
+    struct pt_node *n = &pt->root;
+    for (unsigned l = PT_LEVELS; l > 1; l--) {
+        struct pt_node **c = &n->child[pt_index(vpn, l)];
+        if (!*c) {
+            *c = xcalloc(1, sizeof **c);
+            node_init(pt, *c, l - 1);
+        }
+        n = *c;
+    }
+    struct pte *p = &n->pte[pt_index(vpn, 1)];
+    if (!p->shift) p->shift = 12;
     return p;
+}
+
+unsigned pt_walk_path(const struct page_table *pt, uint64_t vpn, uint64_t entry[PT_LEVELS + 1])
+{
+    const struct pt_node *n = &pt->root;
+    unsigned l = PT_LEVELS;
+    for (;;) {
+        entry[l] = n->paddr + 8ULL * pt_index(vpn, l);
+        if (l == 1) return 1;
+        const struct pt_node *c = n->child[pt_index(vpn, l)];
+        if (!c) return l;
+        n = c;
+        l--;
+    }
 }

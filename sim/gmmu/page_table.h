@@ -1,6 +1,9 @@
-/* Private to sim/gmmu: the page table.  Skeleton: an open-addressing hash
- * from virtual page number to PTE, sized by the pages ever touched (the
- * 4-level radix table replaces it). */
+/* Private to sim/gmmu: the page table, a 4-level radix tree over a 48-bit
+ * virtual address (9 index bits per level, 4 KiB leaves), the x86-64 /
+ * NVIDIA Pascal+ shape.  Nodes are created on first use, so host memory is
+ * proportional to the mapped (or faulted) address ranges.  Every node has a
+ * physical address in a reserved page-table region of GPU memory: the
+ * walker's PTE reads go there. */
 #ifndef UVMSIM_GMMU_PAGE_TABLE_H
 #define UVMSIM_GMMU_PAGE_TABLE_H
 
@@ -8,27 +11,51 @@
 
 struct mem_req;
 
-enum { PTE_PRESENT = 1, PTE_DIRTY = 2 };
+#define PT_LEVELS 4
+#define PT_BITS 9
+#define PT_FANOUT (1u << PT_BITS)
+/* Page-table pages live here in GPU physical memory (above any frame the
+ * driver hands out, below PADDR_HOST). */
+#define PT_PHYS_BASE (1ULL << 46)
+
+/* PTE states: not present (no flag); resident in GPU memory; mapped remote
+ * (host memory, reachable over the link without a fault); read-only (a
+ * write raises a protection fault); dirty (written since mapped). */
+enum { PTE_PRESENT = 1, PTE_REMOTE = 2, PTE_READONLY = 4, PTE_DIRTY = 8 };
 
 struct pte {
-    uint64_t vpn;
-    uint64_t pfn;
-    uint8_t flags;
-    bool used;
-    sim_time t_fault;         /* first fault logged since last mapped */
+    uint64_t pfn;             /* first 4 KiB frame of the page */
     struct mem_req *waiters;  /* walks parked on a fault */
+    sim_time t_fault;         /* first fault logged since last mapped */
+    uint8_t flags;
+    uint8_t shift;            /* page size: 12, 16 or 21 (constituent PTEs
+                                 of a large page all carry it) */
+};
+
+struct pt_node {
+    uint64_t paddr;
+    struct pt_node **child;   /* levels 4..2 */
+    struct pte *pte;          /* level 1 */
 };
 
 struct page_table {
-    struct pte *slot;
-    size_t cap, used;
+    struct pt_node root;      /* level 4 */
+    uint64_t next_paddr;
+    uint64_t nodes;
 };
 
 void pt_init(struct page_table *pt);
 void pt_free(struct page_table *pt);
-/* The PTE of vpn, created not-present if absent. */
+/* The PTE of vpn, created not-present (with its nodes) if absent. */
 struct pte *pt_get(struct page_table *pt, uint64_t vpn);
 /* The PTE of vpn or NULL (never creates). */
 struct pte *pt_find(const struct page_table *pt, uint64_t vpn);
+/* Index of vpn's entry at level (1..4). */
+static inline unsigned pt_index(uint64_t vpn, unsigned level)
+{ return (unsigned)(vpn >> (PT_BITS * (level - 1))) & (PT_FANOUT - 1); }
+/* The walk of vpn: entry[k] is the physical address of the level-k entry
+ * the walker reads (k = 1..4).  Returns the lowest level whose node
+ * exists (1: the leaf table exists). */
+unsigned pt_walk_path(const struct page_table *pt, uint64_t vpn, uint64_t entry[PT_LEVELS + 1]);
 
 #endif

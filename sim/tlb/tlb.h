@@ -1,8 +1,10 @@
 /* Address translation caches (sim/tlb): a private L1 TLB per SM and one
- * shared L2 TLB, each with MSHRs that merge misses to the same page.
- * Requests (REQ_XLATE) arrive in tlb_l1_in(sm) and are answered into
- * req->reply with req->paddr set; L2 misses go to the page walker's queue
- * with a request of the L2's own. */
+ * shared L2 TLB, each with MSHRs that merge misses to the same page and
+ * serve hits under misses; entries of 4 KiB, 64 KiB and 2 MiB pages
+ * coexist.  Requests (REQ_XLATE) arrive in tlb_l1_in(sm) and are answered
+ * into req->reply with req->paddr set (req->size: the page's bytes,
+ * req->xflags: XLATE_* of sim/mem_req.h); L2 misses go to the page
+ * walker's queue with a request of the L2's own. */
 #ifndef UVMSIM_TLB_H
 #define UVMSIM_TLB_H
 
@@ -20,9 +22,25 @@ struct tlb *tlb_create(struct engine *e, const struct config *cfg,
 void tlb_free(struct tlb *t);
 struct mq *tlb_l1_in(struct tlb *t, unsigned sm);
 void tlb_set_walker(struct tlb *t, struct mq *walk_in);
-/* Invalidate every cached translation of virtual page `vpn` (the driver
- * unmapped it). */
-void tlb_shootdown(struct tlb *t, uint64_t vpn, sim_time now);
 
+/* Invalidate every cached translation of virtual page `vpn` (the driver
+ * unmapped or remapped it).  When some TLB held it, the shootdown costs
+ * `tlb.shootdown.cycles` of issue stall on every SM (scope `all`) or on the
+ * SMs whose L1 held it (scope `sharers`), through the shootdown hook.
+ * Returns whether any TLB held the page (false: no shootdown was needed). */
+bool tlb_shootdown(struct tlb *t, uint64_t vpn, sim_time now);
+/* Called per stalled SM with the time before which it may not issue. */
+typedef void (*tlb_shootdown_hook)(void *ctx, unsigned sm, sim_time until);
+void tlb_set_shootdown_hook(struct tlb *t, tlb_shootdown_hook fn, void *ctx);
+
+/* Stop (stalled = true) or resume SM `sm`'s translation: its L1 TLB serves
+ * no lookup while stalled (the GMMU could not log its fault).  The
+ * signature fits gmmu_stall_hook, so the GMMU can call it directly. */
+void tlb_stall_sm(void *tlb, unsigned sm, bool stalled, sim_time now);
+
+/* Called by an L1 TLB for every translation it answers whose page is
+ * mapped remote (the access counters count these). */
+typedef void (*tlb_remote_hook)(void *ctx, unsigned sm, uint64_t vaddr, sim_time now);
+void tlb_set_remote_hook(struct tlb *t, tlb_remote_hook fn, void *ctx);
 
 #endif

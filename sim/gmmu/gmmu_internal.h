@@ -1,0 +1,86 @@
+/* Private to sim/gmmu: the GMMU's state, shared by its files (walker.c:
+ * the walks; gmmu.c: construction and the driver side; faults.c: fault
+ * logging; hir_xfer.c: HIR transfers). */
+#ifndef UVMSIM_GMMU_INTERNAL_H
+#define UVMSIM_GMMU_INTERNAL_H
+
+#include "gmmu.h"
+#include "page_table.h"
+#include "pwc.h"
+#include "hir.h"
+#include "fault_buffer.h"
+#include "access_counters.h"
+
+struct stats;
+struct stat_hist;
+struct stat_avg;
+
+struct walk_slot {
+    struct mem_req *r;
+    sim_time start;
+    uint8_t level, last;      /* memory mode: level being read, where it ends */
+};
+
+struct hir_host { struct hir_record rec; sim_time avail; };
+
+struct gmmu {
+    struct component comp;
+    const struct domain *dom;
+    struct mq walk_in;
+    struct mq mem_resp;           /* PTE reads answered */
+    struct page_table pt;
+    /* walker */
+    bool fixed;
+    sim_time fixed_lat;
+    uint32_t nwalkers, nfree;
+    struct walk_slot *slot;
+    uint32_t *free_slot;          /* stack */
+    uint32_t *busy, busy_head, nbusy;   /* fixed mode: FIFO of completion */
+    struct mem_port mem;
+    struct req_pool *pool;        /* PTE reads */
+    bool has_mem;
+    struct mem_req **outq;        /* PTE reads waiting for a memory queue */
+    uint32_t out_head, out_n;
+    struct pwc pwc;
+    bool pwc_on;
+    /* faults */
+    struct fault_buffer fb;
+    sim_time irq_latency, stall_start;
+    uint64_t parked;
+    struct component *driver;
+    gmmu_fault_hook fault_hook;
+    void *fault_ctx;
+    gmmu_stall_hook stall_hook;
+    void *stall_ctx;
+    /* HIR */
+    bool hir_on;
+    struct hir hir;
+    struct hir_record *hir_tmp;
+    struct hir_host *host;        /* ring: the driver's host buffer */
+    uint32_t host_cap, host_head, host_n;
+    uint32_t hir_every, faults_since_xfer, hir_rec_bytes;
+    struct link *link;
+    /* access counters */
+    bool ac_on;
+    struct access_counters ac;
+    struct access_notification *note;
+    uint32_t note_cap, note_head, note_n;
+    /* stats */
+    uint64_t *walks, *walk_hits, *pte_reads, *pwc_hits, *faults, *prot_faults,
+             *dirty_sets, *fb_stall, *fb_occ, *fb_max, *fb_waited;
+    uint64_t *hir_records, *hir_lost, *hir_xfers, *hir_bytes, *hir_dropped;
+    uint64_t *ac_counted, *ac_notes, *ac_dropped;
+    struct stat_hist *walk_lat;
+    struct stat_avg *fault_wait, *walk_queue;
+};
+
+/* walker.c */
+extern const struct comp_ops gmmu_walker_ops;
+void gmmu_answer(struct gmmu *g, struct mem_req *r, const struct pte *p, sim_time now);
+/* faults.c */
+void gmmu_fault(struct gmmu *g, struct mem_req *r, bool protection, sim_time now);
+void gmmu_fault_drained(struct gmmu *g, sim_time now);
+/* hir_xfer.c */
+void gmmu_hir_transfer(struct gmmu *g, sim_time now);
+
+#endif

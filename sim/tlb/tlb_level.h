@@ -1,0 +1,50 @@
+/* Private to sim/tlb: one TLB level as a component (an SM's L1, or the
+ * shared L2): lookup ports, entry array, MSHRs, the queue to the level
+ * below and the fill queue from it. */
+#ifndef UVMSIM_TLB_LEVEL_H
+#define UVMSIM_TLB_LEVEL_H
+
+#include "tlb.h"
+#include "tlb_array.h"
+#include "tlb_mshr.h"
+
+struct req_pool;
+
+/* What every level of one TLB hierarchy shares. */
+struct tlb_shared {
+    struct req_pool *pool;
+    tlb_remote_hook remote;       /* L1 answers for remote pages */
+    void *remote_ctx;
+};
+
+struct tlb_level_stats {
+    uint64_t *hits, *misses, *merges, *mshr_full, *port_conflicts, *evictions;
+};
+
+struct tlb_level {
+    struct component comp;
+    char name[24];
+    struct tlb_shared *sh;
+    int sm;                       /* L1: its SM; L2: -1 */
+    struct mq in;                 /* lookups; queue latency = lookup latency */
+    struct mq fill;               /* answers from the level below */
+    struct mq *down;              /* the level below's request queue */
+    uint32_t ports;
+    bool stalled;                 /* L1 of an SM whose fault could not be logged */
+    struct tlb_array arr;
+    struct tlb_mshrs mshr;
+    struct tlb_level_stats st;
+};
+
+/* Geometry and timing of one level. */
+struct tlb_level_cfg {
+    uint32_t entries, ways, ports, mshrs, in_cap;
+    sim_time latency;
+};
+
+void tlb_level_init(struct tlb_level *t, struct engine *e, const struct domain *dom,
+                    const char *name, int sm, const struct tlb_level_cfg *c,
+                    struct tlb_shared *sh, const struct tlb_level_stats *st);
+void tlb_level_free(struct tlb_level *t);
+
+#endif
