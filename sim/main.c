@@ -13,6 +13,7 @@
 #include "results.h"
 #include "summary.h"
 #include "system.h"
+#include "dram/dram.h"
 
 #define MAX_SETS 256
 
@@ -25,6 +26,8 @@ static const char usage_main[] =
     "  config show CONFIG [-s KEY=VALUE]...   print the fully resolved config\n"
     "  config check CONFIG [-s KEY=VALUE]...  validate a config\n"
     "  config doc                             print the reference of every key\n"
+    "  dram-replay CONFIG TRACE [-s KEY=VALUE]...\n"
+    "                       replay a request trace into the configured GPU memory\n"
     "\n"
     "  uvmsim COMMAND --help   help on one command\n"
     "  uvmsim --version        print the version\n"
@@ -52,6 +55,15 @@ static const char usage_config[] =
     "      as YAML that loads back to the same config.\n"
     "check: validate; prints 'ok' or the first error (exit 2).\n"
     "doc: print the Markdown reference of every key (docs/config.md).\n";
+
+static const char usage_replay[] =
+    "usage: uvmsim dram-replay CONFIG TRACE [-s KEY=VALUE]...\n"
+    "\n"
+    "Feed TRACE straight into the GPU memory (dram.* keys) of CONFIG and print\n"
+    "bandwidth, read latency (mean, p50/p95/p99, max) and row-buffer hit rate.\n"
+    "TRACE: one request per line, TIME_NS ADDRESS R|W [BYTES] (default 128),\n"
+    "'#' comments; see docs/dram-replay.md.  A bad line is an error naming\n"
+    "its line number (exit 2).\n";
 
 struct opts {
     const char *config, *out;
@@ -252,6 +264,52 @@ static int cmd_run(int argc, char **argv)
     return rc;
 }
 
+static int cmd_dram_replay(int argc, char **argv)
+{
+    const char *trace = NULL;
+    char *rest[MAX_SETS * 2 + 2];
+    int nrest = 0, npos = 0;
+    /* CONFIG and -s go to the common parser; the second positional is TRACE. */
+    for (int i = 0; i < argc && nrest < MAX_SETS * 2; i++) {
+        if (is_help(argv[i])) { fputs(usage_replay, stdout); return EXIT_OK; }
+        if (!strcmp(argv[i], "-s") && i + 1 < argc) {
+            rest[nrest++] = argv[i++];
+            rest[nrest++] = argv[i];
+        } else if (argv[i][0] != '-' && ++npos == 2) {
+            trace = argv[i];
+        } else {
+            rest[nrest++] = argv[i];
+        }
+    }
+    struct opts o = {0};
+    parse(nrest, rest, &o, usage_replay, false);
+    if (!trace) usage_error(usage_replay, "%s", "missing TRACE");
+    struct config *cfg = load_or_exit(&o);
+    FILE *in = fopen(trace, "r");
+    if (!in) {
+        fprintf(stderr, "uvmsim: cannot read trace '%s': %s\n", trace, strerror(errno));
+        config_free(cfg);
+        return EXIT_USER;
+    }
+    struct dram_replay_req *reqs;
+    size_t n;
+    char err[512];
+    bool ok = dram_replay_parse(in, trace, &reqs, &n, err, sizeof err);
+    fclose(in);
+    if (!ok) {
+        fprintf(stderr, "uvmsim: %s\n", err);
+        config_free(cfg);
+        return EXIT_USER;
+    }
+    struct dram_replay_result res;
+    dram_replay_run(cfg, reqs, n, &res);
+    dram_replay_print(stdout, &res);
+    dram_replay_result_free(&res);
+    free(reqs);
+    config_free(cfg);
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fputs(usage_main, stderr); return EXIT_USER; }
@@ -260,6 +318,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--version")) { printf("uvmsim %s\n", UVMSIM_VERSION); return EXIT_OK; }
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
+    if (!strcmp(cmd, "dram-replay")) return cmd_dram_replay(argc - 2, argv + 2);
     fprintf(stderr, "uvmsim: unknown command '%s'\n%s", cmd, usage_main);
     return EXIT_USER;
 }
