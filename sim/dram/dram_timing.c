@@ -134,92 +134,124 @@ static const char *key(struct loader *l, const char *name)
 
 static uint64_t u(struct loader *l, const char *name) { return cfg_u64(l->cfg, key(l, name)); }
 
-/* An impossible combination: a user error naming the key and where it was set. */
-static void bad(struct loader *l, const char *name, const char *fmt,
-                unsigned long long a, unsigned long long b)
+/* An impossible combination: "WHERE: key 'PATH': why", like the loader's
+ * messages, WHERE being where the key was set. */
+static bool bad(struct loader *l, struct cfg_error *err, const char *name,
+                const char *fmt, unsigned long long a, unsigned long long b)
 {
     const struct cfg_value *v = cfg_get(l->cfg, key(l, name));
-    char where[300] = "";
+    char where[300] = "", msg[256];
     if (v->file && v->line)
         snprintf(where, sizeof where, "%s:%d:%d: ", v->file, v->line, v->col);
     else if (v->file)
-        snprintf(where, sizeof where, "%s: ", v->file);
-    char msg[256];
+        snprintf(where, sizeof where, "%s '%s=%s': ", v->file, l->path, v->text);
     snprintf(msg, sizeof msg, fmt, a, b);
-    user_error("%skey '%s': %s", where, l->path, msg);
+    snprintf(err->msg, sizeof err->msg, "%skey '%s': %s", where, l->path, msg);
+    return false;
+}
+
+static void fill(struct dram_params *p, struct loader *l)
+{
+    const struct config *cfg = l->cfg;
+    memset(p, 0, sizeof *p);
+    p->prefix = l->prefix;
+    p->tck = cfg_period(cfg, key(l, "clock"));
+    p->nch = (unsigned)u(l, "channels");
+    p->bus_width = (uint32_t)u(l, "bus_width");
+    p->data_rate = (uint32_t)u(l, "data_rate");
+    p->burst_length = (uint32_t)u(l, "burst_length");
+    p->nbanks = (unsigned)u(l, "banks");
+    p->ngroups = (unsigned)u(l, "bank_groups");
+    p->row_size = u(l, "row_size");
+    p->interleave = u(l, "interleave");
+    p->row_bank_col = !strcmp(cfg_str(cfg, key(l, "mapping")), "row_bank_col");
+    p->xor_bank = cfg_bool(cfg, key(l, "xor_bank"));
+    p->in_queue = (uint32_t)u(l, "queue");
+    p->rq_size = (uint32_t)u(l, "read_queue");
+    p->wq_size = (uint32_t)u(l, "write_queue");
+    p->w_high = (uint32_t)u(l, "write_high");
+    p->w_low = (uint32_t)u(l, "write_low");
+    sim_time ck = p->tck;
+    p->ctrl = u(l, "ctrl_latency") * ck;
+    p->tRCD = u(l, "tRCD") * ck; p->tRP = u(l, "tRP") * ck;
+    p->tRAS = u(l, "tRAS") * ck; p->tRC = u(l, "tRC") * ck;
+    p->tCL = u(l, "tCL") * ck; p->tCWL = u(l, "tCWL") * ck;
+    p->tWR = u(l, "tWR") * ck; p->tWTR = u(l, "tWTR") * ck;
+    p->tRTP = u(l, "tRTP") * ck;
+    p->tRRD_L = u(l, "tRRD_L") * ck; p->tRRD_S = u(l, "tRRD_S") * ck;
+    p->tFAW = u(l, "tFAW") * ck;
+    p->tCCD_L = u(l, "tCCD_L") * ck; p->tCCD_S = u(l, "tCCD_S") * ck;
+    p->tREFI = u(l, "tREFI") * ck; p->tRFC = u(l, "tRFC") * ck;
+    p->burst = p->burst_length / p->data_rate * ck;
+    p->atom = p->bus_width * p->burst_length;
+    p->peak_bw = (double)p->nch * p->bus_width * p->data_rate * 1e12 / (double)ck;
+}
+
+static bool check(const struct dram_params *p, struct loader *l, struct cfg_error *err)
+{
+    sim_time ck = p->tck;
+#define C(x) ((unsigned long long)(p->x / ck))
+    if (p->burst_length % p->data_rate)
+        return bad(l, err, "burst_length",
+                   "%llu transfers do not fill whole clocks at %llu per clock",
+                   p->burst_length, p->data_rate);
+    if (p->tRC < p->tRAS + p->tRP)
+        return bad(l, err, "tRC",
+                   "%llu clocks < tRAS + tRP = %llu: a row cannot reopen before it closed",
+                   C(tRC), C(tRAS) + C(tRP));
+    if (p->tRAS < p->tRCD)
+        return bad(l, err, "tRAS",
+                   "%llu clocks < tRCD = %llu: the row would close before its first access",
+                   C(tRAS), C(tRCD));
+    if (p->tCCD_L < p->tCCD_S)
+        return bad(l, err, "tCCD_L", "%llu clocks < tCCD_S = %llu", C(tCCD_L), C(tCCD_S));
+    if (p->tRRD_L < p->tRRD_S)
+        return bad(l, err, "tRRD_L", "%llu clocks < tRRD_S = %llu", C(tRRD_L), C(tRRD_S));
+    if (p->tCCD_S < p->burst)
+        return bad(l, err, "tCCD_S",
+                   "%llu clocks < one burst (%llu clocks): data would overlap on the bus",
+                   C(tCCD_S), C(burst));
+    if (p->tREFI && p->tREFI <= p->tRFC)
+        return bad(l, err, "tREFI", "%llu clocks <= tRFC = %llu: refresh would take all the time",
+                   C(tREFI), C(tRFC));
+#undef C
+    if (p->nbanks % p->ngroups)
+        return bad(l, err, "bank_groups", "%llu groups do not divide %llu banks",
+                   p->ngroups, p->nbanks);
+    if (p->interleave % p->atom)
+        return bad(l, err, "interleave", "%llu bytes is not a multiple of the %llu-byte burst",
+                   p->interleave, p->atom);
+    if (p->row_size % p->interleave)
+        return bad(l, err, "row_size",
+                   "%llu bytes is not a multiple of the interleave (%llu bytes)",
+                   p->row_size, p->interleave);
+    if (p->w_high > p->wq_size)
+        return bad(l, err, "write_high", "%llu > write_queue = %llu", p->w_high, p->wq_size);
+    if (p->w_low >= p->w_high)
+        return bad(l, err, "write_low", "%llu >= write_high = %llu", p->w_low, p->w_high);
+    return true;
+}
+
+bool dram_config_check(const struct config *cfg, struct cfg_error *err)
+{
+    static const char *const prefixes[] = { "dram", "host.dram" };
+    for (size_t i = 0; i < 2; i++) {
+        struct loader l = { cfg, prefixes[i], "" };
+        struct dram_params p;
+        fill(&p, &l);
+        if (!check(&p, &l, err)) return false;
+    }
+    return true;
 }
 
 void dram_params_load(struct dram_params *p, const struct config *cfg,
                       const char *prefix)
 {
     struct loader l = { cfg, prefix, "" };
-    memset(p, 0, sizeof *p);
-    p->prefix = prefix;
-    p->tck = cfg_period(cfg, key(&l, "clock"));
-    p->nch = (unsigned)u(&l, "channels");
-    p->bus_width = (uint32_t)u(&l, "bus_width");
-    p->data_rate = (uint32_t)u(&l, "data_rate");
-    p->burst_length = (uint32_t)u(&l, "burst_length");
-    p->nbanks = (unsigned)u(&l, "banks");
-    p->ngroups = (unsigned)u(&l, "bank_groups");
-    p->row_size = u(&l, "row_size");
-    p->interleave = u(&l, "interleave");
-    p->row_bank_col = !strcmp(cfg_str(cfg, key(&l, "mapping")), "row_bank_col");
-    p->xor_bank = cfg_bool(cfg, key(&l, "xor_bank"));
-    p->in_queue = (uint32_t)u(&l, "queue");
-    p->rq_size = (uint32_t)u(&l, "read_queue");
-    p->wq_size = (uint32_t)u(&l, "write_queue");
-    p->w_high = (uint32_t)u(&l, "write_high");
-    p->w_low = (uint32_t)u(&l, "write_low");
-    sim_time ck = p->tck;
-    p->ctrl = u(&l, "ctrl_latency") * ck;
-    uint64_t rcd = u(&l, "tRCD"), rp = u(&l, "tRP"), ras = u(&l, "tRAS"),
-             rc = u(&l, "tRC"), ccdl = u(&l, "tCCD_L"), ccds = u(&l, "tCCD_S"),
-             rrdl = u(&l, "tRRD_L"), rrds = u(&l, "tRRD_S"), refi = u(&l, "tREFI"),
-             rfc = u(&l, "tRFC");
-    p->tRCD = rcd * ck; p->tRP = rp * ck; p->tRAS = ras * ck; p->tRC = rc * ck;
-    p->tCL = u(&l, "tCL") * ck; p->tCWL = u(&l, "tCWL") * ck;
-    p->tWR = u(&l, "tWR") * ck; p->tWTR = u(&l, "tWTR") * ck;
-    p->tRTP = u(&l, "tRTP") * ck;
-    p->tRRD_L = rrdl * ck; p->tRRD_S = rrds * ck; p->tFAW = u(&l, "tFAW") * ck;
-    p->tCCD_L = ccdl * ck; p->tCCD_S = ccds * ck;
-    p->tREFI = refi * ck; p->tRFC = rfc * ck;
-
-    if (p->burst_length % p->data_rate)
-        bad(&l, "burst_length", "%llu transfers do not fill whole clocks at %llu per clock",
-            p->burst_length, p->data_rate);
-    uint64_t burst_ck = p->burst_length / p->data_rate;
-    p->burst = burst_ck * ck;
-    p->atom = p->bus_width * p->burst_length;
-    if (rc < ras + rp)
-        bad(&l, "tRC", "%llu clocks < tRAS + tRP = %llu: a row cannot reopen before it closed",
-            rc, ras + rp);
-    if (ras < rcd)
-        bad(&l, "tRAS", "%llu clocks < tRCD = %llu: the row would close before its first access",
-            ras, rcd);
-    if (ccdl < ccds)
-        bad(&l, "tCCD_L", "%llu clocks < tCCD_S = %llu", ccdl, ccds);
-    if (rrdl < rrds)
-        bad(&l, "tRRD_L", "%llu clocks < tRRD_S = %llu", rrdl, rrds);
-    if (ccds < burst_ck)
-        bad(&l, "tCCD_S", "%llu clocks < one burst (%llu clocks): data would overlap on the bus",
-            ccds, burst_ck);
-    if (refi && refi <= rfc)
-        bad(&l, "tREFI", "%llu clocks <= tRFC = %llu: refresh would take all the time",
-            refi, rfc);
-    if (p->nbanks % p->ngroups)
-        bad(&l, "bank_groups", "%llu groups do not divide %llu banks", p->ngroups, p->nbanks);
-    if (p->interleave % p->atom)
-        bad(&l, "interleave", "%llu bytes is not a multiple of the %llu-byte burst",
-            p->interleave, p->atom);
-    if (p->row_size % p->interleave)
-        bad(&l, "row_size", "%llu bytes is not a multiple of the interleave (%llu bytes)",
-            p->row_size, p->interleave);
-    if (p->w_high > p->wq_size)
-        bad(&l, "write_high", "%llu > write_queue = %llu", p->w_high, p->wq_size);
-    if (p->w_low >= p->w_high)
-        bad(&l, "write_low", "%llu >= write_high = %llu", p->w_low, p->w_high);
-    p->peak_bw = (double)p->nch * p->bus_width * p->data_rate * 1e12 / (double)ck;
+    struct cfg_error err;
+    fill(p, &l);
+    /* config_load has run the check; a config built another way gets it here. */
+    if (!check(p, &l, &err)) user_error("%s", err.msg);
 }
 
 void dram_decode(const struct dram_params *p, uint64_t pa, struct dram_loc *loc)
