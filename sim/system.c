@@ -75,6 +75,7 @@ struct system *system_build(const struct config *cfg)
     s->dram = dram_create(s->eng, cfg, s->st, &s->dram_dom);
     s->host = hostmem_create(s->eng, cfg, s->st, &s->host_dom);
     s->link = link_create(s->eng, cfg, s->st, &s->link_dom);
+    link_attach_host(s->link, s->host, &s->pool);
     s->drv = driver_create(s->eng, cfg, s->st, &s->drv_dom, s->gmmu, s->tlb,
                            s->link, s->wl->footprint);
     for (unsigned i = 0; i < nsms; i++)

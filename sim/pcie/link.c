@@ -19,24 +19,6 @@
 #include "../config.h"
 #include "../stats.h"
 
-#define MAX_CE 64
-
-struct link_dir_state {
-    sim_time wire_free;
-    sim_time ce_free[MAX_CE];
-    uint64_t *bytes, *wire_bytes, *transfers, *messages, *busy_ps;
-};
-
-struct link {
-    struct engine *eng;
-    const struct domain *dom;
-    double bw;                  /* wire bytes per second, each direction */
-    sim_time latency, setup;
-    unsigned nce;
-    struct link_fmt fmt;
-    struct link_dir_state d[2];
-};
-
 const struct cfg_key link_config_keys[] = {
     {"link.bandwidth", CFG_BW, "16GB/s", 1e6, 1e13, NULL,
      "per-direction wire bandwidth (HPE Table I: 16 GB/s; batch-aware Table 1: 15.75 GB/s)"},
@@ -86,7 +68,12 @@ struct link *link_create(struct engine *e, const struct config *cfg,
     return l;
 }
 
-void link_free(struct link *l) { free(l); }
+void link_free(struct link *l)
+{
+    if (!l) return;
+    link_host_free(l->host);
+    free(l);
+}
 
 uint64_t link_wire_bytes(const struct link *l, uint64_t payload)
 {
@@ -106,13 +93,13 @@ static void credit_busy(void *obj, uint64_t ser, sim_time now)
 }
 
 /* Put `payload` on the wire no earlier than `ready`; returns when it left. */
-static sim_time send(struct link *l, struct link_dir_state *d, uint64_t payload,
-                     sim_time ready)
+sim_time link_send(struct link *l, struct link_dir_state *d, uint64_t payload,
+                   sim_time ready, sim_time min_end)
 {
     uint64_t wire = link_wire_bytes(l, payload);
     sim_time start = d->wire_free > ready ? d->wire_free : ready;
     sim_time ser = (sim_time)ceil((double)wire * 1e12 / l->bw);
-    d->wire_free = start + ser;
+    d->wire_free = start + ser > min_end ? start + ser : min_end;
     *d->bytes += payload;
     *d->wire_bytes += wire;
     engine_at(l->eng, d->wire_free, l->dom, credit_busy, d, ser);
@@ -122,12 +109,24 @@ static sim_time send(struct link *l, struct link_dir_state *d, uint64_t payload,
 sim_time link_transfer(struct link *l, enum link_dir dir, uint64_t bytes,
                        sim_time now, event_fn done, void *obj, uint64_t arg)
 {
+    /* Consecutive host addresses, 4 KiB aligned: like pages of one buffer. */
+    uint64_t a = l->next_addr;
+    l->next_addr += (bytes + 4095) / 4096 * 4096;
+    return link_dma(l, dir, a, bytes, now, done, obj, arg);
+}
+
+sim_time link_dma(struct link *l, enum link_dir dir, uint64_t host_addr,
+                  uint64_t bytes, sim_time now, event_fn done, void *obj,
+                  uint64_t arg)
+{
+    if (dir == LINK_H2D && l->host)
+        return link_host_dma(l, host_addr, bytes, now, done, obj, arg);
     struct link_dir_state *d = &l->d[dir];
     unsigned ce = 0;
     for (unsigned i = 1; i < l->nce; i++)
         if (d->ce_free[i] < d->ce_free[ce]) ce = i;
     sim_time start = d->ce_free[ce] > now ? d->ce_free[ce] : now;
-    sim_time left = send(l, d, bytes, start + l->setup);
+    sim_time left = link_send(l, d, bytes, start + l->setup, 0);
     d->ce_free[ce] = left;
     *d->transfers += 1;
     sim_time t = left + l->latency;
@@ -139,7 +138,7 @@ sim_time link_message(struct link *l, enum link_dir dir, uint64_t payload,
                       sim_time now, event_fn done, void *obj, uint64_t arg)
 {
     struct link_dir_state *d = &l->d[dir];
-    sim_time t = send(l, d, payload, now) + l->latency;
+    sim_time t = link_send(l, d, payload, now, 0) + l->latency;
     *d->messages += 1;
     if (done) engine_at(l->eng, t, l->dom, done, obj, arg);
     return t;

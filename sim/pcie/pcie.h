@@ -31,6 +31,25 @@ void link_free(struct link *l);
 sim_time link_transfer(struct link *l, enum link_dir dir, uint64_t bytes,
                        sim_time now, event_fn done, void *obj, uint64_t arg);
 
+/* As link_transfer, naming the host-memory address the DMA reads (H2D)
+ * once host memory is attached; link_transfer uses consecutive addresses
+ * of its own. */
+sim_time link_dma(struct link *l, enum link_dir dir, uint64_t host_addr,
+                  uint64_t bytes, sim_time now, event_fn done, void *obj,
+                  uint64_t arg);
+
+/* Host memory (sim/dram hostmem_create) behind the link: from now on an
+ * H2D DMA reads its bytes from it in 128 B requests (at most 64 in flight
+ * per copy engine) after its setup; the data goes on the wire from the
+ * first answer, and its last packet leaves no earlier than the last answer
+ * plus that packet's time.  Such transfers return TIME_NEVER (the landing
+ * time depends on host memory); `done` still runs when they land.  D2H
+ * write-backs are posted into host DDR4 and never delay completion, so
+ * they are not modelled there. */
+struct dram;
+struct req_pool;
+void link_attach_host(struct link *l, struct dram *host, struct req_pool *pool);
+
 /* Send one message of `payload` bytes (0: a header-only request) in
  * direction `dir` without a copy engine: a remote cache-line read request,
  * its data reply, a remote write.  Returns the arrival time, when `done`

@@ -5,6 +5,8 @@
 #include "config.h"
 #include "stats.h"
 #include "pcie/pcie.h"
+#include "dram/dram.h"
+#include "mem_req.h"
 
 static struct config *load(const char *const *sets, size_t n)
 {
@@ -139,6 +141,43 @@ START_TEST(copy_engines_overlap_setup)
 }
 END_TEST
 
+/* An H2D page read from host DDR4 (defaults: 1250 MHz -> 800 ps clocks,
+ * tRCD = tCL = 12, tCCD_L = 6, 4-clock bursts of 64 B; host.latency 100
+ * core cycles of 714 ps = 71.4 ns).  The engine issues 32 reads of 128 B
+ * at 0; they become visible at 71.4 ns and are scheduled from the next
+ * 800 ps edge, 72.0 ns.  Channel 0 holds bytes 0-255 (bank 0) and
+ * 1024-1279 (bank 1, group 1): ACT bank 0 at clock 0, ACT bank 1 at
+ * tRRD_S = 4; read A (bytes 0-127) bursts at 12, its second burst must
+ * wait tCCD_L = 6, so bank 1's first burst takes clock 16 (tCCD_S after
+ * 12) and A's second goes at 20 (tCCD_S after 16): A is answered at
+ * 20 + tCL + burst = 36 clocks = 28.8 ns, at 100.8 ns.  The page (4480
+ * wire bytes, 280 ns) goes on the wire from then; the last of the 32 reads
+ * (8 per channel, about 50 ns of bursts) is back long before its last
+ * packet, so the page lands at 100.8 + 280 + 1000 ns. */
+START_TEST(h2d_dma_reads_host_memory)
+{
+    const char *sets[] = { "link.latency=1us", "gpu.clock=1.4GHz" };
+    struct rig r;
+    rig_up(&r, sets, NSETS(sets));
+    struct req_pool pool;
+    req_pool_init(&pool);
+    struct domain hdom = { "host", hostmem_period(r.c), 1 };
+    struct dram *host = hostmem_create(r.e, r.c, r.st, &hdom);
+    link_attach_host(r.l, host, &pool);
+    ck_assert_uint_eq(link_transfer(r.l, LINK_H2D, 4096, 0, landed, &r, 0), TIME_NEVER);
+    link_transfer(r.l, LINK_D2H, 4096, 0, landed, &r, 1);
+    engine_run(r.e);
+    ck_assert_uint_eq(r.t[0], 100800 + 280000 + 1000000);
+    /* D2H is unaffected: the wire time plus latency. */
+    ck_assert_uint_eq(r.t[1], 280000 + 1000000);
+    ck_assert_uint_eq(*stats_find(r.st, "host.dram.reads")->p.u, 32);
+    ck_assert_uint_eq(pool.live, 0);
+    dram_free(host);
+    req_pool_free(&pool);
+    rig_down(&r);
+}
+END_TEST
+
 static Suite *link_suite(void)
 {
     Suite *s = suite_create("link");
@@ -147,6 +186,7 @@ static Suite *link_suite(void)
     tcase_add_test(tc, directions_are_independent);
     tcase_add_test(tc, nvlink_efficiency_is_flit_arithmetic);
     tcase_add_test(tc, copy_engines_overlap_setup);
+    tcase_add_test(tc, h2d_dma_reads_host_memory);
     suite_add_tcase(s, tc);
     return s;
 }
