@@ -219,9 +219,11 @@ static sim_time schedule(struct channel *c, sim_time now)
         issued = true;
         break;
     }
-    if (issued) return now + p->tck;
+    /* Sleep until some queued request's next command may issue (at least
+     * one clock after a command): no tick is spent waiting on timing. */
     sim_time next = TIME_NEVER;
     for (uint32_t i = 0; i < *n; i++) next = tmin(next, next_at(c, q, *n, &q[i]));
+    if (issued && next < now + p->tck) next = now + p->tck;
     return next;
 }
 
