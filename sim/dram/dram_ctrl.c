@@ -240,6 +240,9 @@ static sim_time channel_tick(struct component *comp, sim_time now)
     if (p->tREFI && now >= c->ref_due && (c->nrq || c->nwq || c->ref_pending))
         c->ref_pending = true;
     sim_time next = c->ref_pending ? refresh_step(c, now) : schedule(c, now);
+    /* The queue just served may have emptied while the other holds work:
+     * the next clock picks the other. */
+    if (next == TIME_NEVER && (c->nrq || c->nwq)) next = now + p->tck;
     if ((c->nrq || c->nwq) && p->tREFI) next = tmin(next, c->ref_due);
     bool room = c->nrq < p->rq_size && c->nwq < p->wq_size;
     /* Without room, the next burst that completes a request makes room. */

@@ -140,6 +140,28 @@ START_TEST(writes_are_posted_and_forwarded)
 }
 END_TEST
 
+/* A write and a read to two rows of one bank, both at 0.  Below the high
+ * watermark reads go first: the read is an idle read (26 clocks).  With
+ * write_high = 1 the write queue drains first: ACT 0, WR at tRCD = 12,
+ * data ends 12 + tCWL 4 + burst 2 = 18; PRE at max(tRAS 28, 18 + tWR 12)
+ * = 30; ACT at max(30 + tRP, tRC) = 42; RD at 54; done 54 + 12 + 2 = 68. */
+START_TEST(write_drain_watermarks_order_reads_and_writes)
+{
+    struct dram_replay_req r[] = { { 0, addr_of(0, 0), 32, true }, { 0, addr_of(0, 1), 32, false } };
+    struct dram_replay_result res;
+    run(plain, NSETS(plain), r, 2, &res);
+    ck_assert_uint_eq(res.done[1], 26 * TCK);
+    ck_assert_uint_eq(res.tot.row_conflicts, 1);   /* the write, after the read */
+    dram_replay_result_free(&res);
+    const char *drain[] = { "dram.mapping=row_bank_col", "dram.xor_bank=false", "dram.tREFI=0",
+                            "dram.write_high=1", "dram.write_low=0" };
+    run(drain, NSETS(drain), r, 2, &res);
+    ck_assert_uint_eq(res.done[0], 0);
+    ck_assert_uint_eq(res.done[1], 68 * TCK);
+    dram_replay_result_free(&res);
+}
+END_TEST
+
 START_TEST(refresh_runs_while_idle_and_delays_reads)
 {
     /* A read arriving after 3 tREFI of idleness finds 3 refreshes done; a
@@ -190,6 +212,7 @@ static Suite *dram_suite(void)
     tcase_add_test(tc, banks_are_trrd_and_tfaw_apart);
     tcase_add_test(tc, streaming_reaches_90_percent_of_peak);
     tcase_add_test(tc, writes_are_posted_and_forwarded);
+    tcase_add_test(tc, write_drain_watermarks_order_reads_and_writes);
     tcase_add_test(tc, refresh_runs_while_idle_and_delays_reads);
     tcase_add_test(tc, trace_parser_reports_line_numbers);
     suite_add_tcase(s, tc);
