@@ -3,12 +3,13 @@
  * both the same channel/bank timing model with FR-FCFS controllers.
  *
  * A sender picks the channel with dram_channel_of() (or routes through
- * dram_port()) and pushes a struct mem_req (REQ_LOAD, or REQ_STORE /
- * REQ_ATOMIC as writes; line- or sector-sized: size bytes, paddr) into the
+ * dram_port()) and pushes a struct mem_req (REQ_LOAD, REQ_STORE,
+ * REQ_ATOMIC; line- or sector-sized: size bytes at paddr) into the
  * channel's bounded input queue; a full queue is back-pressure.  Every
- * request is answered into req->reply (reads when their last burst's data
- * has crossed the bus, writes when the controller accepts them: posted
- * writes), and the sender releases it. */
+ * request is answered into req->reply (REQ_LOAD and REQ_ATOMIC when their
+ * last burst's data has crossed the bus; REQ_STORE when the controller
+ * accepts it: posted writes), and the sender releases it.  A request of
+ * `size` bytes (0: a 128 B line) takes ceil(size / burst bytes) bursts. */
 #ifndef UVMSIM_DRAM_H
 #define UVMSIM_DRAM_H
 

@@ -14,7 +14,7 @@
  *   32-bit GDDR5 channel with BL8: four 32 B bursts; a 32 B sector: one).
  *   Bursts of different requests interleave, so a stream alternating bank
  *   groups runs at tCCD_S while one request's bursts are tCCD_L apart.
- * - Writes are posted: acknowledged when they enter the write queue and
+ * - Stores are posted writes: acknowledged when they enter the write queue and
  *   drained later (Accel-Sim's write queue): the scheduler serves writes
  *   when the write queue reaches write_high until it falls to write_low, or
  *   when no read waits.  A read of data still in the write queue is
@@ -116,7 +116,9 @@ static void accept(struct channel *c, sim_time now)
     const struct dram_params *p = c->p;
     struct mem_req *r;
     while ((r = mq_peek(&c->in, now))) {
-        bool write = r->kind != REQ_LOAD;
+        /* Atomics need their data back: timed as reads (the ALU at the
+         * memory side writes the row while it is open). */
+        bool write = r->kind == REQ_STORE;
         if (write ? c->nwq == p->wq_size : c->nrq == p->rq_size) return;
         mq_pop(&c->in, now);
         uint32_t size = r->size ? r->size : LINE_SIZE;
