@@ -259,10 +259,20 @@ static void channel_dump(struct component *comp, FILE *out)
     fprintf(out, "    %u queued in, %u reads, %u writes%s%s\n", c->in.n, c->nrq,
             c->nwq, c->drain ? ", draining writes" : "",
             c->ref_pending ? ", refresh pending" : "");
+    fputs("    open rows:", out);
+    for (unsigned b = 0; b < c->p->nbanks; b++) {
+        if (c->ts.banks[b].open) fprintf(out, " b%u=%llu", b, (unsigned long long)c->ts.banks[b].row);
+        else fprintf(out, " b%u=-", b);
+    }
+    fputc('\n', out);
     for (uint32_t i = 0; i < c->nrq && i < 8; i++)
         fprintf(out, "    read 0x%llx bank %u row %llu, %u bursts left\n",
                 (unsigned long long)c->rq[i].addr, c->rq[i].bank,
                 (unsigned long long)c->rq[i].row, c->rq[i].bursts);
+    for (uint32_t i = 0; i < c->nwq && i < 8; i++)
+        fprintf(out, "    write 0x%llx bank %u row %llu, %u bursts left\n",
+                (unsigned long long)c->wq[i].addr, c->wq[i].bank,
+                (unsigned long long)c->wq[i].row, c->wq[i].bursts);
 }
 
 static const struct comp_ops channel_ops = { channel_tick, channel_dump };
