@@ -85,6 +85,13 @@ void config_doc(FILE *out);
 /* The schema: all tables, NULL-terminated list (sim/config_schema.c). */
 extern const struct cfg_key *const config_schema_tables[];
 
+/* Cross-key checks run by config_load after every value is set
+ * (impossible combinations such as tRC < tRAS + tRP): each returns false
+ * with "WHERE: key 'PATH': why" in err.  NULL-terminated list in
+ * sim/config_schema.c. */
+typedef bool (*cfg_check_fn)(const struct config *c, struct cfg_error *err);
+extern const cfg_check_fn config_checks[];
+
 /* Unit parsing, exposed for tests and for other parsers (sweep files). */
 const char *cfg_type_name(enum cfg_type t);
 const char *cfg_type_unit(enum cfg_type t);

@@ -7,6 +7,7 @@ extern const struct cfg_key gpu_config_keys[];
 extern const struct cfg_key tlb_config_keys[];
 extern const struct cfg_key gmmu_config_keys[];
 extern const struct cfg_key dram_config_keys[];
+extern const struct cfg_key hostmem_config_keys[];
 extern const struct cfg_key link_config_keys[];
 extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key workload_config_keys[];
@@ -18,9 +19,17 @@ const struct cfg_key *const config_schema_tables[] = {
     tlb_config_keys,
     gmmu_config_keys,
     dram_config_keys,
+    hostmem_config_keys,
     link_config_keys,
     driver_config_keys,
     workload_config_keys,
     stream_config_keys,
+    NULL,
+};
+
+bool dram_config_check(const struct config *c, struct cfg_error *err);
+
+const cfg_check_fn config_checks[] = {
+    dram_config_check,
     NULL,
 };

@@ -411,6 +411,8 @@ struct config *config_load(const char *path, const char *const *sets,
     bool ok = !path || load_file(&L, path, NULL, none);
     for (size_t i = 0; ok && i < nsets; i++)
         ok = apply_set(c, sets[i], err);
+    for (size_t i = 0; ok && config_checks[i]; i++)
+        ok = config_checks[i](c, err);
     if (!ok) {
         config_free(c);
         return NULL;

@@ -1,324 +1,50 @@
-/* uvmsim command line: run, config show|check|doc. */
-#include <errno.h>
+/* uvmsim command line: the table of commands.  Each command lives in its
+ * own cmd_*.c; adding one is a file and a row here. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/resource.h>
-#include "base.h"
-#include "config.h"
-#include "engine.h"
-#include "stats.h"
-#include "results.h"
-#include "summary.h"
-#include "system.h"
-#include "driver/driver.h"
+#include "cli.h"
 
-#define MAX_SETS 256
-
-static const char usage_main[] =
-    "usage: uvmsim COMMAND [ARGS]\n"
-    "\n"
-    "commands:\n"
-    "  run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
-    "                       simulate and write an HDF5 result\n"
-    "  config show CONFIG [-s KEY=VALUE]...   print the fully resolved config\n"
-    "  config check CONFIG [-s KEY=VALUE]...  validate a config\n"
-    "  config doc                             print the reference of every key\n"
-    "  replay --pages FILE --frames N --policy NAME [-s KEY=VALUE]...\n"
-    "                       page-reference trace through an eviction policy, no timing\n"
-    "\n"
-    "  uvmsim COMMAND --help   help on one command\n"
-    "  uvmsim --version        print the version\n"
-    "\n"
-    "exit status: 0 success, 2 user error, 3 simulation aborted\n";
-
-static const char usage_run[] =
-    "usage: uvmsim run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
-    "\n"
-    "Simulate the machine and workload of CONFIG (YAML) and write one HDF5\n"
-    "result (default: the config's name with .h5, in the current directory).\n"
-    "The result appears only when the run succeeds.\n"
-    "\n"
-    "  -o OUT.h5        where to write the result\n"
-    "  -s KEY=VALUE     override a config key (repeatable, applied in order)\n"
-    "  --seed N         same as -s sim.seed=N\n"
-    "  --quiet          no summary on stdout\n";
-
-static const char usage_replay[] =
-    "usage: uvmsim replay --pages FILE --frames N --policy NAME [-s KEY=VALUE]...\n"
-    "\n"
-    "Run a page-reference trace through an eviction policy with N GPU frames\n"
-    "and no timing; print references, faults, evictions and write-backs.\n"
-    "FILE has one reference per line: a page number (decimal or 0x-hex),\n"
-    "optionally followed by R or W; '#' starts a comment.  '-' reads stdin.\n"
-    "Policy parameters are config keys (-s), e.g. -s sim.seed=3 for random.\n"
-    "\n"
-    "  --policy NAME    fifo, lru, random\n";
-
-static const char usage_config[] =
-    "usage: uvmsim config show CONFIG [-s KEY=VALUE]...\n"
-    "       uvmsim config check CONFIG [-s KEY=VALUE]...\n"
-    "       uvmsim config doc\n"
-    "\n"
-    "show: print the fully resolved config (every key, defaults included),\n"
-    "      as YAML that loads back to the same config.\n"
-    "check: validate; prints 'ok' or the first error (exit 2).\n"
-    "doc: print the Markdown reference of every key (docs/config.md).\n";
-
-struct opts {
-    const char *config, *out;
-    const char *sets[MAX_SETS];
-    size_t nsets;
-    bool quiet;
-    char seed_set[64];
+struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *synopsis;
 };
 
-static void usage_error(const char *usage, const char *fmt, const char *arg)
-{
-    fprintf(stderr, "uvmsim: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", usage);
-    exit(EXIT_USER);
-}
-
-static bool is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
-
-/* Parses CONFIG, -o, -s, --seed, --quiet; `allow` says which options apply. */
-static void parse(int argc, char **argv, struct opts *o, const char *usage,
-                  bool run_opts)
-{
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (is_help(a)) { fputs(usage, stdout); exit(EXIT_OK); }
-        bool has_val = i + 1 < argc;
-        if (!strcmp(a, "-s")) {
-            if (!has_val) usage_error(usage, "%s needs KEY=VALUE", a);
-            if (o->nsets == MAX_SETS) usage_error(usage, "too many %s options", a);
-            o->sets[o->nsets++] = argv[++i];
-        } else if (run_opts && !strcmp(a, "-o")) {
-            if (!has_val) usage_error(usage, "%s needs a file name", a);
-            o->out = argv[++i];
-        } else if (run_opts && !strcmp(a, "--seed")) {
-            if (!has_val) usage_error(usage, "%s needs a number", a);
-            if (o->nsets == MAX_SETS) usage_error(usage, "too many %s options", a);
-            snprintf(o->seed_set, sizeof o->seed_set, "sim.seed=%s", argv[++i]);
-            o->sets[o->nsets++] = o->seed_set;
-        } else if (run_opts && !strcmp(a, "--quiet")) {
-            o->quiet = true;
-        } else if (a[0] == '-' && a[1]) {
-            usage_error(usage, "unknown option '%s'", a);
-        } else if (!o->config) {
-            o->config = a;
-        } else {
-            usage_error(usage, "unexpected argument '%s'", a);
-        }
-    }
-    if (!o->config) usage_error(usage, "%s", "missing CONFIG");
-}
-
-static struct config *load_or_exit(const struct opts *o)
-{
-    struct cfg_error err;
-    struct config *c = config_load(o->config, o->sets, o->nsets, &err);
-    if (!c) {
-        fprintf(stderr, "%s\n", err.msg);
-        exit(EXIT_USER);
-    }
-    return c;
-}
-
-static int cmd_config(int argc, char **argv)
-{
-    if (argc < 1 || is_help(argv[0])) {
-        fputs(usage_config, argc < 1 ? stderr : stdout);
-        return argc < 1 ? EXIT_USER : EXIT_OK;
-    }
-    const char *sub = argv[0];
-    if (!strcmp(sub, "doc")) {
-        if (argc > 1 && is_help(argv[1])) { fputs(usage_config, stdout); return EXIT_OK; }
-        config_doc(stdout);
-        return EXIT_OK;
-    }
-    if (strcmp(sub, "show") && strcmp(sub, "check"))
-        usage_error(usage_config, "unknown config command '%s'", sub);
-    struct opts o = {0};
-    parse(argc - 1, argv + 1, &o, usage_config, false);
-    struct config *c = load_or_exit(&o);
-    if (!strcmp(sub, "show")) {
-        char *y = config_to_yaml(c);
-        fputs(y, stdout);
-        free(y);
-    } else {
-        printf("%s: ok\n", o.config);
-    }
-    config_free(c);
-    return EXIT_OK;
-}
-
-/* Default result name: the config's file name with .h5 instead of .yaml. */
-static char *default_out(const char *config)
-{
-    const char *base = strrchr(config, '/');
-    base = base ? base + 1 : config;
-    size_t n = strlen(base);
-    const char *dot = strrchr(base, '.');
-    if (dot && dot != base) n = (size_t)(dot - base);
-    char *out = xmalloc(n + 4);
-    memcpy(out, base, n);
-    strcpy(out + n, ".h5");
-    return out;
-}
-
-/* Fail before simulating, not after, when the result cannot be written. */
-static void check_out_dir(const char *out)
-{
-    char *dir = xstrdup(out);
-    char *slash = strrchr(dir, '/');
-    if (slash) { if (slash == dir) slash[1] = 0; else *slash = 0; }
-    else strcpy(dir, ".");
-    if (access(dir, W_OK) != 0) {
-        fprintf(stderr, "uvmsim: -o %s: cannot write in '%s': %s\n", out, dir,
-                strerror(errno));
-        free(dir);
-        exit(EXIT_USER);
-    }
-    free(dir);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-struct progress {
-    struct system *sys;
-    double start, last;
+static const struct command commands[] = {
+    {"run", cmd_run,
+     "run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
+     "                       simulate and write an HDF5 result"},
+    {"config", cmd_config,
+     "config show CONFIG [-s KEY=VALUE]...   print the fully resolved config\n"
+     "  config check CONFIG [-s KEY=VALUE]...  validate a config\n"
+     "  config doc                             print the reference of every key"},
+    {"replay", cmd_replay,
+     "replay --pages FILE --frames N --policy NAME [-s KEY=VALUE]...\n"
+     "                       page-reference trace through an eviction policy, no timing"},
+    {"dram-replay", cmd_dram_replay,
+     "dram-replay CONFIG TRACE [-s KEY=VALUE]...\n"
+     "                       replay a request trace into the configured GPU memory"},
 };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
 
-static void show_progress(void *ctx, sim_time now)
+static void usage(FILE *out)
 {
-    struct progress *p = ctx;
-    double t = now_seconds();
-    if (t - p->last < 0.5) return;
-    p->last = t;
-    double cycles = (double)now / (double)system_core_period(p->sys);
-    fprintf(stderr, "\r  t=%.3f us  kernels done %llu  %.3g cycles/s   ",
-            (double)now / 1e6, (unsigned long long)system_kernels_done(p->sys),
-            cycles / (t - p->start));
-}
-
-static const char *status_name(enum run_status st)
-{
-    return st == RUN_COMPLETED ? "completed" : st == RUN_TIME_LIMIT ? "time_limit"
-                                                                    : "event_limit";
-}
-
-static int cmd_run(int argc, char **argv)
-{
-    struct opts o = {0};
-    parse(argc, argv, &o, usage_run, true);
-    struct config *cfg = load_or_exit(&o);
-    char *out = o.out ? xstrdup(o.out) : default_out(o.config);
-    check_out_dir(out);
-
-    double t0 = now_seconds();
-    struct system *sys = system_build(cfg);
-    struct progress prog = { sys, t0, t0 };
-    bool tty = isatty(STDERR_FILENO);
-    if (tty) system_set_progress(sys, show_progress, &prog);
-    enum run_status st = system_run(sys);
-    if (tty) fputs("\r\033[K", stderr);
-    double wall = now_seconds() - t0;
-
-    struct engine *e = system_engine(sys);
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    sim_time end = engine_end_time(e);
-    double cycles = (double)(end / system_core_period(sys));
-    struct run_info ri = {
-        .status = status_name(st),
-        .seed = cfg_u64(cfg, "sim.seed"),
-        .sim_time_ps = end,
-        .events = engine_events(e),
-        .wall_seconds = wall,
-        .peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024,
-        .gpu_cycles_per_second = wall > 0 ? cycles / wall : 0,
-        .events_per_second = wall > 0 ? (double)engine_events(e) / wall : 0,
-    };
-    if (st != RUN_COMPLETED)
-        fprintf(stderr, "uvmsim: warning: run stopped by %s before the workload finished\n",
-                st == RUN_TIME_LIMIT ? "sim.max_time" : "sim.max_events");
-    char err[512];
-    int rc = EXIT_OK;
-    if (results_write(out, cfg, system_stats(sys), &ri, err, sizeof err) != 0) {
-        fprintf(stderr, "uvmsim: cannot write result '%s': %s\n", out, err);
-        rc = EXIT_INTERNAL;
-    } else if (!o.quiet) {
-        print_summary(stdout, system_stats(sys), &ri, out);
-    }
-    system_free(sys);
-    config_free(cfg);
-    free(out);
-    return rc;
-}
-
-static int cmd_replay(int argc, char **argv)
-{
-    const char *pages = NULL, *policy = NULL, *frames_s = NULL;
-    const char *sets[MAX_SETS];
-    size_t nsets = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (is_help(a)) { fputs(usage_replay, stdout); return EXIT_OK; }
-        if (i + 1 >= argc) usage_error(usage_replay, "'%s' needs a value", a);
-        if (!strcmp(a, "--pages")) pages = argv[++i];
-        else if (!strcmp(a, "--frames")) frames_s = argv[++i];
-        else if (!strcmp(a, "--policy")) policy = argv[++i];
-        else if (!strcmp(a, "-s") && nsets < MAX_SETS) sets[nsets++] = argv[++i];
-        else usage_error(usage_replay, "unexpected argument '%s'", a);
-    }
-    if (!pages || !policy || !frames_s)
-        usage_error(usage_replay, "%s", "--pages, --frames and --policy are required");
-    char *end;
-    errno = 0;
-    unsigned long long frames = strtoull(frames_s, &end, 10);
-    if (errno || *end || !frames || frames > (1ULL << 31))
-        usage_error(usage_replay, "--frames: expected a number of frames in [1, 2^31], got '%s'", frames_s);
-    struct cfg_error cerr;
-    struct config *cfg = config_load(NULL, sets, nsets, &cerr);
-    if (!cfg) { fprintf(stderr, "%s\n", cerr.msg); return EXIT_USER; }
-    FILE *in = strcmp(pages, "-") ? fopen(pages, "r") : stdin;
-    if (!in) {
-        fprintf(stderr, "uvmsim: --pages %s: cannot open: %s\n", pages, strerror(errno));
-        config_free(cfg);
-        return EXIT_USER;
-    }
-    struct replay_result r;
-    char err[512];
-    int rc = driver_replay(cfg, policy, frames, in, pages, &r, err, sizeof err);
-    if (in != stdin) fclose(in);
-    config_free(cfg);
-    if (rc) { fprintf(stderr, "uvmsim: %s\n", err); return EXIT_USER; }
-    printf("policy      %s\nframes      %llu\nreferences  %llu\nfaults      %llu\n"
-           "evictions   %llu\nwritebacks  %llu\n", policy, frames,
-           (unsigned long long)r.refs, (unsigned long long)r.faults,
-           (unsigned long long)r.evictions, (unsigned long long)r.writebacks);
-    return EXIT_OK;
+    fputs("usage: uvmsim COMMAND [ARGS]\n\ncommands:\n", out);
+    for (size_t i = 0; i < NCOMMANDS; i++) fprintf(out, "  %s\n", commands[i].synopsis);
+    fputs("\n  uvmsim COMMAND --help   help on one command\n"
+          "  uvmsim --version        print the version\n"
+          "\nexit status: 0 success, 2 user error, 3 simulation aborted\n", out);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) { fputs(usage_main, stderr); return EXIT_USER; }
+    if (argc < 2) { usage(stderr); return EXIT_USER; }
     const char *cmd = argv[1];
-    if (is_help(cmd) || !strcmp(cmd, "help")) { fputs(usage_main, stdout); return EXIT_OK; }
+    if (is_help(cmd) || !strcmp(cmd, "help")) { usage(stdout); return EXIT_OK; }
     if (!strcmp(cmd, "--version")) { printf("uvmsim %s\n", UVMSIM_VERSION); return EXIT_OK; }
-    if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
-    if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
-    if (!strcmp(cmd, "replay")) return cmd_replay(argc - 2, argv + 2);
-    fprintf(stderr, "uvmsim: unknown command '%s'\n%s", cmd, usage_main);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
+    fprintf(stderr, "uvmsim: unknown command '%s'\n", cmd);
+    usage(stderr);
     return EXIT_USER;
 }

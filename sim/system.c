@@ -20,18 +20,18 @@
 
 /* Tie order between domains at the same picosecond: fixed, so runs are
  * reproducible. */
-enum { ORDER_CORE, ORDER_DRAM, ORDER_LINK, ORDER_DRIVER };
+enum { ORDER_CORE, ORDER_DRAM, ORDER_LINK, ORDER_DRIVER, ORDER_HOST };
 
 struct system {
     struct engine *eng;
     struct stats *st;
     struct req_pool pool;
-    struct domain core, dram_dom, link_dom, drv_dom;
+    struct domain core, dram_dom, link_dom, drv_dom, host_dom;
     struct workload *wl;
     struct gpu *gpu;
     struct tlb *tlb;
     struct gmmu *gmmu;
-    struct dram *dram;
+    struct dram *dram, *host;
     struct link *link;
     struct driver *drv;
     double *ipc;
@@ -74,6 +74,7 @@ struct system *system_build(const struct config *cfg)
     s->dram_dom = (struct domain){ "dram", cfg_period(cfg, "dram.clock"), ORDER_DRAM };
     s->link_dom = (struct domain){ "link", 1, ORDER_LINK };
     s->drv_dom = (struct domain){ "driver", cfg_period(cfg, "driver.clock"), ORDER_DRIVER };
+    s->host_dom = (struct domain){ "host", hostmem_period(cfg), ORDER_HOST };
 
     s->wl = workload_create(cfg);
     s->gpu = gpu_create(s->eng, cfg, s->st, &s->pool, &s->core, s->wl);
@@ -81,7 +82,9 @@ struct system *system_build(const struct config *cfg)
     s->tlb = tlb_create(s->eng, cfg, s->st, &s->pool, &s->core, nsms);
     s->gmmu = gmmu_create(s->eng, cfg, s->st, &s->core);
     s->dram = dram_create(s->eng, cfg, s->st, &s->dram_dom);
+    s->host = hostmem_create(s->eng, cfg, s->st, &s->host_dom);
     s->link = link_create(s->eng, cfg, s->st, &s->link_dom);
+    link_attach_host(s->link, s->host, &s->pool);
     s->drv = driver_create(s->eng, cfg, s->st, &s->drv_dom, s->gmmu, s->tlb,
                            s->link, s->wl->footprint);
     for (unsigned i = 0; i < nsms; i++)
@@ -124,6 +127,7 @@ void system_free(struct system *s)
     if (!s) return;
     driver_free(s->drv);
     link_free(s->link);
+    dram_free(s->host);
     dram_free(s->dram);
     gmmu_free(s->gmmu);
     tlb_free(s->tlb);

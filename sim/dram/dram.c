@@ -1,99 +1,85 @@
-/* Skeleton GPU memory: per channel, one queue whose latency is the access
- * latency; every request visible at a tick is answered at once.  Channels
- * interleave at 256 B (GPGPU-Sim's default chunk for GTX 480).  The default
- * 200 ns is an unloaded GDDR5 access seen from an SM of a Fermi-class GPU
- * (about 280 core cycles at 1.4 GHz). */
+/* Memory instances: channels, their statistics, routing by address. */
 #include <stdlib.h>
-#include "dram.h"
+#include "dram_int.h"
 #include "../config.h"
-#include "../stats.h"
 
-#define INTERLEAVE_SHIFT 8
-
-struct channel {
-    struct component comp;
-    char name[24];
-    struct mq in;
-    struct dram *d;
-};
-
-struct dram {
-    unsigned nch;
-    struct channel *ch;
-    uint64_t *reads, *writes, *bytes;
-};
-
-const struct cfg_key dram_config_keys[] = {
-    {"dram.clock", CFG_FREQ, "924MHz", 1e6, 1e11, NULL,
-     "GPU memory controller clock (GTX 480 GDDR5 command clock)"},
-    {"dram.channels", CFG_INT, "12", 1, 1024, NULL,
-     "GPU memory channels (HPE Table I: 12 GDDR5 channels)"},
-    {"dram.latency", CFG_TIME, "200ns", 0, 1e9, NULL,
-     "fixed access latency of GPU memory (skeleton model)"},
-    {"dram.queue", CFG_INT, "1024", 1, 1048576, NULL,
-     "entries of each channel's request queue (full: senders stall)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
-};
-
-static sim_time channel_tick(struct component *c, sim_time now)
+static struct dram *build(struct engine *e, const struct config *cfg,
+                          struct stats *st, const struct domain *dom,
+                          const char *prefix, sim_time extra)
 {
-    struct channel *ch = (struct channel *)c;
-    struct dram *d = ch->d;
-    struct mem_req *r;
-    while ((r = mq_pop(&ch->in, now))) {
-        if (r->kind == REQ_LOAD) *d->reads += 1;
-        else *d->writes += 1;
-        *d->bytes += r->size;
-        /* Reply queues are sized for everything their owner can have in
-         * flight, so a refusal here is a sizing bug, not back-pressure. */
-        if (!mq_push(r->reply, r, now, NULL))
-            sim_panic(ch->name, now, "reply queue '%s' full", r->reply->name);
-    }
-    return mq_next_ready(&ch->in);
+    struct dram *d = xcalloc(1, sizeof *d);
+    d->eng = e;
+    d->dom = dom;
+    dram_params_load(&d->p, cfg, prefix);
+    d->p.ctrl += extra;
+    unsigned n = d->p.nch;
+    char name[96];
+#define VEC(field, stat, unit, desc) \
+    (snprintf(name, sizeof name, "%s.%s", prefix, stat), \
+     d->v.field = stat_vector(st, name, n, unit, desc))
+    VEC(reads, "channel_reads", "requests", "read requests per channel");
+    VEC(writes, "channel_writes", "requests", "write requests per channel");
+    VEC(bytes, "channel_bytes", "bytes", "bytes requested per channel (bandwidth = bytes / time)");
+    VEC(hits, "channel_row_hits", "requests", "requests whose first burst found their row open");
+    VEC(misses, "channel_row_misses", "requests", "requests that opened a closed bank");
+    VEC(conflicts, "channel_row_conflicts", "requests", "requests that closed another row first");
+    VEC(refreshes, "channel_refreshes", "refreshes", "all-bank refreshes per channel");
+    VEC(refresh_ps, "channel_refresh_stall_ps", "ps",
+        "time a refresh kept the channel from serving (due to end of tRFC)");
+    VEC(rq_occ, "channel_read_queue_ps", "request-ps",
+        "read-queue occupancy integrated over time (/ time = mean occupancy)");
+    VEC(wq_occ, "channel_write_queue_ps", "request-ps",
+        "write-queue occupancy integrated over time (/ time = mean occupancy)");
+    VEC(forwarded, "channel_forwarded", "requests", "reads answered from the write queue");
+#undef VEC
+#define CNT(field, stat, unit, desc) \
+    (snprintf(name, sizeof name, "%s.%s", prefix, stat), \
+     d->tot.field = stat_counter(st, name, unit, desc))
+    CNT(reads, "reads", "requests", "read requests served");
+    CNT(writes, "writes", "requests", "write requests served");
+    CNT(bytes, "bytes", "bytes", "bytes accessed");
+    CNT(hits, "row_hits", "requests", "row-buffer hits");
+    CNT(misses, "row_misses", "requests", "accesses to a closed bank");
+    CNT(conflicts, "row_conflicts", "requests", "accesses that closed another open row");
+#undef CNT
+    snprintf(name, sizeof name, "%s.read_latency", prefix);
+    d->tot.read_lat = stat_average(st, name, "ps",
+                                   "read latency in the controller (queue entry to last data)");
+    snprintf(name, sizeof name, "%s.read_latency_hist", prefix);
+    d->lat_hist = stat_histogram(st, name, "ns", "read latency in the controller", 64, 10);
+    d->ch = xcalloc(n, sizeof *d->ch);
+    for (unsigned i = 0; i < n; i++) channel_init(&d->ch[i], d, i);
+    return d;
 }
-
-static void channel_dump(struct component *c, FILE *out)
-{
-    struct channel *ch = (struct channel *)c;
-    fprintf(out, "    %u requests queued\n", ch->in.n);
-    for (uint32_t i = 0; i < ch->in.n && i < 8; i++) req_dump(out, mq_at(&ch->in, i));
-}
-
-static const struct comp_ops channel_ops = { channel_tick, channel_dump };
 
 struct dram *dram_create(struct engine *e, const struct config *cfg,
                          struct stats *st, const struct domain *dom)
 {
-    struct dram *d = xcalloc(1, sizeof *d);
-    d->nch = (unsigned)cfg_u64(cfg, "dram.channels");
-    d->ch = xcalloc(d->nch, sizeof *d->ch);
-    for (unsigned i = 0; i < d->nch; i++) {
-        struct channel *ch = &d->ch[i];
-        snprintf(ch->name, sizeof ch->name, "dram.%u", i);
-        ch->d = d;
-        comp_init(&ch->comp, e, &channel_ops, ch->name, dom);
-        mq_init(&ch->in, ch->name, (uint32_t)cfg_u64(cfg, "dram.queue"),
-                cfg_u64(cfg, "dram.latency"), &ch->comp);
-    }
-    d->reads = stat_counter(st, "dram.reads", "requests", "line reads served");
-    d->writes = stat_counter(st, "dram.writes", "requests", "line writes served");
-    d->bytes = stat_counter(st, "dram.bytes", "bytes", "bytes accessed");
-    return d;
+    return build(e, cfg, st, dom, "dram", 0);
+}
+
+sim_time hostmem_period(const struct config *cfg) { return cfg_period(cfg, "host.dram.clock"); }
+
+struct dram *hostmem_create(struct engine *e, const struct config *cfg,
+                            struct stats *st, const struct domain *dom)
+{
+    sim_time hop = cfg_u64(cfg, "host.latency") * cfg_period(cfg, "gpu.clock");
+    return build(e, cfg, st, dom, "host.dram", hop);
 }
 
 void dram_free(struct dram *d)
 {
     if (!d) return;
-    for (unsigned i = 0; i < d->nch; i++) mq_free(&d->ch[i].in);
+    for (unsigned i = 0; i < d->p.nch; i++) channel_free(&d->ch[i]);
     free(d->ch);
     free(d);
 }
 
-unsigned dram_nchannels(const struct dram *d) { return d->nch; }
+unsigned dram_nchannels(const struct dram *d) { return d->p.nch; }
 
 unsigned dram_channel_of(const struct dram *d, uint64_t pa)
 {
-    return (unsigned)((pa >> INTERLEAVE_SHIFT) % d->nch);
+    return (unsigned)((pa / d->p.interleave) % d->p.nch);
 }
 
 struct mq *dram_channel_in(struct dram *d, unsigned ch) { return &d->ch[ch].in; }
@@ -105,3 +91,16 @@ static struct mq *route(void *ctx, uint64_t pa)
 }
 
 struct mem_port dram_port(struct dram *d) { return (struct mem_port){ route, d }; }
+
+double dram_peak_bandwidth(const struct dram *d) { return d->p.peak_bw; }
+uint32_t dram_atom(const struct dram *d) { return d->p.atom; }
+
+void dram_totals(const struct dram *d, struct dram_totals *t)
+{
+    *t = (struct dram_totals){ *d->tot.reads, *d->tot.writes, *d->tot.bytes,
+                               *d->tot.hits, *d->tot.misses, *d->tot.conflicts, 0, 0 };
+    for (unsigned i = 0; i < d->p.nch; i++) {
+        t->refreshes += d->v.refreshes[i];
+        t->refresh_ps += d->v.refresh_ps[i];
+    }
+}

@@ -1,8 +1,15 @@
-/* GPU memory (sim/dram): channels that serve line requests.  Skeleton:
- * every channel answers after a fixed latency; the channel/bank timing
- * model replaces the inside.  A sender picks the channel with
- * dram_channel_of() (or routes through dram_port()); every request is
- * answered into req->reply, and the sender releases it. */
+/* Memory (sim/dram): GPU memory (GDDR5/HBM2 channels, keys dram.*) and
+ * host memory (DDR4 channels behind the CPU-GPU link, keys host.dram.*),
+ * both the same channel/bank timing model with FR-FCFS controllers.
+ *
+ * A sender picks the channel with dram_channel_of() (or routes through
+ * dram_port()) and pushes a struct mem_req (REQ_LOAD, REQ_STORE,
+ * REQ_ATOMIC; line- or sector-sized: size bytes at paddr) into the
+ * channel's bounded input queue; a full queue is back-pressure.  Every
+ * request is answered into req->reply (REQ_LOAD and REQ_ATOMIC when their
+ * last burst's data has crossed the bus; REQ_STORE when the controller
+ * accepts it: posted writes), and the sender releases it.  A request of
+ * `size` bytes (0: a 128 B line) takes ceil(size / burst bytes) bursts. */
 #ifndef UVMSIM_DRAM_H
 #define UVMSIM_DRAM_H
 
@@ -14,14 +21,62 @@ struct stats;
 
 struct dram;
 
+/* GPU memory (keys dram.*, statistics dram.*). */
 struct dram *dram_create(struct engine *e, const struct config *cfg,
                          struct stats *st, const struct domain *dom);
+/* Host memory: DDR4 channels (keys host.dram.*, statistics host.dram.*)
+ * whose input queues add host.latency GPU core cycles (the thesis' extra
+ * interconnect hop, Tables 4.1/5.1/6.3), for cache-line remote accesses.
+ * `dom` should run at host.dram.clock (hostmem_period gives it). */
+struct dram *hostmem_create(struct engine *e, const struct config *cfg,
+                            struct stats *st, const struct domain *dom);
+sim_time hostmem_period(const struct config *cfg);
 void dram_free(struct dram *d);
+
 unsigned dram_nchannels(const struct dram *d);
 /* Address mapping: which channel holds physical address pa. */
 unsigned dram_channel_of(const struct dram *d, uint64_t pa);
 struct mq *dram_channel_in(struct dram *d, unsigned ch);
 /* A port that routes each request to its channel's queue. */
 struct mem_port dram_port(struct dram *d);
+
+/* Peak data bandwidth, bytes/s: channels x bus width x transfers per clock
+ * x clock. */
+double dram_peak_bandwidth(const struct dram *d);
+/* Bytes moved by one column command (bus width x burst length). */
+uint32_t dram_atom(const struct dram *d);
+
+struct dram_totals {
+    uint64_t reads, writes, bytes, row_hits, row_misses, row_conflicts,
+             refreshes, refresh_ps;
+};
+void dram_totals(const struct dram *d, struct dram_totals *t);
+
+/* ---- dram-replay: a request trace straight into GPU memory ----
+ * Trace format (docs/dram-replay.md): one request per line,
+ *   TIME_NS ADDRESS R|W [BYTES]
+ * '#' starts a comment; times do not decrease. */
+struct dram_replay_req { sim_time t; uint64_t addr; uint32_t size; bool write; };
+struct dram_replay_result {
+    size_t n;
+    uint64_t reads, writes, bytes;
+    sim_time first, end;        /* first arrival, last answer */
+    sim_time *done;             /* answer time of request i */
+    double bandwidth, peak, mean_lat;   /* bytes/s; ps */
+    sim_time p50, p95, p99, max_lat;    /* read latency percentiles, ps */
+    struct dram_totals tot;
+};
+/* Parse a trace; false with "NAME:LINE: why" in err on a bad line. */
+bool dram_replay_parse(FILE *in, const char *name, struct dram_replay_req **reqs,
+                       size_t *n, char *err, size_t errsz);
+/* Run the requests through the GPU memory of cfg (keys dram.*). */
+void dram_replay_run(const struct config *cfg, const struct dram_replay_req *reqs,
+                     size_t n, struct dram_replay_result *res);
+void dram_replay_print(FILE *out, const struct dram_replay_result *res);
+void dram_replay_result_free(struct dram_replay_result *res);
+
+/* ---- L2 slices ---- */
+/* (reserved for the L2 slices of issue 3) */
+/* ---- end of L2 slices ---- */
 
 #endif

@@ -1,6 +1,13 @@
-/* CPU-GPU link (sim/pcie): two independent directions, each a serial
- * channel of given bandwidth plus a fixed latency.  Skeleton model; the
- * real PCIe/NVLink packet and copy-engine model replaces the inside. */
+/* CPU-GPU link (sim/pcie): two independent directions (full duplex), each
+ * a serial wire of link.bandwidth carrying packets: every packet of up to
+ * link.max_payload bytes carries link.header bytes of header/framing and is
+ * padded to whole link.flit units, so the efficiency of a transfer falls
+ * out of the packet arithmetic (PCIe 3.0 TLPs; NVLink 16 B flits with one
+ * header flit per <= 128 B payload, thesis Table 6.3).  DMA transfers run
+ * on link.copy_engines copy engines per direction, each back to back with
+ * a per-transfer setup (link.ce_setup); small messages (cache-line remote
+ * requests and replies) share the same wire without a copy engine.  Every
+ * delivery lands link.latency after its last byte left the wire. */
 #ifndef UVMSIM_PCIE_H
 #define UVMSIM_PCIE_H
 
@@ -17,11 +24,42 @@ struct link *link_create(struct engine *e, const struct config *cfg,
                          struct stats *st, const struct domain *dom);
 void link_free(struct link *l);
 
-/* Queue a DMA of `bytes` in direction `dir`; `done(obj, arg, t)` runs when
- * the last byte has arrived.  Transfers in one direction are served in the
- * order queued.  Returns the completion time. */
+/* Queue a DMA of `bytes` in direction `dir` (one page, a run of contiguous
+ * pages, a bulk copy) on the copy engine of that direction that frees
+ * first; `done(obj, arg, t)` runs when the last byte has arrived.  Returns
+ * that time. */
 sim_time link_transfer(struct link *l, enum link_dir dir, uint64_t bytes,
                        sim_time now, event_fn done, void *obj, uint64_t arg);
 
+/* As link_transfer, naming the host-memory address the DMA reads (H2D)
+ * once host memory is attached; link_transfer uses consecutive addresses
+ * of its own. */
+sim_time link_dma(struct link *l, enum link_dir dir, uint64_t host_addr,
+                  uint64_t bytes, sim_time now, event_fn done, void *obj,
+                  uint64_t arg);
+
+/* Host memory (sim/dram hostmem_create) behind the link: from now on an
+ * H2D DMA reads its bytes from it in 128 B requests (at most 64 in flight
+ * per copy engine) after its setup; the data goes on the wire from the
+ * first answer, and its last packet leaves no earlier than the last answer
+ * plus that packet's time.  Such transfers return TIME_NEVER (the landing
+ * time depends on host memory); `done` still runs when they land.  D2H
+ * write-backs are posted into host DDR4 and never delay completion, so
+ * they are not modelled there. */
+struct dram;
+struct req_pool;
+void link_attach_host(struct link *l, struct dram *host, struct req_pool *pool);
+
+/* Send one message of `payload` bytes (0: a header-only request) in
+ * direction `dir` without a copy engine: a remote cache-line read request,
+ * its data reply, a remote write.  Returns the arrival time, when `done`
+ * runs (done may be NULL). */
+sim_time link_message(struct link *l, enum link_dir dir, uint64_t payload,
+                      sim_time now, event_fn done, void *obj, uint64_t arg);
+
+/* Bytes on the wire for a transfer of `payload` bytes. */
+uint64_t link_wire_bytes(const struct link *l, uint64_t payload);
+/* payload / wire bytes. */
+double link_efficiency(const struct link *l, uint64_t payload);
 
 #endif

@@ -57,9 +57,10 @@ START_TEST(nine_page_sets_in_one_set_lose_the_ninth)
 END_TEST
 
 /* Through the GMMU: walk hits on 3 pages of 2 page sets (pages 0, 1, 17),
- * then a flush before an eviction: 2 records x 10 B = 20 B go D2H at
- * 16 GB/s (1.25 ns) + 1 us latency; the driver sees them only once landed,
- * in first-touch order. */
+ * then a flush before an eviction: 2 records x 10 B = 20 B go D2H as one
+ * PCIe packet of 20 B payload + 24 B header = 44 B at 16 GB/s (2.75 ns)
+ * + 1 us latency; the driver sees them only once landed, in first-touch
+ * order. */
 START_TEST(flush_carries_records_over_the_link)
 {
     static const char *const sets[] = { "gmmu.hir.enabled=true" };
@@ -76,7 +77,7 @@ START_TEST(flush_carries_records_over_the_link)
     ck_assert_uint_eq(rig_counter(r, "link.d2h.bytes"), 20);
     ck_assert_uint_eq(rig_counter(r, "gmmu.hir.transfer_bytes"), 20);
     struct hir_record out[8];
-    sim_time land = t + 1250 + 1000000;
+    sim_time land = t + 2750 + 1000000;
     ck_assert_uint_eq(gmmu_hir_fetch(r->gmmu, out, 8, land - 1), 0);
     ck_assert_uint_eq(gmmu_hir_fetch(r->gmmu, out, 8, land), 2);
     ck_assert_uint_eq(out[0].first_vpn, (PG(16)) >> 12);

@@ -27,9 +27,11 @@ static uint64_t counter(struct system *s, const char *name)
 /* One warp of 32 threads, lane stride 128 B: each warp instruction covers
  * exactly one 4 KiB page (32 x 128 B), so the warp faults on every page in
  * turn and nothing overlaps.  Per page the critical path is
- *   fault handling (20 us) + 4096 B / 16 GB/s (256 ns) + link latency (1 us)
- * plus a few hundred ns of TLB, walk and memory latency, so
- *   N x 21.256 us <= T <= 1.05 x N x 21.256 us. */
+ *   fault handling (20 us) + the page's wire bytes / 16 GB/s + link latency (1 us)
+ * where the page crosses PCIe as 16 TLPs of 256 B payload + 24 B header
+ * (sim/pcie/link_packet.c): 16 x 280 = 4480 B, 280 ns; plus a few hundred
+ * ns of TLB, walk and memory latency, so
+ *   N x 21.28 us <= T <= 1.05 x N x 21.28 us. */
 static const char *const one_warp[] = {
     "workload.stream.footprint=256KiB",   /* 64 pages */
     "workload.stream.grid=1", "workload.stream.block=32",
@@ -59,7 +61,7 @@ START_TEST(streaming_one_warp_time_matches_hand_formula)
                                          "workload.stream.op=read" };
     struct config *c;
     struct system *s = run_one_warp(extra, NSETS(extra), &c);
-    double per_page_ps = 20e6 + 4096.0 * 1e12 / 16e9 + 1e6;
+    double per_page_ps = 20e6 + 16 * (256.0 + 24.0) * 1e12 / 16e9 + 1e6;
     double expect = N_PAGES * per_page_ps;
     double t = (double)engine_end_time(system_engine(s));
     ck_assert_msg(t >= expect && t <= 1.05 * expect,

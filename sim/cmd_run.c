@@ -1,0 +1,135 @@
+/* uvmsim run: simulate, summarise, write the HDF5 result. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include "cli.h"
+#include "config.h"
+#include "engine.h"
+#include "results.h"
+#include "summary.h"
+#include "system.h"
+
+static const char usage_run[] =
+    "usage: uvmsim run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
+    "\n"
+    "Simulate the machine and workload of CONFIG (YAML) and write one HDF5\n"
+    "result (default: the config's name with .h5, in the current directory).\n"
+    "The result appears only when the run succeeds.\n"
+    "\n"
+    "  -o OUT.h5        where to write the result\n"
+    "  -s KEY=VALUE     override a config key (repeatable, applied in order)\n"
+    "  --seed N         same as -s sim.seed=N\n"
+    "  --quiet          no summary on stdout\n";
+
+/* Default result name: the config's file name with .h5 instead of .yaml. */
+static char *default_out(const char *config)
+{
+    const char *base = strrchr(config, '/');
+    base = base ? base + 1 : config;
+    size_t n = strlen(base);
+    const char *dot = strrchr(base, '.');
+    if (dot && dot != base) n = (size_t)(dot - base);
+    char *out = xmalloc(n + 4);
+    memcpy(out, base, n);
+    strcpy(out + n, ".h5");
+    return out;
+}
+
+/* Fail before simulating, not after, when the result cannot be written. */
+static void check_out_dir(const char *out)
+{
+    char *dir = xstrdup(out);
+    char *slash = strrchr(dir, '/');
+    if (slash) { if (slash == dir) slash[1] = 0; else *slash = 0; }
+    else strcpy(dir, ".");
+    if (access(dir, W_OK) != 0) {
+        fprintf(stderr, "uvmsim: -o %s: cannot write in '%s': %s\n", out, dir,
+                strerror(errno));
+        free(dir);
+        exit(EXIT_USER);
+    }
+    free(dir);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct progress {
+    struct system *sys;
+    double start, last;
+};
+
+static void show_progress(void *ctx, sim_time now)
+{
+    struct progress *p = ctx;
+    double t = now_seconds();
+    if (t - p->last < 0.5) return;
+    p->last = t;
+    double cycles = (double)now / (double)system_core_period(p->sys);
+    fprintf(stderr, "\r  t=%.3f us  kernels done %llu  %.3g cycles/s   ",
+            (double)now / 1e6, (unsigned long long)system_kernels_done(p->sys),
+            cycles / (t - p->start));
+}
+
+static const char *status_name(enum run_status st)
+{
+    return st == RUN_COMPLETED ? "completed" : st == RUN_TIME_LIMIT ? "time_limit"
+                                                                    : "event_limit";
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct opts o = {0};
+    parse_opts(argc, argv, &o, usage_run, true);
+    struct config *cfg = load_or_exit(&o);
+    char *out = o.out ? xstrdup(o.out) : default_out(o.config);
+    check_out_dir(out);
+
+    double t0 = now_seconds();
+    struct system *sys = system_build(cfg);
+    struct progress prog = { sys, t0, t0 };
+    bool tty = isatty(STDERR_FILENO);
+    if (tty) system_set_progress(sys, show_progress, &prog);
+    enum run_status st = system_run(sys);
+    if (tty) fputs("\r\033[K", stderr);
+    double wall = now_seconds() - t0;
+
+    struct engine *e = system_engine(sys);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    sim_time end = engine_end_time(e);
+    double cycles = (double)(end / system_core_period(sys));
+    struct run_info ri = {
+        .status = status_name(st),
+        .seed = cfg_u64(cfg, "sim.seed"),
+        .sim_time_ps = end,
+        .events = engine_events(e),
+        .wall_seconds = wall,
+        .peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024,
+        .gpu_cycles_per_second = wall > 0 ? cycles / wall : 0,
+        .events_per_second = wall > 0 ? (double)engine_events(e) / wall : 0,
+    };
+    if (st != RUN_COMPLETED)
+        fprintf(stderr, "uvmsim: warning: run stopped by %s before the workload finished\n",
+                st == RUN_TIME_LIMIT ? "sim.max_time" : "sim.max_events");
+    char err[512];
+    int rc = EXIT_OK;
+    if (results_write(out, cfg, system_stats(sys), &ri, err, sizeof err) != 0) {
+        fprintf(stderr, "uvmsim: cannot write result '%s': %s\n", out, err);
+        rc = EXIT_INTERNAL;
+    } else if (!o.quiet) {
+        print_summary(stdout, system_stats(sys), &ri, out);
+    }
+    system_free(sys);
+    config_free(cfg);
+    free(out);
+    return rc;
+}

@@ -1,0 +1,40 @@
+/* Inside of the link (sim/pcie); other folders include pcie.h. */
+#ifndef UVMSIM_LINK_INT_H
+#define UVMSIM_LINK_INT_H
+
+#include "pcie.h"
+
+struct link_fmt { uint64_t max_payload, header, flit; };
+uint64_t link_fmt_wire(const struct link_fmt *f, uint64_t payload);
+
+#define MAX_CE 64
+
+struct link_dir_state {
+    sim_time wire_free;
+    sim_time ce_free[MAX_CE];
+    uint64_t *bytes, *wire_bytes, *transfers, *messages, *busy_ps;
+};
+
+struct host_dma;   /* copy engines reading host memory (link_host.c) */
+
+struct link {
+    struct engine *eng;
+    const struct domain *dom;
+    double bw;                  /* wire bytes per second, each direction */
+    sim_time latency, setup;
+    unsigned nce;
+    uint64_t next_addr;         /* host addresses of link_transfer's DMAs */
+    struct link_fmt fmt;
+    struct link_dir_state d[2];
+    struct host_dma *host;
+};
+
+/* Put `payload` on direction d's wire no earlier than `ready`, its last
+ * byte leaving no earlier than `min_end`; returns when it left. */
+sim_time link_send(struct link *l, struct link_dir_state *d, uint64_t payload,
+                   sim_time ready, sim_time min_end);
+sim_time link_host_dma(struct link *l, uint64_t host_addr, uint64_t bytes,
+                       sim_time now, event_fn done, void *obj, uint64_t arg);
+void link_host_free(struct host_dma *h);
+
+#endif
