@@ -6,6 +6,7 @@ extern const struct cfg_key sim_config_keys[];
 extern const struct cfg_key gpu_config_keys[];
 extern const struct cfg_key tlb_config_keys[];
 extern const struct cfg_key gmmu_config_keys[];
+extern const struct cfg_key l2_config_keys[];
 extern const struct cfg_key dram_config_keys[];
 extern const struct cfg_key link_config_keys[];
 extern const struct cfg_key driver_config_keys[];
@@ -17,6 +18,7 @@ const struct cfg_key *const config_schema_tables[] = {
     gpu_config_keys,
     tlb_config_keys,
     gmmu_config_keys,
+    l2_config_keys,
     dram_config_keys,
     link_config_keys,
     driver_config_keys,

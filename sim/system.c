@@ -1,6 +1,6 @@
 /* Wiring of the house (DESIGN.md, "the path of one access"):
  *   SM --xlate--> L1 TLB --> L2 TLB --> GMMU walker --fault--> driver
- *   SM --line---> GPU memory
+ *   SM --line---> L1D --crossbar--> L2 slice --miss--> GPU memory channel
  *   driver --> link (H2D/D2H) --> map page --> parked walks answered */
 #include <stdlib.h>
 #include "system.h"
@@ -29,6 +29,7 @@ struct system {
     struct tlb *tlb;
     struct gmmu *gmmu;
     struct dram *dram;
+    struct l2 *l2;
     struct link *link;
     struct driver *drv;
     double *ipc;
@@ -72,11 +73,12 @@ struct system *system_build(const struct config *cfg)
     s->tlb = tlb_create(s->eng, cfg, s->st, &s->pool, &s->core, nsms);
     s->gmmu = gmmu_create(s->eng, cfg, s->st, &s->core);
     s->dram = dram_create(s->eng, cfg, s->st, &s->dram_dom);
+    s->l2 = l2_create(s->eng, cfg, s->st, &s->pool, &s->core, s->dram);
     s->link = link_create(s->eng, cfg, s->st, &s->link_dom);
     s->drv = driver_create(s->eng, cfg, s->st, &s->drv_dom, s->gmmu, s->tlb,
                            s->link, s->wl->footprint);
     for (unsigned i = 0; i < nsms; i++)
-        gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), dram_port(s->dram));
+        gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), l2_port(s->l2));
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
     gmmu_set_fault_hook(s->gmmu, gpu_note_fault, s->gpu);
 
@@ -110,6 +112,7 @@ void system_free(struct system *s)
     if (!s) return;
     driver_free(s->drv);
     link_free(s->link);
+    l2_free(s->l2);
     dram_free(s->dram);
     gmmu_free(s->gmmu);
     tlb_free(s->tlb);
