@@ -12,6 +12,7 @@ extern const struct cfg_key link_config_keys[];
 extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key workload_config_keys[];
 extern const struct cfg_key stream_config_keys[];
+extern const struct cfg_key compute_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -24,5 +25,6 @@ const struct cfg_key *const config_schema_tables[] = {
     driver_config_keys,
     workload_config_keys,
     stream_config_keys,
+    compute_config_keys,
     NULL,
 };

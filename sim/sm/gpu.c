@@ -204,11 +204,6 @@ void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out, struct mem_
     g->sm[sm].mem_out = mem_out;
 }
 
-void gpu_start(struct gpu *g, sim_time now)
-{
-    engine_at(g->eng, now + g->launch_latency, g->dom, launch_next, g, 0);
-}
-
 bool gpu_busy(const struct gpu *g) { return !g->program_done; }
 uint64_t gpu_kernels_done(const struct gpu *g) { return g->kernels_done; }
 

@@ -85,6 +85,8 @@ static void dispatch(struct gpu *g, sim_time now)
     }
 }
 
+static void launch_after(struct gpu *g, sim_time now);
+
 static void kernel_end(struct gpu *g, sim_time now)
 {
     uint64_t seq = g->k.seq, start = g->k_start, end = now, blocks = g->nblocks,
@@ -101,17 +103,23 @@ static void kernel_end(struct gpu *g, sim_time now)
     g->kernel_active = false;
     g->kernels_done++;
     *g->n_kernels += 1;
+    launch_after(g, now);
+}
+
+/* Kernels of the (single) stream run in order: the next kernel is taken
+ * from the workload when the previous one has retired its last block (or
+ * at the start), and starts gpu.kernel_launch_latency later.  The program
+ * ends with its last kernel. */
+static void launch_after(struct gpu *g, sim_time now)
+{
+    if (!wl_next_kernel(g->wl, &g->k)) { g->program_done = true; return; }
     engine_at(g->eng, now + g->launch_latency, g->dom, launch_next, g, 0);
 }
 
-/* Kernels of the (single) stream run in order: the next one is taken from
- * the workload only when the previous one has retired its last block, and
- * starts gpu.kernel_launch_latency later. */
 void launch_next(void *obj, uint64_t arg, sim_time now)
 {
     struct gpu *g = obj;
     (void)arg;
-    if (!wl_next_kernel(g->wl, &g->k)) { g->program_done = true; return; }
     uint32_t threads = block_threads(g);
     if (!threads)
         user_error("kernel '%s': a block of zero threads", g->k.name);
@@ -130,6 +138,8 @@ void launch_next(void *obj, uint64_t arg, sim_time now)
     if (!g->nblocks) { kernel_end(g, now); return; }
     dispatch(g, now);
 }
+
+void gpu_start(struct gpu *g, sim_time now) { launch_after(g, now); }
 
 void retire_block(struct sm *s, struct block_slot *b, sim_time now)
 {
