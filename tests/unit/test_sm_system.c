@@ -43,7 +43,7 @@ static struct run compute(const char *const *extra, size_t n)
     };
     size_t k = 6;
     ck_assert_uint_le(k + n, MAXSET);
-    memcpy(sets + k, extra, n * sizeof *extra);
+    if (n) memcpy(sets + k, extra, n * sizeof *extra);
     return run(sets, k + n);
 }
 
@@ -159,7 +159,7 @@ static struct run stream(const char *const *extra, size_t n)
         "workload.stream.op=read",
     };
     size_t k = 4;
-    memcpy(sets + k, extra, n * sizeof *extra);
+    if (n) memcpy(sets + k, extra, n * sizeof *extra);
     return run(sets, k + n);
 }
 
