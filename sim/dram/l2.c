@@ -112,15 +112,17 @@ static bool lookup(struct slice *s, struct mem_req *r, sim_time now)
 {
     struct l2 *l = s->l2;
     struct cache_victim v;
+    bool tag;
     if (r->kind == REQ_STORE) {
+        /* A hit when the line is present; a miss allocates it, unfetched. */
+        cache_probe(&s->c, r->paddr, r->sector_mask, &tag);
         cache_fill(&s->c, r->paddr, r->sector_mask, true, &v);
         writeback(s, &v, now);
-        *l->hits += 1;
-        l->v_hits[s->id] += 1;
+        *(tag ? l->hits : l->misses) += 1;
+        (tag ? l->v_hits : l->v_misses)[s->id] += 1;
         rq_push(s, &s->up, r);
         return true;
     }
-    bool tag;
     uint8_t miss = cache_probe(&s->c, r->paddr, r->sector_mask, &tag);
     if (!miss) {
         if (r->kind == REQ_ATOMIC) cache_write_present(&s->c, r->paddr, r->sector_mask, true);
@@ -255,8 +257,8 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
         s->down = (struct rq){ xcalloc(down, sizeof(struct mem_req *)), down, 0, 0 };
         s->up = (struct rq){ xcalloc(l->up_cap, sizeof(struct mem_req *)), l->up_cap, 0, 0 };
     }
-    l->hits = stat_counter(st, "l2.hits", "requests", "L2 lookups that found every sector (and stores)");
-    l->misses = stat_counter(st, "l2.misses", "requests", "L2 misses that took an MSHR");
+    l->hits = stat_counter(st, "l2.hits", "requests", "L2 lookups that found every sector (stores: found the line)");
+    l->misses = stat_counter(st, "l2.misses", "requests", "L2 misses that took an MSHR (stores: allocated the line)");
     l->sector_misses = stat_counter(st, "l2.sector_misses", "requests",
                                     "L2 misses whose line was present without the sectors");
     l->merges = stat_counter(st, "l2.mshr_merges", "requests", "L2 misses merged into an MSHR");

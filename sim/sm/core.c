@@ -249,8 +249,9 @@ sim_time sm_tick(struct component *c, sim_time now)
             }
         }
     }
-    stall_decide(s, issued, now);
-    return next_tick(s, now, xq_blocked);
+    sim_time next = next_tick(s, now, xq_blocked);
+    stall_decide(s, issued, now, next);
+    return next;
 }
 
 static const char *wstate_name(const struct warp *w)

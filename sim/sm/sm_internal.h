@@ -157,7 +157,7 @@ bool xbar_send(struct sm *s, sim_time now);
 
 /* stall.c */
 void stall_account(struct sm *s, sim_time now);
-void stall_decide(struct sm *s, bool issued, sim_time now);
+void stall_decide(struct sm *s, bool issued, sim_time now, sim_time next);
 void fault_warps_change(struct sm *s, int delta, sim_time now);
 
 #endif

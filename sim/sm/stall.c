@@ -44,12 +44,14 @@ static enum stall reason(const struct sm *s, sim_time now)
     return mem ? ST_MEMORY : bar ? ST_BARRIER : pipe ? ST_PIPELINE : ST_IDLE;
 }
 
-void stall_decide(struct sm *s, bool issued, sim_time now)
+void stall_decide(struct sm *s, bool issued, sim_time now, sim_time next)
 {
     sim_time p = s->comp.dom->period;
     add_stall(s, issued ? ST_NREASONS : reason(s, now), 1);
     s->acct_t = now + p;
-    s->acct_reason = reason(s, now + p);
+    /* Only cycles skipped until the next tick need a reason now (a wake
+     * before `next` accounts them with it just as well). */
+    if (next > now + p) s->acct_reason = reason(s, now + p);
 }
 
 void fault_warps_change(struct sm *s, int delta, sim_time now)
