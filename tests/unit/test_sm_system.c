@@ -3,6 +3,7 @@
 #include <check.h>
 #include "suite_main.h"
 #include <string.h>
+#include <stdio.h>
 #include "config.h"
 #include "stats.h"
 #include "system.h"
@@ -22,6 +23,13 @@ static struct run run(const char *const *sets, size_t n)
     r.t = (double)engine_end_time(system_engine(r.s));
     r.p = (double)system_core_period(r.s);
     return r;
+}
+
+static uint64_t sm0(const struct run *r, const char *name)
+{
+    const struct stat_entry *st = stats_find(system_stats(r->s), name);
+    ck_assert_msg(st && st->kind == STAT_VECTOR, "no vector %s", name);
+    return st->p.u[0];
 }
 
 static void done(struct run *r) { system_free(r->s); config_free(r->c); }
@@ -147,6 +155,19 @@ START_TEST(fault_stalls_only_its_warp)
     ck_assert_uint_ge(counter(&r2, "gpu.fault_warp_cycles"), (uint64_t)fault_cycles);
     ck_assert_uint_le(counter(&r2, "gpu.fault_warp_cycles"), (uint64_t)(r2.t / r2.p));
     ck_assert_uint_ge(counter(&r2, "gpu.stall.fault"), (uint64_t)(fault_cycles - 1001));
+    /* Every cycle from 0 to the last exit either issued or stalled: the
+     * SM issued 1 + 1000 + 1 (warp 0) + 1001 (warp 1) = 2003 times. */
+    static const char *const why[] = { "shootdown", "fault", "memory", "barrier",
+                                       "pipeline", "idle" };
+    uint64_t stalls = 0;
+    char name[64];
+    for (int i = 0; i < 6; i++) {
+        snprintf(name, sizeof name, "sm.stall.%s", why[i]);
+        stalls += sm0(&r2, name);
+    }
+    ck_assert_uint_eq(sm0(&r2, "sm.issue_cycles"), 2003);
+    ck_assert_uint_eq(sm0(&r2, "sm.issue_cycles") + stalls, (uint64_t)(r2.t / r2.p + 0.5) + 1);
+    ck_assert_uint_eq(sm0(&r2, "sm.stall.idle"), 0);
     done(&r1);
     done(&r2);
 }
@@ -216,6 +237,51 @@ START_TEST(mshr_merges_with_sector_requests)
 }
 END_TEST
 
+/* Duration of kernel `seq` from the kernels table. */
+static double kernel_ps(const struct run *r, size_t seq)
+{
+    const struct stats *st = system_stats(r->s);
+    for (size_t i = 0; i < stats_table_count(st); i++) {
+        const struct rec_table *t = stats_table_at(st, i);
+        if (strcmp(t->name, "kernels") || seq >= t->nrows) continue;
+        const unsigned char *row = t->rows + seq * t->row_bytes;
+        uint64_t start, end;            /* fields: seq, name[32], start, end */
+        memcpy(&start, row + 8 + 32, 8);
+        memcpy(&end, row + 8 + 32 + 8, 8);
+        return (double)(end - start);
+    }
+    ck_abort_msg("no kernel %zu", seq);
+    return 0;
+}
+
+/* One warp reads 64 KiB (512 lines, one per load) twice.  In pass 2 every
+ * page is resident and every line is in the L2 (1.5 MB) but not the L1D
+ * (16 KiB, streamed through), so each load takes one L2 round trip, about
+ * 3 + 2 x 8 + 120 cycles.  With one memory instruction in flight the loads
+ * serialize: 512 round trips; with four, the warp keeps four round trips
+ * in flight (issue, crossbar and L2 ports need 1-4 cycles per load, far
+ * less than a round trip), so pass 2 takes a quarter as long, give or take
+ * the per-load cycles that do not overlap. */
+START_TEST(outstanding_loads_overlap)
+{
+    static const char *const one[] = { "workload.stream.grid=1", "workload.stream.block=32",
+                                       "workload.stream.footprint=64KiB", "workload.stream.passes=2",
+                                       "gpu.sm.max_outstanding_mem=1" };
+    static const char *const four[] = { "workload.stream.grid=1", "workload.stream.block=32",
+                                        "workload.stream.footprint=64KiB", "workload.stream.passes=2",
+                                        "gpu.sm.max_outstanding_mem=4" };
+    struct run a = stream(one, N(one)), b = stream(four, N(four));
+    double t1 = kernel_ps(&a, 1), t4 = kernel_ps(&b, 1);
+    ck_assert_uint_eq(counter(&a, "l2.hits"), 512);
+    ck_assert_uint_eq(counter(&b, "l2.hits"), 512);
+    ck_assert_msg(t1 >= 512 * 139 * a.p, "pass 2 with 1 in flight: %.0f cycles", t1 / a.p);
+    ck_assert_msg(t1 / t4 >= 3.6 && t1 / t4 <= 4.0, "speedup %.3f (%.0f / %.0f cycles)",
+                  t1 / t4, t1 / a.p, t4 / a.p);
+    done(&a);
+    done(&b);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sm_system");
@@ -229,6 +295,7 @@ int main(void)
     tcase_add_test(t, fault_stalls_only_its_warp);
     tcase_add_test(t, l1d_and_l2_reuse);
     tcase_add_test(t, mshr_merges_with_sector_requests);
+    tcase_add_test(t, outstanding_loads_overlap);
     suite_add_tcase(s, t);
     return run_suite(s);
 }
