@@ -1,8 +1,8 @@
 /* Compute-only kernel, for checking the SM's issue model against hand
  * arithmetic: every warp issues `insts` compute instructions (each holding
  * its scheduler `issue_cycles` cycles and ready again after `latency`
- * cycles), then exits.  Optionally the first `load_warps` warps of block 0
- * first load 128 contiguous bytes (32 lanes x 4 B) at `load_stride` x
+ * cycles), then exits.  Optionally the first `load_warps` warps of every
+ * block first load 128 contiguous bytes (32 lanes x 4 B) at `load_stride` x
  * their warp index: with the default 4 KiB stride each has a page of its
  * own, so that a far fault on it stalls only that warp while the others
  * compute; smaller strides make the warps share lines (MSHR merges). */
@@ -28,7 +28,7 @@ const struct cfg_key compute_config_keys[] = {
     {"workload.compute.smem", CFG_SIZE, "0B", 0, 1048576, NULL, "shared memory per block"},
     {"workload.compute.kernels", CFG_INT, "1", 1, 1e6, NULL, "launches of the kernel"},
     {"workload.compute.load_warps", CFG_INT, "0", 0, 1024, NULL,
-     "warps of block 0 that first load 128 B (32 lanes x 4 B)"},
+     "warps of each block that first load 128 B (32 lanes x 4 B)"},
     {"workload.compute.load_stride", CFG_SIZE, "4KiB", 0, 1073741824, NULL,
      "bytes between the loads of consecutive load warps"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -75,7 +75,7 @@ static void compute_warp_start(void *impl, struct warp_ctx *w)
 {
     struct compute *c = impl;
     w->s[0] = 0;
-    w->s[1] = w->block == 0 && w->warp < c->load_warps;
+    w->s[1] = w->warp < c->load_warps;
 }
 
 static void compute_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *in)

@@ -68,6 +68,33 @@ void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now)
     else if (w->st == W_MEM) w->st = W_READY;
 }
 
+/* ---- the SM's set of faulted pages (at most FSET_MAX; beyond that a
+ * late warp is accounted as waiting on memory, not on the fault) ---- */
+
+static int fset_find(const struct sm *s, uint64_t vpn)
+{
+    for (uint32_t i = 0; i < s->nfv; i++) if (s->fvpn[i] == vpn) return (int)i;
+    return -1;
+}
+
+static void fset_add(struct sm *s, uint64_t vpn)
+{
+    if (s->nfv < FSET_MAX && fset_find(s, vpn) < 0) s->fvpn[s->nfv++] = vpn;
+}
+
+static void fset_remove(struct sm *s, uint64_t vpn)
+{
+    int i = fset_find(s, vpn);
+    if (i >= 0) s->fvpn[i] = s->fvpn[--s->nfv];
+}
+
+static void mark_faulted(struct sm *s, struct warp *w, struct minst *m, uint32_t p,
+                         sim_time now)
+{
+    m->page_state[p] = PG_FAULTED;
+    if (w->nfault++ == 0) fault_warps_change(s, +1, now);
+}
+
 static void mem_issue(struct sm *s, struct warp *w, sim_time now)
 {
     struct gpu *g = s->gpu;
@@ -83,6 +110,7 @@ static void mem_issue(struct sm *s, struct warp *w, sim_time now)
     uint32_t wi = (uint32_t)(w - s->w);
     for (uint32_t p = 0; p < m->c.npages; p++) {
         m->page_state[p] = PG_XLATE;
+        if (s->nfv && fset_find(s, m->c.page_vpn[p]) >= 0) mark_faulted(s, w, m, p, now);
         struct mem_req *r = req_alloc(g->pool);
         r->kind = REQ_XLATE;
         r->access = m->access;
@@ -143,8 +171,10 @@ static void issue(struct sm *s, struct scheduler *k, struct warp *w, sim_time no
 static void page_translated(struct sm *s, struct warp *w, struct minst *m,
                             uint32_t p, sim_time now)
 {
-    if (m->page_state[p] == PG_FAULTED && --w->nfault == 0)
-        fault_warps_change(s, -1, now);
+    if (m->page_state[p] == PG_FAULTED) {
+        fset_remove(s, m->c.page_vpn[p]);
+        if (--w->nfault == 0) fault_warps_change(s, -1, now);
+    }
     m->page_state[p] = PG_DONE;
 }
 
@@ -283,22 +313,30 @@ void sm_dump(struct component *c, FILE *out)
     }
 }
 
+/* The GMMU logged a fault for vpn on behalf of SM `sm`.  Requests of other
+ * warps, on this SM or others, may have merged into the same TLB miss, so
+ * every SM's warps waiting on vpn become fault-stalled (one scan of the
+ * resident warps per fault, not per instruction). */
 void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now)
 {
     struct gpu *g = gpu;
-    struct sm *s = &g->sm[sm];
     g->v.faults[sm] += 1;
-    for (uint32_t i = 0; i < g->max_warps; i++) {
-        struct warp *w = &s->w[i];
-        if (!w->outstanding) continue;
-        for (uint32_t j = 0; j < g->max_outstanding; j++) {
-            struct minst *m = &w->mi[j];
-            if (!m->used) continue;
-            for (uint32_t p = 0; p < m->c.npages; p++) {
-                if (m->c.page_vpn[p] != vpn || m->page_state[p] != PG_XLATE) continue;
-                m->page_state[p] = PG_FAULTED;
-                if (w->nfault++ == 0) fault_warps_change(s, +1, now);
+    for (unsigned si = 0; si < g->nsms; si++) {
+        struct sm *s = &g->sm[si];
+        bool waits = false;
+        for (uint32_t i = 0; i < g->max_warps; i++) {
+            struct warp *w = &s->w[i];
+            if (!w->outstanding) continue;
+            for (uint32_t j = 0; j < g->max_outstanding; j++) {
+                struct minst *m = &w->mi[j];
+                if (!m->used) continue;
+                for (uint32_t p = 0; p < m->c.npages; p++) {
+                    if (m->c.page_vpn[p] != vpn) continue;
+                    waits = waits || m->page_state[p] != PG_DONE;
+                    if (m->page_state[p] == PG_XLATE) mark_faulted(s, w, m, p, now);
+                }
             }
         }
+        if (waits) fset_add(s, vpn);
     }
 }

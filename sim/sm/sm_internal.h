@@ -58,6 +58,8 @@ struct scheduler {
     sim_time busy_until;        /* a multi-cycle issue holds the port */
 };
 
+#define FSET_MAX 64
+
 struct sm;
 struct sched_ops {
     const char *name;
@@ -89,6 +91,10 @@ struct sm {
     struct ring oq;             /* line requests waiting for the crossbar port */
     sim_time xbar_free;         /* the crossbar input port is busy until */
     struct cache l1;
+    /* pages with a far fault outstanding that warps here wait on: a warp
+     * that asks for one later is fault-stalled from the start */
+    uint64_t fvpn[FSET_MAX];
+    uint32_t nfv;
     /* stall accounting */
     sim_time acct_t;            /* cycles before this are accounted */
     enum stall acct_reason;     /* reason for cycles after acct_t */

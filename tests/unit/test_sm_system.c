@@ -282,6 +282,37 @@ START_TEST(outstanding_loads_overlap)
 }
 END_TEST
 
+/* Every warp loads the same address of one non-resident page, so one far
+ * fault (at least 20 us of handling) holds them all.  Two SMs, one warp
+ * each: the GMMU reports the fault for one SM, yet both warps are
+ * fault-stalled for the whole wait: >= 2 x 20 us of warp-cycles, 20 us on
+ * each SM.  One SM with 48 warps issuing one per cycle: the fault is
+ * reported some 20 cycles after the first issue, when most warps have not
+ * issued yet; those that ask for the page later are fault-stalled from
+ * their issue on: >= 48 x (20 us - 48 cycles). */
+START_TEST(fault_stall_counts_every_waiting_warp)
+{
+    static const char *const two[] = { "gpu.sms=2", "workload.compute.grid=2",
+                                       "workload.compute.block=32", "workload.compute.insts=0",
+                                       "workload.compute.load_warps=1",
+                                       "workload.compute.load_stride=0B" };
+    struct run r = compute(two, N(two));
+    double f = 20e6 / r.p;
+    ck_assert_uint_ge(counter(&r, "gpu.fault_warp_cycles"), (uint64_t)(2 * f));
+    const struct stat_entry *v = stats_find(system_stats(r.s), "sm.fault_warp_cycles");
+    ck_assert_uint_ge(v->p.u[0], (uint64_t)f);
+    ck_assert_uint_ge(v->p.u[1], (uint64_t)f);
+    done(&r);
+    static const char *const many[] = { "gpu.sm.schedulers=1", "workload.compute.grid=2",
+                                        "workload.compute.block=768", "workload.compute.insts=0",
+                                        "workload.compute.load_warps=24",
+                                        "workload.compute.load_stride=0B" };
+    r = compute(many, N(many));
+    ck_assert_uint_ge(counter(&r, "gpu.fault_warp_cycles"), (uint64_t)(48 * (f - 48)));
+    done(&r);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sm_system");
@@ -296,6 +327,7 @@ int main(void)
     tcase_add_test(t, l1d_and_l2_reuse);
     tcase_add_test(t, mshr_merges_with_sector_requests);
     tcase_add_test(t, outstanding_loads_overlap);
+    tcase_add_test(t, fault_stall_counts_every_waiting_warp);
     suite_add_tcase(s, t);
     return run_suite(s);
 }
