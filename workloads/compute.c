@@ -13,6 +13,7 @@
 
 struct compute {
     uint32_t grid, block, regs, smem, issue, latency, load_warps;
+    uint64_t barrier_every;
     uint64_t insts, kernels, launched, base, stride;
 };
 
@@ -29,6 +30,8 @@ const struct cfg_key compute_config_keys[] = {
     {"workload.compute.kernels", CFG_INT, "1", 1, 1e6, NULL, "launches of the kernel"},
     {"workload.compute.load_warps", CFG_INT, "0", 0, 1024, NULL,
      "warps of each block that first load 128 B (32 lanes x 4 B)"},
+    {"workload.compute.barrier_every", CFG_INT, "0", 0, 1e12, NULL,
+     "a block-wide barrier after every this many compute instructions (0: none)"},
     {"workload.compute.load_stride", CFG_SIZE, "4KiB", 0, 1073741824, NULL,
      "bytes between the loads of consecutive load warps"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -51,6 +54,7 @@ static void *compute_create(struct workload *wl, const struct config *cfg)
         user_error("workload.compute.load_warps (%u) exceeds the warps of a block (%u)",
                    c->load_warps, nw);
     c->stride = cfg_u64(cfg, "workload.compute.load_stride");
+    c->barrier_every = cfg_u64(cfg, "workload.compute.barrier_every");
     uint64_t bytes = (uint64_t)c->load_warps * c->stride + 128;
     c->base = wl_add_alloc(wl, "loads", (bytes + 4095) / 4096 * 4096);
     return c;
@@ -70,12 +74,14 @@ static bool compute_next_kernel(void *impl, struct wl_kernel *k)
     return true;
 }
 
-/* s[0]: instructions issued; s[1]: 1 while the opening load is due. */
+/* s[0]: compute instructions issued; s[1]: 1 while the opening load is
+ * due; s[2]: 1 once the barrier after the current group is issued. */
 static void compute_warp_start(void *impl, struct warp_ctx *w)
 {
     struct compute *c = impl;
     w->s[0] = 0;
     w->s[1] = w->warp < c->load_warps;
+    w->s[2] = 0;
 }
 
 static void compute_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *in)
@@ -90,6 +96,15 @@ static void compute_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *
             in->addr[l] = c->base + w->warp * c->stride + 4 * l;
         return;
     }
+    /* Barriers sit between groups of barrier_every instructions, not
+     * after the last one. */
+    if (c->barrier_every && w->s[0] && w->s[0] < c->insts &&
+        w->s[0] % c->barrier_every == 0 && !w->s[2]) {
+        w->s[2] = 1;
+        in->op = INST_BARRIER;
+        return;
+    }
+    w->s[2] = 0;
     if (w->s[0]++ < c->insts) {
         in->op = INST_COMPUTE;
         in->issue_cycles = c->issue;

@@ -313,6 +313,31 @@ START_TEST(fault_stall_counts_every_waiting_warp)
 }
 END_TEST
 
+/* A barrier makes the other warp wait for the faulted one.  Block of two
+ * warps, one scheduler, barrier after 500 of 1000 instructions:
+ *   warp 0: load, 500 compute, barrier, 500 compute, exit
+ *   warp 1:       500 compute, barrier, 500 compute, exit
+ * Without the barrier warp 1 finishes inside the fault and warp 0 needs
+ * 1001 issue cycles after its load returns.  With it, warp 1 issues 501
+ * inside the fault and waits; after the load returns warp 0 issues its
+ * 501, the barrier opens, and the two issue their remaining 501 each:
+ * 501 + 1002 = 1503 cycles, 502 more. */
+START_TEST(barrier_waits_for_the_faulted_warp)
+{
+    static const char *const no[] = { "gpu.sm.schedulers=1", "workload.compute.block=64",
+                                      "workload.compute.load_warps=1" };
+    static const char *const bar[] = { "gpu.sm.schedulers=1", "workload.compute.block=64",
+                                       "workload.compute.load_warps=1",
+                                       "workload.compute.barrier_every=500" };
+    struct run a = compute(no, N(no)), b = compute(bar, N(bar));
+    double extra = (b.t - a.t) / a.p;
+    ck_assert_msg(extra >= 501 && extra <= 503, "barrier adds %.1f cycles, derived 502", extra);
+    ck_assert_uint_eq(counter(&b, "gpu.warp_insts"), 1003 + 1002);
+    done(&a);
+    done(&b);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("sm_system");
@@ -328,6 +353,7 @@ int main(void)
     tcase_add_test(t, mshr_merges_with_sector_requests);
     tcase_add_test(t, outstanding_loads_overlap);
     tcase_add_test(t, fault_stall_counts_every_waiting_warp);
+    tcase_add_test(t, barrier_waits_for_the_faulted_warp);
     suite_add_tcase(s, t);
     return run_suite(s);
 }
