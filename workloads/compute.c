@@ -14,6 +14,7 @@
 struct compute {
     uint32_t grid, block, regs, smem, issue, latency, load_warps;
     uint64_t barrier_every;
+    bool bypass;
     uint64_t insts, kernels, launched, base, stride;
 };
 
@@ -32,6 +33,8 @@ const struct cfg_key compute_config_keys[] = {
      "warps of each block that first load 128 B (32 lanes x 4 B)"},
     {"workload.compute.barrier_every", CFG_INT, "0", 0, 1e12, NULL,
      "a block-wide barrier after every this many compute instructions (0: none)"},
+    {"workload.compute.load_bypass", CFG_BOOL, "false", 0, -1, NULL,
+     "the opening loads bypass the L1D (ld.global.cg)"},
     {"workload.compute.load_stride", CFG_SIZE, "4KiB", 0, 1073741824, NULL,
      "bytes between the loads of consecutive load warps"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -55,6 +58,7 @@ static void *compute_create(struct workload *wl, const struct config *cfg)
                    c->load_warps, nw);
     c->stride = cfg_u64(cfg, "workload.compute.load_stride");
     c->barrier_every = cfg_u64(cfg, "workload.compute.barrier_every");
+    c->bypass = cfg_bool(cfg, "workload.compute.load_bypass");
     uint64_t bytes = (uint64_t)c->load_warps * c->stride + 128;
     c->base = wl_add_alloc(wl, "loads", (bytes + 4095) / 4096 * 4096);
     return c;
@@ -92,6 +96,7 @@ static void compute_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *
         w->s[1] = 0;
         in->op = INST_LOAD;
         in->size = 4;
+        in->flags = c->bypass ? INST_F_BYPASS_L1 : 0;
         for (uint32_t l = 0; l < WARP_SIZE; l++)
             in->addr[l] = c->base + w->warp * c->stride + 4 * l;
         return;
