@@ -44,6 +44,11 @@ unsigned l2_slice_of(const struct l2 *l, uint64_t pa);
 struct mq *l2_slice_in(struct l2 *l, unsigned slice);
 /* A port that routes each request to its slice's queue. */
 struct mem_port l2_port(struct l2 *l);
+/* The driver evicted the page in the 4 KiB frame at pa: drop its lines.
+ * Nothing is written back: the copy engine read the page through the L2,
+ * the point of coherence for GPU memory, so it already has the dirty
+ * data.  For the driver to call when it unmaps a page. */
+void l2_invalidate_frame(struct l2 *l, uint64_t pa);
 /* ---- end of L2 slices ---- */
 
 #endif

@@ -47,7 +47,7 @@ struct l2 {
     enum l2_hash hash;
     uint32_t ports, bw, wb_max, up_cap;
     uint64_t *hits, *misses, *sector_misses, *merges, *writebacks, *mshr_full,
-             *dram_reads, *v_hits, *v_misses;
+             *dram_reads, *invalidated, *v_hits, *v_misses;
 };
 
 const struct cfg_key l2_config_keys[] = {
@@ -265,6 +265,8 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
     l->writebacks = stat_counter(st, "l2.writebacks", "requests", "dirty lines written back to GDDR");
     l->mshr_full = stat_counter(st, "l2.mshr_full", "cycles", "lookups refused for want of an MSHR");
     l->dram_reads = stat_counter(st, "l2.dram_reads", "requests", "sector fetches sent to GDDR");
+    l->invalidated = stat_counter(st, "l2.invalidated_lines", "lines",
+                                  "lines dropped because the driver evicted their page");
     l->v_hits = stat_vector(st, "l2.slice.hits", l->n, "requests", "L2 hits per slice");
     l->v_misses = stat_vector(st, "l2.slice.misses", l->n, "requests", "L2 misses per slice");
     return l;
@@ -302,6 +304,16 @@ unsigned l2_slice_of(const struct l2 *l, uint64_t pa)
 }
 
 struct mq *l2_slice_in(struct l2 *l, unsigned slice) { return &l->s[slice].in; }
+
+void l2_invalidate_frame(struct l2 *l, uint64_t pa)
+{
+    uint64_t base = pa & ~(PAGE_SIZE - 1);
+    for (uint64_t a = base; a < base + PAGE_SIZE; a += LINE_SIZE) {
+        struct cache_victim v;
+        cache_invalidate(&l->s[l2_slice_of(l, a)].c, a, &v);
+        if (v.valid) *l->invalidated += 1;
+    }
+}
 
 static struct mq *route(void *ctx, uint64_t pa)
 {

@@ -118,3 +118,14 @@ bool xbar_send(struct sm *s, sim_time now)
     s->xbar_free = now + (sim_time)(cycles ? cycles : 1) * s->comp.dom->period;
     return true;
 }
+
+void gpu_invalidate_frame(struct gpu *g, uint64_t pa)
+{
+    if (!g->l1_enabled) return;
+    uint64_t base = pa & ~(PAGE_SIZE - 1);
+    for (unsigned i = 0; i < g->nsms; i++)
+        for (uint64_t a = base; a < base + PAGE_SIZE; a += LINE_SIZE) {
+            struct cache_victim v;
+            cache_invalidate(&g->sm[i].l1, a, &v);
+        }
+}

@@ -31,6 +31,10 @@ void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out,
 void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now);
 /* SM `sm` issues no instruction before `until` (TLB shootdown cost). */
 void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until);
+/* The driver evicted the page in the 4 KiB frame at pa: every SM's L1D
+ * drops its lines (write-through: none is dirty).  For the driver to call
+ * when it unmaps a page, with l2_invalidate_frame. */
+void gpu_invalidate_frame(struct gpu *g, uint64_t pa);
 /* Start the workload's program. */
 void gpu_start(struct gpu *g, sim_time now);
 bool gpu_busy(const struct gpu *g);

@@ -6,6 +6,9 @@
 #include "config.h"
 #include "stats.h"
 #include "system.h"
+#include "engine.h"
+#include "mem_req.h"
+#include "dram/dram.h"
 
 struct run { struct config *c; struct system *s; };
 
@@ -89,6 +92,127 @@ START_TEST(line_hash_spreads_by_line)
 }
 END_TEST
 
+/* ---- one L2 slice driven directly ---- */
+
+struct bench {
+    struct config *c;
+    struct engine *e;
+    struct stats *st;
+    struct req_pool pool;
+    struct domain core, dd;
+    struct dram *d;
+    struct l2 *l;
+    struct mq reply;
+};
+
+static void bench_init(struct bench *b, const char *const *sets, size_t n)
+{
+    struct cfg_error err;
+    struct engine_limits lim = { 0, 0, 0 };
+    b->c = config_load(NULL, sets, n, &err);
+    if (!b->c) ck_abort_msg("config: %s", err.msg);
+    b->e = engine_new(&lim);
+    b->st = stats_new();
+    req_pool_init(&b->pool);
+    b->core = (struct domain){ "core", cfg_period(b->c, "gpu.clock"), 0 };
+    b->dd = (struct domain){ "dram", cfg_period(b->c, "dram.clock"), 1 };
+    b->d = dram_create(b->e, b->c, b->st, &b->dd);
+    b->l = l2_create(b->e, b->c, b->st, &b->pool, &b->core, b->d);
+    mq_init(&b->reply, "reply", 64, 0, NULL);
+}
+
+static void bench_free(struct bench *b)
+{
+    mq_free(&b->reply);
+    l2_free(b->l);
+    dram_free(b->d);
+    ck_assert_uint_eq(b->pool.live, 0);
+    req_pool_free(&b->pool);
+    stats_free(b->st);
+    engine_free(b->e);
+    config_free(b->c);
+}
+
+static uint64_t bstat(struct bench *b, const char *name)
+{ return *stats_find(b->st, name)->p.u; }
+
+/* Send `n` requests for (pa, mask) at the next core edge, run to quiet,
+ * and return the cycles from sending to the last event (for a hit: the
+ * answer). */
+static double send(struct bench *b, enum req_kind k, uint64_t pa, uint8_t mask, int n)
+{
+    sim_time t0 = domain_edge(&b->core, engine_now(b->e) + 1);
+    for (int i = 0; i < n; i++) {
+        struct mem_req *r = req_alloc(&b->pool);
+        r->kind = k;
+        r->paddr = pa;
+        r->sector_mask = mask;
+        r->size = (uint32_t)__builtin_popcount(mask) * 32;
+        r->reply = &b->reply;
+        r->t_issue = t0;
+        ck_assert(mq_push(l2_slice_in(b->l, l2_slice_of(b->l, pa)), r, t0, NULL));
+    }
+    engine_run(b->e);
+    struct mem_req *r;
+    int got = 0;
+    while ((r = mq_pop(&b->reply, engine_now(b->e)))) {
+        got++;
+        req_release(&b->pool, r);
+    }
+    ck_assert_int_eq(got, n);
+    return (double)(engine_now(b->e) - t0) / (double)b->core.period;
+}
+
+/* One slice (one channel), 2 KiB 2-way = 8 sets.  A hit answers after the
+ * crossbar (8) and the L2 latency (120) = 128 cycles; a miss takes longer
+ * (GDDR).  Two loads of one line at once: one miss, one merge, one read. */
+START_TEST(slice_hits_misses_merges_sectors)
+{
+    static const char *const sets[] = { "dram.channels=1", "l2.size=2KiB", "l2.assoc=2" };
+    struct bench b;
+    bench_init(&b, sets, N(sets));
+    double miss = send(&b, REQ_LOAD, 0x1000, 0xf, 2);
+    ck_assert_uint_eq(bstat(&b, "l2.misses"), 1);
+    ck_assert_uint_eq(bstat(&b, "l2.mshr_merges"), 1);
+    ck_assert_uint_eq(bstat(&b, "l2.dram_reads"), 1);
+    ck_assert_msg(miss > 128, "miss took %.0f cycles", miss);
+    double hit = send(&b, REQ_LOAD, 0x1000, 0xf, 1);
+    ck_assert_msg(hit == 128, "hit took %.0f cycles, derived 128", hit);
+    ck_assert_uint_eq(bstat(&b, "l2.hits"), 1);
+    /* A store allocates line 0x1080 with sector 0 only; a load of sectors
+     * 0-1 is then a sector miss fetching sector 1 alone (32 B). */
+    send(&b, REQ_STORE, 0x1080, 0x1, 1);
+    uint64_t bytes = bstat(&b, "dram.bytes");
+    send(&b, REQ_LOAD, 0x1080, 0x3, 1);
+    ck_assert_uint_eq(bstat(&b, "l2.sector_misses"), 1);
+    ck_assert_uint_eq(bstat(&b, "dram.bytes") - bytes, 32);
+    /* Evicting the page drops its lines: the next load misses again (the
+     * 4th miss: the first load, the store's allocation, the sector miss). */
+    l2_invalidate_frame(b.l, 0x1000);
+    ck_assert_uint_eq(bstat(&b, "l2.invalidated_lines"), 2);
+    send(&b, REQ_LOAD, 0x1000, 0xf, 1);
+    ck_assert_uint_eq(bstat(&b, "l2.misses"), 4);
+    bench_free(&b);
+}
+END_TEST
+
+/* One set of two ways: dirty lines written back when pushed out. */
+START_TEST(slice_writes_back_dirty_victims)
+{
+    static const char *const sets[] = { "dram.channels=1", "l2.size=256B", "l2.assoc=2" };
+    struct bench b;
+    bench_init(&b, sets, N(sets));
+    send(&b, REQ_STORE, 0x0, 0xf, 1);
+    send(&b, REQ_LOAD, 0x80, 0xf, 1);        /* clean */
+    ck_assert_uint_eq(bstat(&b, "l2.writebacks"), 0);
+    send(&b, REQ_LOAD, 0x100, 0xf, 1);       /* evicts the dirty LRU line 0x0 */
+    ck_assert_uint_eq(bstat(&b, "l2.writebacks"), 1);
+    send(&b, REQ_LOAD, 0x180, 0xf, 1);       /* evicts clean 0x80 */
+    ck_assert_uint_eq(bstat(&b, "l2.writebacks"), 1);
+    bench_free(&b);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("l2");
@@ -96,6 +220,8 @@ int main(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, write_back_write_allocate);
     tcase_add_test(t, line_hash_spreads_by_line);
+    tcase_add_test(t, slice_hits_misses_merges_sectors);
+    tcase_add_test(t, slice_writes_back_dirty_victims);
     suite_add_tcase(s, t);
     return run_suite(s);
 }
