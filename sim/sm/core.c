@@ -37,6 +37,7 @@ static void barrier_release(struct sm *s, struct block_slot *b)
     for (uint32_t i = 0; i < s->gpu->max_warps; i++)
         if (s->w[i].st == W_BARRIER && s->w[i].block == slot) s->w[i].st = W_READY;
     b->at_barrier = 0;
+    sm_issue_wake(s);
 }
 
 /* Barrier or exit, once the warp's memory instructions are answered (a
@@ -65,7 +66,7 @@ void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now)
     w->outstanding--;
     engine_progress(s->comp.eng);
     if (w->held) { if (!w->outstanding) sync_inst(s, w, now); }
-    else if (w->st == W_MEM) w->st = W_READY;
+    else if (w->st == W_MEM) { w->st = W_READY; sm_issue_wake(s); }
 }
 
 /* ---- the SM's set of faulted pages (at most FSET_MAX; beyond that a
@@ -218,14 +219,7 @@ void line_done(struct sm *s, struct mem_req *r, sim_time now)
 static sim_time next_tick(struct sm *s, sim_time now, bool xq_blocked)
 {
     const struct gpu *g = s->gpu;
-    sim_time p = s->comp.dom->period, next = TIME_NEVER;
-    if (mq_peek(&s->l1q, now) || (s->xq.n && !xq_blocked)) return now + p;
-    if (s->oq.n) next = s->xbar_free > now + p ? s->xbar_free : now + p;
-    /* Answers and lookups already queued but not yet visible: a wake from
-     * their push may have been absorbed by an earlier pending tick. */
-    const struct mq *qs[] = { &s->l1q, &s->mem_resp, &s->xlate_resp };
-    for (int i = 0; i < 3; i++)
-        if (mq_next_ready(qs[i]) < next) next = mq_next_ready(qs[i]);
+    sim_time p = s->comp.dom->period, next = TIME_NEVER, issue = TIME_NEVER;
     for (uint32_t i = 0; i < g->max_warps; i++) {
         const struct warp *w = &s->w[i];
         sim_time t;
@@ -236,8 +230,18 @@ static sim_time next_tick(struct sm *s, sim_time now, bool xq_blocked)
         if (busy > t) t = busy;
         if (s->blocked_until > t) t = s->blocked_until;
         if (t <= now) t = now + p;
+        if (t < issue) issue = t;
+    }
+    s->issue_at = issue;
+    next = issue;
+    if (mq_peek(&s->l1q, now) || (s->xq.n && !xq_blocked)) return now + p;
+    if (s->oq.n) {
+        sim_time t = s->xbar_free > now + p ? s->xbar_free : now + p;
         if (t < next) next = t;
     }
+    const struct mq *qs[] = { &s->l1q, &s->mem_resp, &s->xlate_resp };
+    for (int i = 0; i < 3; i++)
+        if (mq_next_ready(qs[i]) < next) next = mq_next_ready(qs[i]);
     return next;
 }
 
@@ -265,7 +269,8 @@ sim_time sm_tick(struct component *c, sim_time now)
     }
     xbar_send(s, now);
     bool issued = false;
-    if (now >= s->blocked_until) {
+    /* Ticks for memory traffic alone skip the scheduler scan. */
+    if (now >= s->blocked_until && now >= s->issue_at) {
         sim_time p = c->dom->period;
         for (uint32_t k = 0; k < g->nsched; k++) {
             struct scheduler *sk = &s->sch[k];

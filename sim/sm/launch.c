@@ -69,6 +69,7 @@ static void place_block(struct gpu *g, struct sm *s, sim_time now)
         wl_warp_start(g->wl, &w->ctx);
         i++;
     }
+    sm_issue_wake(s);
     comp_wake(&s->comp, now);
 }
 

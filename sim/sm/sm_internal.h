@@ -87,6 +87,7 @@ struct sm {
     struct mq *xlate_out;
     struct mem_port mem_out;
     sim_time blocked_until;     /* no issue before this (shootdowns) */
+    sim_time issue_at;          /* no warp can issue before this (0: look) */
     struct ring xq;             /* translations waiting for the TLB port */
     struct ring oq;             /* line requests waiting for the crossbar port */
     sim_time xbar_free;         /* the crossbar input port is busy until */
@@ -136,6 +137,9 @@ struct gpu {
     struct stat_hist *lines_per_inst, *pages_per_inst;
     struct sm_stats v;          /* per-SM vectors */
 };
+
+/* A warp became ready: the next tick must look for an issuable warp. */
+static inline void sm_issue_wake(struct sm *s) { s->issue_at = 0; }
 
 /* ring.c-style helpers */
 void ring_init(struct ring *r, uint32_t cap);
