@@ -209,6 +209,14 @@ START_TEST(slice_writes_back_dirty_victims)
     ck_assert_uint_eq(bstat(&b, "l2.writebacks"), 1);
     send(&b, REQ_LOAD, 0x180, 0xf, 1);       /* evicts clean 0x80 */
     ck_assert_uint_eq(bstat(&b, "l2.writebacks"), 1);
+    /* An atomic fetches its line like a load and leaves it dirty. */
+    uint64_t reads = bstat(&b, "l2.dram_reads");
+    send(&b, REQ_ATOMIC, 0x200, 0x1, 1);     /* evicts clean 0x100 */
+    ck_assert_uint_eq(bstat(&b, "l2.dram_reads"), reads + 1);
+    send(&b, REQ_LOAD, 0x280, 0xf, 1);       /* evicts clean 0x180 */
+    ck_assert_uint_eq(bstat(&b, "l2.writebacks"), 1);
+    send(&b, REQ_LOAD, 0x300, 0xf, 1);       /* evicts the atomic's dirty line */
+    ck_assert_uint_eq(bstat(&b, "l2.writebacks"), 2);
     bench_free(&b);
 }
 END_TEST

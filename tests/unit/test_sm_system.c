@@ -87,6 +87,17 @@ START_TEST(compute_multi_cycle_issue)
 }
 END_TEST
 
+/* Issue width 2: each of the 2 schedulers issues 2 of its 4 warps' one-
+ * cycle instructions per cycle: 4 x 1001 / 2 = 2002 cycles. */
+START_TEST(compute_dual_issue)
+{
+    static const char *const x[] = { "gpu.sm.issue_width=2" };
+    struct run r = compute(x, N(x));
+    WITHIN(r.t, 2001 * r.p, 0.01);
+    done(&r);
+}
+END_TEST
+
 /* One warp, latency 10: latency-bound, 1000 x 10 cycles, then the exit. */
 START_TEST(compute_latency_bound)
 {
@@ -385,6 +396,7 @@ int main(void)
     tcase_add_test(t, compute_issue_bound);
     tcase_add_test(t, compute_multi_cycle_issue);
     tcase_add_test(t, compute_latency_bound);
+    tcase_add_test(t, compute_dual_issue);
     tcase_add_test(t, compute_many_sms_and_gto);
     tcase_add_test(t, kernels_in_order_with_launch_latency);
     tcase_add_test(t, fault_stalls_only_its_warp);
