@@ -1,9 +1,9 @@
 /* Wiring of the house (DESIGN.md, "the path of one access"):
  *   SM --xlate--> L1 TLB --> L2 TLB --> GMMU walker --fault--> driver
- *                                        walker --PTE reads--> GPU memory
+ *   SM --line---> L1D --crossbar--> L2 slice --miss--> GPU memory channel
+ *                                        walker --PTE reads--> L2 slice
  *                                        HIR records --link--> driver
  *   shootdowns: TLB --> SM issue stall;  full fault buffer: GMMU --> L1 TLB stall
- *   SM --line---> GPU memory
  *   driver --> link (H2D/D2H) --> map page --> parked walks answered */
 #include <stdlib.h>
 #include "system.h"
@@ -32,6 +32,7 @@ struct system {
     struct tlb *tlb;
     struct gmmu *gmmu;
     struct dram *dram, *host;
+    struct l2 *l2;
     struct link *link;
     struct driver *drv;
     double *ipc;
@@ -43,6 +44,17 @@ struct system {
 static void shootdown_stall(void *gpu, unsigned sm, sim_time until)
 {
     gpu_block_issue(gpu, sm, until);
+}
+
+/* An evicted frame leaves every cache before it is reused: the copy
+ * engine read the page through the L2 (the point of coherence), so its
+ * lines are dropped, not written back. */
+static void frame_unmapped(void *ctx, uint64_t pa, sim_time now)
+{
+    struct system *s = ctx;
+    (void)now;
+    gpu_invalidate_frame(s->gpu, pa);
+    l2_invalidate_frame(s->l2, pa);
 }
 
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
@@ -83,19 +95,21 @@ struct system *system_build(const struct config *cfg)
     s->gmmu = gmmu_create(s->eng, cfg, s->st, &s->core);
     s->dram = dram_create(s->eng, cfg, s->st, &s->dram_dom);
     s->host = hostmem_create(s->eng, cfg, s->st, &s->host_dom);
+    s->l2 = l2_create(s->eng, cfg, s->st, &s->pool, &s->core, s->dram);
     s->link = link_create(s->eng, cfg, s->st, &s->link_dom);
     link_attach_host(s->link, s->host, &s->pool);
     s->drv = driver_create(s->eng, cfg, s->st, &s->drv_dom, s->gmmu, s->tlb,
                            s->link, s->wl->footprint);
     for (unsigned i = 0; i < nsms; i++)
-        gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), dram_port(s->dram));
+        gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), l2_port(s->l2));
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
     tlb_set_shootdown_hook(s->tlb, shootdown_stall, s->gpu);
     tlb_set_remote_hook(s->tlb, gmmu_note_remote_access, s->gmmu);
     gmmu_set_fault_hook(s->gmmu, gpu_note_fault, s->gpu);
     gmmu_set_stall_hook(s->gmmu, tlb_stall_sm, s->tlb);
-    gmmu_set_memory(s->gmmu, dram_port(s->dram), &s->pool);
+    gmmu_set_memory(s->gmmu, l2_port(s->l2), &s->pool);
     gmmu_set_link(s->gmmu, s->link);
+    driver_set_unmap_hook(s->drv, frame_unmapped, s);
 
     s->footprint = stat_counter(s->st, "workload.footprint", "bytes",
                                 "bytes of all the workload's allocations");
@@ -128,6 +142,7 @@ void system_free(struct system *s)
     driver_free(s->drv);
     link_free(s->link);
     dram_free(s->host);
+    l2_free(s->l2);
     dram_free(s->dram);
     gmmu_free(s->gmmu);
     tlb_free(s->tlb);

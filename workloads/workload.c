@@ -6,13 +6,15 @@
 #include "../sim/config.h"
 
 extern const struct workload_ops stream_workload_ops;
+extern const struct workload_ops compute_workload_ops;
 
 static const struct workload_ops *const generators[] = {
     &stream_workload_ops,
+    &compute_workload_ops,
 };
 
 const struct cfg_key workload_config_keys[] = {
-    {"workload.kind", CFG_ENUM, "stream", 0, -1, "stream",
+    {"workload.kind", CFG_ENUM, "stream", 0, -1, "stream|compute",
      "which generator produces the warps' instructions"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };

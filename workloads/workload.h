@@ -34,11 +34,16 @@ struct wl_kernel {
 enum inst_op { INST_COMPUTE, INST_LOAD, INST_STORE, INST_ATOMIC,
                INST_BARRIER, INST_EXIT };
 
+/* warp_inst.flags */
+#define INST_F_BYPASS_L1 1u   /* load: skip the L1D (ld.global.cg) */
+
 struct warp_inst {
     enum inst_op op;
     uint32_t active;      /* lane mask */
     uint32_t size;        /* bytes per lane (memory ops) */
     uint32_t cycles;      /* compute: issue-to-ready cycles */
+    uint32_t issue_cycles;/* compute: cycles the scheduler is busy (0: 1) */
+    uint32_t flags;       /* INST_F_* */
     uint64_t addr[WARP_SIZE];
 };
 

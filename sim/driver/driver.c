@@ -27,6 +27,8 @@ struct batch_page { uint64_t vpn, pfn; enum req_kind access; };
 
 struct driver {
     struct component comp;
+    driver_unmap_hook unmap_hook;
+    void *unmap_ctx;
     struct gmmu *gmmu;
     struct tlb *tlb;
     struct link *link;
@@ -161,6 +163,7 @@ static bool take_frame(struct driver *d, uint64_t *pfn, sim_time now)
     uint64_t frame = gmmu_frame_of(d->gmmu, vpn);
     bool dirty = gmmu_unmap(d->gmmu, vpn, now);
     tlb_shootdown(d->tlb, vpn, now);
+    if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, frame << PAGE_SHIFT, now);
     *d->n_evictions += 1;
     d->batch_evictions++;
     if (!dirty) { *pfn = frame; return true; }   /* host copy still valid */
@@ -302,4 +305,9 @@ void driver_free(struct driver *d)
 }
 
 struct component *driver_component(struct driver *d) { return &d->comp; }
+void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx)
+{
+    d->unmap_hook = fn;
+    d->unmap_ctx = ctx;
+}
 uint64_t driver_capacity_pages(const struct driver *d) { return d->capacity; }

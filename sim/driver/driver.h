@@ -20,6 +20,10 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
                              uint64_t footprint);
 void driver_free(struct driver *d);
 struct component *driver_component(struct driver *d);
+/* Called when the driver unmaps a page from frame address pa, so the
+ * caches drop the frame's lines before the frame is reused. */
+typedef void (*driver_unmap_hook)(void *ctx, uint64_t pa, sim_time now);
+void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx);
 /* GPU memory capacity in pages, as resolved from the config. */
 uint64_t driver_capacity_pages(const struct driver *d);
 

@@ -1,7 +1,9 @@
-/* GPU cores (sim/sm): kernel launch, thread-block dispatch, warps, warp
- * scheduling and coalescing.  Each SM sends translation requests to its L1
- * TLB and line requests to the memory side; answers come back into the
- * SM's own queues through req->reply. */
+/* GPU cores (sim/sm): kernel launch and occupancy, thread-block dispatch,
+ * warps, warp schedulers, the coalescer, the per-SM L1 data cache and the
+ * SM side of the crossbar.  Each SM sends translation requests to its L1
+ * TLB and line requests (L1D misses, stores, atomics, bypassing loads) to
+ * the memory side through a port routed by physical address (the L2
+ * slices); answers come back into the SM's own queues through req->reply. */
 #ifndef UVMSIM_SM_H
 #define UVMSIM_SM_H
 
@@ -29,10 +31,43 @@ void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out,
 void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now);
 /* SM `sm` issues no instruction before `until` (TLB shootdown cost). */
 void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until);
+/* The driver evicted the page in the 4 KiB frame at pa: every SM's L1D
+ * drops its lines (write-through: none is dirty).  For the driver to call
+ * when it unmaps a page, with l2_invalidate_frame. */
+void gpu_invalidate_frame(struct gpu *g, uint64_t pa);
 /* Start the workload's program. */
 void gpu_start(struct gpu *g, sim_time now);
 bool gpu_busy(const struct gpu *g);
 uint64_t gpu_kernels_done(const struct gpu *g);
 
+/* ---- model pieces with no state, exposed for tests ---- */
+
+/* Per-SM resources and CUDA's allocation granularities. */
+struct occ_limits {
+    uint32_t max_threads, max_warps, max_blocks;
+    uint32_t regs, reg_unit;        /* registers per SM; per-warp allocation unit */
+    uint32_t smem, smem_unit;       /* shared memory bytes per SM; allocation unit */
+};
+enum occ_limit { OCC_BLOCKS, OCC_WARPS, OCC_THREADS, OCC_REGS, OCC_SMEM };
+const char *occ_limit_name(enum occ_limit l);
+/* Resident blocks of `threads` threads, `regs` registers per thread and
+ * `smem` bytes of shared memory per block (0: the block does not fit);
+ * *why names the binding limit. */
+uint32_t gpu_occupancy(const struct occ_limits *l, uint32_t threads,
+                       uint32_t regs, uint32_t smem, enum occ_limit *why);
+
+/* One warp memory instruction, coalesced: distinct 128 B lines with their
+ * 32 B sector masks, and distinct pages, in first-touch lane order. */
+#define COAL_MAX 32
+struct coalesced {
+    uint32_t nlines, npages, nsectors;
+    uint64_t line_addr[COAL_MAX];
+    uint8_t line_mask[COAL_MAX];
+    uint8_t line_page[COAL_MAX];
+    uint64_t page_vpn[COAL_MAX];
+};
+/* addr[l] for each lane l set in `active`, each access `size` bytes. */
+void gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size,
+                  struct coalesced *out);
 
 #endif

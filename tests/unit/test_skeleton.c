@@ -94,6 +94,11 @@ START_TEST(half_capacity_two_passes_thrash_and_write_back)
     ck_assert_uint_eq(counter(s, "driver.writebacks"), 3 * N_PAGES / 2);
     ck_assert_uint_eq(counter(s, "link.d2h.bytes"), 3 * N_PAGES / 2 * 4096);
     ck_assert_uint_eq(counter(s, "tlb.shootdowns"), 3 * N_PAGES / 2);
+    /* Each evicted frame's 32 lines leave the L2 before the frame is
+     * reused, so no load of either pass finds another page's lines: every
+     * one of the 2 passes x N pages x 32 lines misses. */
+    ck_assert_uint_eq(counter(s, "l2.invalidated_lines"), 3 * N_PAGES / 2 * 32);
+    ck_assert_uint_eq(counter(s, "l2.misses"), 2 * N_PAGES * 32);
     ck_assert_uint_eq(counter(s, "gpu.kernels"), 2);
     system_free(s);
     config_free(c);
@@ -120,7 +125,10 @@ END_TEST
 /* Every element is touched once per pass: with 15 SMs and many warps the
  * instruction counts are fixed by the kernel, whatever the interleaving:
  * 8192 elements x 4 B = 32 KiB = 8 pages; 256 warps, each 1 load + 1 store
- * + 1 exit per pass. */
+ * + 1 exit per pass.  GPU memory traffic: each warp's load misses in the
+ * L2 and reads its whole 128 B line (4 sectors), 256 x 128 B = 32 KiB; the
+ * stores then hit those lines in the write-back L2 (1.5 MB holds all of
+ * 32 KiB) and stay dirty there, so nothing is written to GDDR. */
 START_TEST(many_warps_counts_are_exact)
 {
     const char *sets[] = { "workload.stream.footprint=32KiB",
@@ -131,7 +139,10 @@ START_TEST(many_warps_counts_are_exact)
     ck_assert_uint_eq(counter(s, "gpu.warp_insts"), 256 * 3);
     ck_assert_uint_eq(counter(s, "gpu.mem_insts"), 256 * 2);
     ck_assert_uint_eq(counter(s, "gpu.line_reqs"), 256 * 2);
-    ck_assert_uint_eq(counter(s, "dram.bytes"), 2 * 32768);
+    ck_assert_uint_eq(counter(s, "dram.bytes"), 32768);
+    ck_assert_uint_eq(counter(s, "dram.writes"), 0);
+    ck_assert_uint_eq(counter(s, "l2.misses"), 256);
+    ck_assert_uint_eq(counter(s, "l2.hits"), 256);
     ck_assert_uint_eq(counter(s, "driver.pages_migrated"), 8);
     system_free(s);
     config_free(c);

@@ -1,0 +1,324 @@
+/* L2 cache slices, one per GDDR channel (HPE Table I: 1.5 MB total,
+ * 128 KB per channel, 8-way, LRU; thesis Table 3.1: 120-cycle latency,
+ * 128 MSHRs per slice; batch-aware Table 1: 2 MB, 16-way, LRU).
+ * 128 B lines of four 32 B sectors, as in Fermi's and Volta's L2.
+ *
+ * Write-back, write-allocate (Fermi/Volta L2): a store's sectors are
+ * written into the line (allocating it, no fetch: coalesced stores write
+ * whole sectors) and marked dirty; a dirty victim is written back to its
+ * channel.  Loads and atomics fetch their missing sectors through an MSHR
+ * per line; later misses on the line merge (asking only for sectors not
+ * yet requested).  Atomics are performed here and leave the line dirty.
+ *
+ * Timing: a request becomes visible gpu.xbar.latency + l2.latency cycles
+ * after the SM sent it; a slice looks up l2.ports requests per cycle; its
+ * crossbar output port returns gpu.xbar.port_bw bytes per cycle (a load
+ * answer carries its sectors, a store answer is one cycle). */
+#include <stdlib.h>
+#include <string.h>
+#include "dram.h"
+#include "../cache.h"
+#include "../config.h"
+#include "../stats.h"
+
+#define WB_SLOT UINT32_MAX
+
+enum l2_hash { H_CHANNEL, H_LINE, H_XOR };
+
+struct rq { struct mem_req **q; uint32_t cap, head, n; };
+
+struct slice {
+    struct component comp;
+    char name[24];
+    struct l2 *l2;
+    unsigned id;
+    struct mq in, fill;
+    struct cache c;
+    struct rq down, up;        /* waiting for a DRAM queue / the output port */
+    sim_time port_free;
+    uint32_t nwait, wb_out;    /* requests parked on MSHRs; write-backs in flight */
+};
+
+struct l2 {
+    struct dram *dram;
+    struct req_pool *pool;
+    unsigned n;
+    struct slice *s;
+    enum l2_hash hash;
+    uint32_t ports, bw, wb_max, up_cap;
+    uint64_t *hits, *misses, *sector_misses, *merges, *writebacks, *mshr_full,
+             *dram_reads, *invalidated, *v_hits, *v_misses;
+};
+
+const struct cfg_key l2_config_keys[] = {
+    {"l2.size", CFG_SIZE, "1536KiB", 0, 1e12, NULL,
+     "L2 capacity, all slices together (HPE Table I: 1.5 MB = 12 x 128 KB)"},
+    {"l2.assoc", CFG_INT, "8", 1, 1024, NULL, "L2 ways (HPE Table I: 8)"},
+    {"l2.latency", CFG_INT, "120", 0, 100000, NULL, "L2 hit latency in core cycles (thesis Table 3.1: 120)"},
+    {"l2.mshrs", CFG_INT, "128", 1, 65536, NULL, "outstanding line misses per slice (thesis Table 3.1: 128)"},
+    {"l2.ports", CFG_INT, "1", 1, 64, NULL, "lookups per slice per cycle"},
+    {"l2.queue", CFG_INT, "256", 1, 1048576, NULL,
+     "requests a slice holds, queued or answered but not yet sent back (full: SMs stall)"},
+    {"l2.writeback_buffer", CFG_INT, "32", 1, 65536, NULL,
+     "write-backs a slice may have in flight before it stops taking requests"},
+    {"l2.hash", CFG_ENUM, "channel", 0, -1, "channel|line|xor",
+     "address to slice: the GDDR channel's own interleave, 128 B lines round robin, or an XOR fold of higher bits"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static void rq_push(struct slice *s, struct rq *q, struct mem_req *r)
+{
+    SIM_ASSERT(q->n < q->cap, s->name, engine_now(s->comp.eng), "queue overflow");
+    uint32_t t = q->head + q->n++;
+    if (t >= q->cap) t -= q->cap;
+    q->q[t] = r;
+}
+static struct mem_req *rq_head(const struct rq *q) { return q->n ? q->q[q->head] : NULL; }
+static void rq_drop(struct rq *q) { if (++q->head == q->cap) q->head = 0; q->n--; }
+
+static struct mem_req *own_req(struct slice *s, enum req_kind k, uint64_t addr,
+                               uint8_t mask, uint32_t slot, sim_time now)
+{
+    struct mem_req *r = req_alloc(s->l2->pool);
+    r->kind = k;
+    r->paddr = r->vaddr = addr;
+    r->sector_mask = mask;
+    r->size = (uint32_t)__builtin_popcount(mask) * SECTOR_SIZE;
+    r->slot = slot;
+    r->t_issue = now;
+    r->reply = &s->fill;
+    rq_push(s, &s->down, r);
+    return r;
+}
+
+static void writeback(struct slice *s, const struct cache_victim *v, sim_time now)
+{
+    if (!v->valid || !v->dirty) return;
+    own_req(s, REQ_STORE, v->addr, v->dirty, WB_SLOT, now);
+    s->wb_out++;
+    *s->l2->writebacks += 1;
+}
+
+static void fetch(struct slice *s, struct cache_mshr *m, uint8_t mask, sim_time now)
+{
+    own_req(s, REQ_LOAD, m->line << LINE_SHIFT, mask, cache_mshr_index(&s->c, m), now);
+    m->pending |= mask;
+    m->outstanding++;
+    *s->l2->dram_reads += 1;
+}
+
+/* false: no MSHR free, the request stays queued. */
+static bool lookup(struct slice *s, struct mem_req *r, sim_time now)
+{
+    struct l2 *l = s->l2;
+    struct cache_victim v;
+    bool tag;
+    if (r->kind == REQ_STORE) {
+        /* A hit when the line is present; a miss allocates it, unfetched. */
+        cache_probe(&s->c, r->paddr, r->sector_mask, &tag);
+        cache_fill(&s->c, r->paddr, r->sector_mask, true, &v);
+        writeback(s, &v, now);
+        *(tag ? l->hits : l->misses) += 1;
+        (tag ? l->v_hits : l->v_misses)[s->id] += 1;
+        rq_push(s, &s->up, r);
+        return true;
+    }
+    uint8_t miss = cache_probe(&s->c, r->paddr, r->sector_mask, &tag);
+    if (!miss) {
+        if (r->kind == REQ_ATOMIC) cache_write_present(&s->c, r->paddr, r->sector_mask, true);
+        *l->hits += 1;
+        l->v_hits[s->id] += 1;
+        rq_push(s, &s->up, r);
+        return true;
+    }
+    struct cache_mshr *m = cache_mshr_find(&s->c, r->paddr);
+    if (m) {
+        uint8_t extra = (uint8_t)(miss & ~m->pending);
+        *l->merges += 1;
+        if (extra) fetch(s, m, extra, now);
+    } else {
+        m = cache_mshr_alloc(&s->c, r->paddr);
+        if (!m) { *l->mshr_full += 1; return false; }
+        *l->misses += 1;
+        l->v_misses[s->id] += 1;
+        if (tag) *l->sector_misses += 1;
+        fetch(s, m, miss, now);
+    }
+    cache_mshr_wait(m, r);
+    s->nwait++;
+    return true;
+}
+
+static void filled(struct slice *s, struct mem_req *f, sim_time now)
+{
+    if (f->slot == WB_SLOT) {
+        s->wb_out--;
+        req_release(s->l2->pool, f);
+        return;
+    }
+    struct cache_mshr *m = &s->c.m[f->slot];
+    struct cache_victim v;
+    cache_fill(&s->c, f->paddr, f->sector_mask, false, &v);
+    writeback(s, &v, now);
+    req_release(s->l2->pool, f);
+    if (--m->outstanding) return;
+    struct mem_req *r = m->head;
+    cache_mshr_release(&s->c, m);
+    while (r) {
+        struct mem_req *n = r->next;
+        r->next = NULL;
+        if (r->kind == REQ_ATOMIC) cache_write_present(&s->c, r->paddr, r->sector_mask, true);
+        s->nwait--;
+        rq_push(s, &s->up, r);
+        r = n;
+    }
+}
+
+static sim_time slice_tick(struct component *c, sim_time now)
+{
+    struct slice *s = (struct slice *)c;
+    struct l2 *l = s->l2;
+    sim_time p = c->dom->period;
+    struct mem_req *r;
+    while ((r = mq_pop(&s->fill, now))) filled(s, r, now);
+    for (uint32_t i = 0; i < l->ports && (r = mq_peek(&s->in, now)); i++) {
+        /* Room for every answer this request can cause, and for its
+         * write-back: otherwise it waits in the queue. */
+        if (s->up.n + s->nwait + 1 > l->up_cap || s->wb_out >= l->wb_max) break;
+        if (!lookup(s, r, now)) break;
+        mq_pop(&s->in, now);
+    }
+    while ((r = rq_head(&s->down))) {
+        struct mq *q = dram_channel_in(l->dram, dram_channel_of(l->dram, r->paddr));
+        if (!mq_push(q, r, now, NULL)) break;      /* polled: several channels */
+        rq_drop(&s->down);
+    }
+    if ((r = rq_head(&s->up)) && s->port_free <= now) {
+        rq_drop(&s->up);
+        uint32_t bytes = r->kind == REQ_STORE ? 0 : r->size;
+        uint32_t cyc = (bytes + l->bw - 1) / l->bw;
+        s->port_free = now + (sim_time)(cyc ? cyc : 1) * p;
+        /* Reply queues are sized for all their owner has in flight. */
+        if (!mq_push(r->reply, r, now, NULL))
+            sim_panic(s->name, now, "reply queue '%s' full", r->reply->name);
+    }
+    sim_time next = TIME_NEVER;
+    if (s->down.n || mq_peek(&s->in, now)) next = now + p;
+    if (s->up.n) { sim_time t = s->port_free > now ? s->port_free : now + p; if (t < next) next = t; }
+    if (mq_next_ready(&s->in) < next) next = mq_next_ready(&s->in);
+    if (mq_next_ready(&s->fill) < next) next = mq_next_ready(&s->fill);
+    return next <= now ? now + p : next;
+}
+
+static void slice_dump(struct component *c, FILE *out)
+{
+    struct slice *s = (struct slice *)c;
+    fprintf(out, "    %u queued, %u parked on %u MSHRs, %u to DRAM, %u to send back, %u write-backs\n",
+            s->in.n, s->nwait, s->c.mshr_used, s->down.n, s->up.n, s->wb_out);
+    for (uint32_t i = 0; i < s->in.n && i < 4; i++) req_dump(out, mq_at(&s->in, i));
+}
+
+static const struct comp_ops slice_ops = { slice_tick, slice_dump };
+
+struct l2 *l2_create(struct engine *e, const struct config *cfg,
+                     struct stats *st, struct req_pool *pool,
+                     const struct domain *dom, struct dram *d)
+{
+    struct l2 *l = xcalloc(1, sizeof *l);
+    l->dram = d;
+    l->pool = pool;
+    l->n = dram_nchannels(d);
+    const char *h = cfg_str(cfg, "l2.hash");
+    l->hash = !strcmp(h, "line") ? H_LINE : !strcmp(h, "xor") ? H_XOR : H_CHANNEL;
+    l->ports = (uint32_t)cfg_u64(cfg, "l2.ports");
+    l->bw = (uint32_t)cfg_u64(cfg, "gpu.xbar.port_bw");
+    l->wb_max = (uint32_t)cfg_u64(cfg, "l2.writeback_buffer");
+    l->up_cap = (uint32_t)cfg_u64(cfg, "l2.queue");
+    uint64_t size = cfg_u64(cfg, "l2.size") / l->n;
+    uint32_t ways = (uint32_t)cfg_u64(cfg, "l2.assoc"), mshrs = (uint32_t)cfg_u64(cfg, "l2.mshrs");
+    sim_time lat = (cfg_u64(cfg, "gpu.xbar.latency") + cfg_u64(cfg, "l2.latency")) * dom->period;
+    /* DRAM-bound requests: up to 4 sector reads per MSHR, the write-back
+     * buffer, and one write-back per fill. */
+    uint32_t down = mshrs * 8 + l->wb_max;
+    l->s = xcalloc(l->n, sizeof *l->s);
+    for (unsigned i = 0; i < l->n; i++) {
+        struct slice *s = &l->s[i];
+        snprintf(s->name, sizeof s->name, "l2.%u", i);
+        s->l2 = l;
+        s->id = i;
+        /* Sets round down when the total does not split evenly. */
+        if (!cache_init(&s->c, size, ways, mshrs))
+            user_error("l2.size: %llu B per slice (%u slices, one per dram channel) holds "
+                       "no set of l2.assoc (%u) 128 B lines",
+                       (unsigned long long)size, l->n, ways);
+        comp_init(&s->comp, e, &slice_ops, s->name, dom);
+        mq_init(&s->in, s->name, l->up_cap, lat, &s->comp);
+        mq_init(&s->fill, s->name, down, 0, &s->comp);
+        s->down = (struct rq){ xcalloc(down, sizeof(struct mem_req *)), down, 0, 0 };
+        s->up = (struct rq){ xcalloc(l->up_cap, sizeof(struct mem_req *)), l->up_cap, 0, 0 };
+    }
+    l->hits = stat_counter(st, "l2.hits", "requests", "L2 lookups that found every sector (stores: found the line)");
+    l->misses = stat_counter(st, "l2.misses", "requests", "L2 misses that took an MSHR (stores: allocated the line)");
+    l->sector_misses = stat_counter(st, "l2.sector_misses", "requests",
+                                    "L2 misses whose line was present without the sectors");
+    l->merges = stat_counter(st, "l2.mshr_merges", "requests", "L2 misses merged into an MSHR");
+    l->writebacks = stat_counter(st, "l2.writebacks", "requests", "dirty lines written back to GDDR");
+    l->mshr_full = stat_counter(st, "l2.mshr_full", "cycles", "lookups refused for want of an MSHR");
+    l->dram_reads = stat_counter(st, "l2.dram_reads", "requests", "sector fetches sent to GDDR");
+    l->invalidated = stat_counter(st, "l2.invalidated_lines", "lines",
+                                  "lines dropped because the driver evicted their page");
+    l->v_hits = stat_vector(st, "l2.slice.hits", l->n, "requests", "L2 hits per slice");
+    l->v_misses = stat_vector(st, "l2.slice.misses", l->n, "requests", "L2 misses per slice");
+    return l;
+}
+
+void l2_free(struct l2 *l)
+{
+    if (!l) return;
+    for (unsigned i = 0; i < l->n; i++) {
+        struct slice *s = &l->s[i];
+        cache_free(&s->c);
+        mq_free(&s->in);
+        mq_free(&s->fill);
+        free(s->down.q);
+        free(s->up.q);
+    }
+    free(l->s);
+    free(l);
+}
+
+unsigned l2_nslices(const struct l2 *l) { return l->n; }
+
+/* "channel" keeps each line in the slice beside its GDDR channel (GPGPU-Sim:
+ * an L2 bank per memory sub-partition); "line" spreads consecutive 128 B
+ * lines; "xor" folds page-number bits into the line index so that strides
+ * of a power of two do not all land on one slice. */
+unsigned l2_slice_of(const struct l2 *l, uint64_t pa)
+{
+    switch (l->hash) {
+    case H_LINE: return (unsigned)((pa >> LINE_SHIFT) % l->n);
+    case H_XOR: return (unsigned)(((pa >> LINE_SHIFT) ^ (pa >> PAGE_SHIFT) ^ (pa >> 20)) % l->n);
+    case H_CHANNEL: break;
+    }
+    return dram_channel_of(l->dram, pa);
+}
+
+struct mq *l2_slice_in(struct l2 *l, unsigned slice) { return &l->s[slice].in; }
+
+void l2_invalidate_frame(struct l2 *l, uint64_t pa)
+{
+    uint64_t base = pa & ~(PAGE_SIZE - 1);
+    for (uint64_t a = base; a < base + PAGE_SIZE; a += LINE_SIZE) {
+        struct cache_victim v;
+        cache_invalidate(&l->s[l2_slice_of(l, a)].c, a, &v);
+        if (v.valid) *l->invalidated += 1;
+    }
+}
+
+static struct mq *route(void *ctx, uint64_t pa)
+{
+    struct l2 *l = ctx;
+    return &l->s[l2_slice_of(l, pa)].in;
+}
+
+struct mem_port l2_port(struct l2 *l) { return (struct mem_port){ route, l }; }

@@ -1,0 +1,347 @@
+/* Warp issue and the answers that come back to an SM.
+ *
+ * A memory instruction is coalesced into one of the warp's in-flight slots
+ * (gpu.sm.max_outstanding_mem, default 1: the warp waits for its load
+ * before its next instruction).  Each distinct page is translated once;
+ * when its translation returns, the lines on that page go to the L1D.  A
+ * page that faults holds only its warp (replayable far faults, HPE Sec. II
+ * and batch-aware Sec. 2.2): the translation is parked in the GMMU until
+ * the page lands, the other pages' lines have already gone on, and when it
+ * returns only the faulted page's lines are sent (the replay of the
+ * faulted accesses). */
+#include <stdlib.h>
+#include "sm_internal.h"
+#include "../stats.h"
+
+#define FILL_WARP UINT32_MAX
+
+void ring_init(struct ring *r, uint32_t cap)
+{
+    *r = (struct ring){ .q = xcalloc(cap, sizeof *r->q), .cap = cap };
+}
+
+void ring_free(struct ring *r) { free(r->q); r->q = NULL; }
+
+void ring_push(struct sm *s, struct ring *r, struct mem_req *m)
+{
+    SIM_ASSERT(r->n < r->cap, s->name, engine_now(s->comp.eng), "outbound ring overflow");
+    uint32_t t = r->head + r->n++;
+    if (t >= r->cap) t -= r->cap;
+    r->q[t] = m;
+}
+
+static void barrier_release(struct sm *s, struct block_slot *b)
+{
+    if (!b->at_barrier || b->at_barrier < b->live) return;
+    uint32_t slot = (uint32_t)(b - s->b);
+    for (uint32_t i = 0; i < s->gpu->max_warps; i++)
+        if (s->w[i].st == W_BARRIER && s->w[i].block == slot) s->w[i].st = W_READY;
+    b->at_barrier = 0;
+    sm_issue_wake(s);
+}
+
+/* Barrier or exit, once the warp's memory instructions are answered (a
+ * barrier makes the block's earlier global accesses visible; an exiting
+ * warp's stores must complete before its block retires). */
+static void sync_inst(struct sm *s, struct warp *w, sim_time now)
+{
+    struct block_slot *b = &s->b[w->block];
+    w->held = false;
+    if (w->inst.op == INST_BARRIER) {
+        w->st = W_BARRIER;
+        b->at_barrier++;
+        barrier_release(s, b);
+        return;
+    }
+    w->st = W_DONE;
+    b->live--;
+    engine_progress(s->comp.eng);
+    barrier_release(s, b);
+    if (!b->live) retire_block(s, b, now);
+}
+
+void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now)
+{
+    m->used = false;
+    w->outstanding--;
+    engine_progress(s->comp.eng);
+    if (w->held) { if (!w->outstanding) sync_inst(s, w, now); }
+    else if (w->st == W_MEM) { w->st = W_READY; sm_issue_wake(s); }
+}
+
+/* ---- the SM's set of faulted pages (at most FSET_MAX; beyond that a
+ * late warp is accounted as waiting on memory, not on the fault) ---- */
+
+static int fset_find(const struct sm *s, uint64_t vpn)
+{
+    for (uint32_t i = 0; i < s->nfv; i++) if (s->fvpn[i] == vpn) return (int)i;
+    return -1;
+}
+
+static void fset_add(struct sm *s, uint64_t vpn)
+{
+    if (s->nfv < FSET_MAX && fset_find(s, vpn) < 0) s->fvpn[s->nfv++] = vpn;
+}
+
+static void fset_remove(struct sm *s, uint64_t vpn)
+{
+    int i = fset_find(s, vpn);
+    if (i >= 0) s->fvpn[i] = s->fvpn[--s->nfv];
+}
+
+static void mark_faulted(struct sm *s, struct warp *w, struct minst *m, uint32_t p,
+                         sim_time now)
+{
+    m->page_state[p] = PG_FAULTED;
+    if (w->nfault++ == 0) fault_warps_change(s, +1, now);
+}
+
+static void mem_issue(struct sm *s, struct warp *w, sim_time now)
+{
+    struct gpu *g = s->gpu;
+    uint32_t mi = 0;
+    while (w->mi[mi].used) mi++;
+    struct minst *m = &w->mi[mi];
+    const struct warp_inst *in = &w->inst;
+    m->used = true;
+    m->access = in->op == INST_LOAD ? REQ_LOAD : in->op == INST_STORE ? REQ_STORE : REQ_ATOMIC;
+    m->bypass = g->l1_bypass_all || (in->flags & INST_F_BYPASS_L1);
+    gpu_coalesce(in->addr, in->active, in->size, &m->c);
+    m->pending = m->c.npages + m->c.nlines;
+    uint32_t wi = (uint32_t)(w - s->w);
+    for (uint32_t p = 0; p < m->c.npages; p++) {
+        m->page_state[p] = PG_XLATE;
+        if (s->nfv && fset_find(s, m->c.page_vpn[p]) >= 0) mark_faulted(s, w, m, p, now);
+        struct mem_req *r = req_alloc(g->pool);
+        r->kind = REQ_XLATE;
+        r->access = m->access;
+        r->vaddr = m->c.page_vpn[p] << PAGE_SHIFT;
+        r->sm = (uint16_t)s->id;
+        r->warp = wi;
+        r->slot = mi << 8 | p;
+        r->t_issue = now;
+        r->reply = &s->xlate_resp;
+        ring_push(s, &s->xq, r);
+    }
+    *g->mem_insts += 1;
+    g->v.mem_insts[s->id] += 1;
+    *g->xlates += m->c.npages;
+    *g->lines += m->c.nlines;
+    *g->sectors += m->c.nsectors;
+    stat_hist_add(g->lines_per_inst, m->c.nlines);
+    stat_hist_add(g->pages_per_inst, m->c.npages);
+    w->outstanding++;
+    w->st = w->outstanding < g->max_outstanding ? W_READY : W_MEM;
+    if (!m->pending) warp_mem_done(s, w, m, now);
+}
+
+static void issue(struct sm *s, struct scheduler *k, struct warp *w, sim_time now)
+{
+    struct gpu *g = s->gpu;
+    sim_time p = s->comp.dom->period;
+    w->inst.flags = w->inst.issue_cycles = w->inst.cycles = 0;
+    wl_next_inst(g->wl, &w->ctx, &w->inst);
+    *g->warp_insts += 1;
+    g->v.insts[s->id] += 1;
+    g->k_insts++;
+    if (k->busy_until < now + p) k->busy_until = now + p;
+    switch (w->inst.op) {
+    case INST_COMPUTE: {
+        /* `issue_cycles` hold the scheduler (e.g. a 32-lane op on a 16-wide
+         * Fermi unit issues in 2 cycles); the warp is ready again after
+         * `cycles` (its dependent-issue latency), never before the issue. */
+        sim_time ic = w->inst.issue_cycles ? w->inst.issue_cycles : 1;
+        sim_time lat = w->inst.cycles > ic ? w->inst.cycles : ic;
+        if (k->busy_until < now + ic * p) k->busy_until = now + ic * p;
+        w->st = W_PIPE;
+        w->ready_at = now + lat * p;
+        break;
+    }
+    case INST_LOAD: case INST_STORE: case INST_ATOMIC:
+        mem_issue(s, w, now);
+        break;
+    case INST_BARRIER: case INST_EXIT:
+        if (w->outstanding) { w->held = true; w->st = W_MEM; }
+        else sync_inst(s, w, now);
+        break;
+    }
+}
+
+/* ---- answers ---- */
+
+static void page_translated(struct sm *s, struct warp *w, struct minst *m,
+                            uint32_t p, sim_time now)
+{
+    if (m->page_state[p] == PG_FAULTED) {
+        fset_remove(s, m->c.page_vpn[p]);
+        if (--w->nfault == 0) fault_warps_change(s, -1, now);
+    }
+    m->page_state[p] = PG_DONE;
+}
+
+static void translated(struct sm *s, struct mem_req *r, sim_time now)
+{
+    struct warp *w = &s->w[r->warp];
+    uint32_t mi = r->slot >> 8, p = r->slot & 0xff;
+    struct minst *m = &w->mi[mi];
+    page_translated(s, w, m, p, now);
+    uint64_t frame = r->paddr >> PAGE_SHIFT << PAGE_SHIFT;
+    for (uint32_t l = 0; l < m->c.nlines; l++) {
+        if (m->c.line_page[l] != p) continue;
+        struct mem_req *q = req_alloc(s->gpu->pool);
+        q->kind = m->access;
+        q->vaddr = m->c.line_addr[l];
+        q->paddr = frame | (m->c.line_addr[l] & (PAGE_SIZE - 1));
+        q->sector_mask = m->c.line_mask[l];
+        q->size = (uint32_t)__builtin_popcount(q->sector_mask) * SECTOR_SIZE;
+        q->sm = (uint16_t)s->id;
+        q->warp = r->warp;
+        q->slot = mi << 8 | l;
+        q->t_issue = now;
+        q->reply = &s->mem_resp;
+        if (!mq_push(&s->l1q, q, now, NULL))
+            sim_panic(s->name, now, "L1D input queue full");
+    }
+    req_release(s->gpu->pool, r);
+    if (--m->pending == 0) warp_mem_done(s, w, m, now);
+}
+
+void line_done(struct sm *s, struct mem_req *r, sim_time now)
+{
+    struct warp *w = &s->w[r->warp];
+    struct minst *m = &w->mi[r->slot >> 8];
+    req_release(s->gpu->pool, r);
+    if (--m->pending == 0) warp_mem_done(s, w, m, now);
+}
+
+/* ---- the cycle ---- */
+
+static sim_time next_tick(struct sm *s, sim_time now, bool xq_blocked)
+{
+    const struct gpu *g = s->gpu;
+    sim_time p = s->comp.dom->period, next = TIME_NEVER, issue = TIME_NEVER;
+    for (uint32_t i = 0; i < g->max_warps; i++) {
+        const struct warp *w = &s->w[i];
+        sim_time t;
+        if (w->st == W_READY) t = now + p;
+        else if (w->st == W_PIPE) t = w->ready_at;
+        else continue;
+        sim_time busy = s->sch[i % g->nsched].busy_until;
+        if (busy > t) t = busy;
+        if (s->blocked_until > t) t = s->blocked_until;
+        if (t <= now) t = now + p;
+        if (t < issue) issue = t;
+    }
+    s->issue_at = issue;
+    next = issue;
+    if (mq_peek(&s->l1q, now) || (s->xq.n && !xq_blocked)) return now + p;
+    if (s->oq.n) {
+        sim_time t = s->xbar_free > now + p ? s->xbar_free : now + p;
+        if (t < next) next = t;
+    }
+    const struct mq *qs[] = { &s->l1q, &s->mem_resp, &s->xlate_resp };
+    for (int i = 0; i < 3; i++)
+        if (mq_next_ready(qs[i]) < next) next = mq_next_ready(qs[i]);
+    return next;
+}
+
+sim_time sm_tick(struct component *c, sim_time now)
+{
+    struct sm *s = (struct sm *)c;
+    struct gpu *g = s->gpu;
+    struct mem_req *r;
+    stall_account(s, now);
+    while ((r = mq_pop(&s->xlate_resp, now))) translated(s, r, now);
+    while ((r = mq_pop(&s->mem_resp, now))) {
+        if (r->warp == FILL_WARP) l1d_answer(s, r, now);
+        else line_done(s, r, now);
+    }
+    for (uint32_t i = 0; i < g->l1_ports && (r = mq_peek(&s->l1q, now)); i++) {
+        bool stalled;
+        l1d_access(s, r, now, &stalled);
+        if (stalled) break;
+        mq_pop(&s->l1q, now);
+    }
+    bool xq_blocked = false;
+    for (uint32_t i = 0; i < g->lsu_width && s->xq.n; i++) {
+        if (!mq_push(s->xlate_out, ring_head(&s->xq), now, c)) { xq_blocked = true; break; }
+        ring_drop(&s->xq);
+    }
+    xbar_send(s, now);
+    bool issued = false;
+    /* Ticks for memory traffic alone skip the scheduler scan. */
+    if (now >= s->blocked_until && now >= s->issue_at) {
+        sim_time p = c->dom->period;
+        for (uint32_t k = 0; k < g->nsched; k++) {
+            struct scheduler *sk = &s->sch[k];
+            if (sk->busy_until > now) continue;
+            for (uint32_t i = 0; i < g->issue_width; i++) {
+                struct warp *w = g->sched->pick(s, sk, now);
+                if (!w) break;
+                issue(s, sk, w, now);
+                issued = true;
+                if (sk->busy_until > now + p) break;    /* multi-cycle issue */
+            }
+        }
+    }
+    sim_time next = next_tick(s, now, xq_blocked);
+    stall_decide(s, issued, now, next);
+    return next;
+}
+
+static const char *wstate_name(const struct warp *w)
+{
+    static const char *const n[] = {"free", "ready", "pipeline", "memory", "barrier", "done"};
+    return w->st == W_MEM && w->nfault ? "fault" : n[w->st];
+}
+
+void sm_dump(struct component *c, FILE *out)
+{
+    struct sm *s = (struct sm *)c;
+    fprintf(out, "    %u blocks (%u active), %u warps resident; %u translations and "
+            "%u line requests waiting for a port; %u L1D MSHRs in use\n",
+            s->res_blocks, s->active_blocks, s->res_warps, s->xq.n, s->oq.n,
+            s->l1.mshr_used);
+    for (uint32_t i = 0; i < s->gpu->max_warps; i++) {
+        const struct warp *w = &s->w[i];
+        if (w->st == W_FREE || w->st == W_DONE || w->st == W_READY) continue;
+        fprintf(out, "    warp %u (block %llu, warp %u): %s", i,
+                (unsigned long long)w->ctx.block, w->ctx.warp, wstate_name(w));
+        for (uint32_t j = 0; j < s->gpu->max_outstanding; j++) {
+            const struct minst *m = &w->mi[j];
+            if (!m->used) continue;
+            fprintf(out, "; %u outstanding of %u pages / %u lines, first page %#llx",
+                    m->pending, m->c.npages, m->c.nlines,
+                    (unsigned long long)(m->c.npages ? m->c.page_vpn[0] : 0));
+        }
+        fputc('\n', out);
+    }
+}
+
+/* The GMMU logged a fault for vpn on behalf of SM `sm`.  Requests of other
+ * warps, on this SM or others, may have merged into the same TLB miss, so
+ * every SM's warps waiting on vpn become fault-stalled (one scan of the
+ * resident warps per fault, not per instruction). */
+void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now)
+{
+    struct gpu *g = gpu;
+    g->v.faults[sm] += 1;
+    for (unsigned si = 0; si < g->nsms; si++) {
+        struct sm *s = &g->sm[si];
+        bool waits = false;
+        for (uint32_t i = 0; i < g->max_warps; i++) {
+            struct warp *w = &s->w[i];
+            if (!w->outstanding) continue;
+            for (uint32_t j = 0; j < g->max_outstanding; j++) {
+                struct minst *m = &w->mi[j];
+                if (!m->used) continue;
+                for (uint32_t p = 0; p < m->c.npages; p++) {
+                    if (m->c.page_vpn[p] != vpn) continue;
+                    waits = waits || m->page_state[p] != PG_DONE;
+                    if (m->page_state[p] == PG_XLATE) mark_faulted(s, w, m, p, now);
+                }
+            }
+        }
+        if (waits) fset_add(s, vpn);
+    }
+}

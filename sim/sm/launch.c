@@ -1,0 +1,160 @@
+/* Kernel launch, occupancy and thread-block dispatch. */
+#include <string.h>
+#include "sm_internal.h"
+#include "../stats.h"
+
+const char *occ_limit_name(enum occ_limit l)
+{
+    static const char *const n[] = {"blocks", "warps", "threads", "registers", "shared memory"};
+    return n[l];
+}
+
+static uint32_t round_up(uint32_t x, uint32_t unit)
+{ return unit > 1 ? (x + unit - 1) / unit * unit : x; }
+
+/* The CUDA occupancy calculator's rules (CUDA Occupancy Calculator,
+ * "warp" register allocation granularity): a block takes ceil(threads/32)
+ * warps; registers are allocated per warp in units of reg_unit (Fermi: 64,
+ * Kepler and later: 256); shared memory per block in units of smem_unit
+ * (Fermi: 128 B).  The resident blocks are the minimum over the limits. */
+uint32_t gpu_occupancy(const struct occ_limits *l, uint32_t threads,
+                       uint32_t regs, uint32_t smem, enum occ_limit *why)
+{
+    uint32_t wpb = (threads + WARP_SIZE - 1) / WARP_SIZE;
+    uint32_t n[5] = { l->max_blocks, l->max_warps / wpb, l->max_threads / threads,
+                      UINT32_MAX, UINT32_MAX };
+    if (regs) {
+        uint32_t per_warp = round_up(regs * WARP_SIZE, l->reg_unit);
+        n[OCC_REGS] = (l->regs / per_warp) / wpb;
+    }
+    if (smem) n[OCC_SMEM] = l->smem / round_up(smem, l->smem_unit);
+    enum occ_limit best = OCC_BLOCKS;
+    for (int i = 1; i < 5; i++)
+        if (n[i] < n[best]) best = (enum occ_limit)i;
+    if (why) *why = best;
+    return n[best];
+}
+
+static uint32_t block_threads(const struct gpu *g)
+{ return g->k.block.x * g->k.block.y * g->k.block.z; }
+
+static void place_block(struct gpu *g, struct sm *s, sim_time now)
+{
+    uint32_t threads = block_threads(g);
+    uint32_t nw = (threads + WARP_SIZE - 1) / WARP_SIZE;
+    uint32_t slot = 0;
+    while (s->b[slot].used) slot++;
+    uint32_t regs = nw * round_up(g->k.regs_per_thread * WARP_SIZE, g->lim.reg_unit);
+    uint32_t smem = round_up(g->k.smem_per_block, g->lim.smem_unit);
+    s->b[slot] = (struct block_slot){ true, true, nw, nw, 0, threads, regs, smem };
+    s->res_blocks++;
+    s->active_blocks++;
+    s->res_warps += nw;
+    s->res_threads += threads;
+    s->res_regs += regs;
+    s->res_smem += smem;
+    uint64_t block = g->next_block++;
+    for (uint32_t i = 0, wi = 0; i < nw; wi++) {
+        SIM_ASSERT(wi < g->max_warps, s->name, now, "no free warp slot for a placed block");
+        struct warp *w = &s->w[wi];
+        if (w->st != W_FREE) continue;
+        w->st = W_READY;
+        w->block = slot;
+        w->age = g->warp_age++;
+        w->outstanding = w->nfault = 0;
+        w->held = false;
+        w->ctx = (struct warp_ctx){ .k = &g->k, .block = block, .warp = i };
+        uint32_t left = threads - i * WARP_SIZE;
+        w->ctx.threads = left < WARP_SIZE ? left : WARP_SIZE;
+        wl_warp_start(g->wl, &w->ctx);
+        i++;
+    }
+    sm_issue_wake(s);
+    comp_wake(&s->comp, now);
+}
+
+/* Round-robin over SMs with room for one more block (GPGPU-Sim's block
+ * issue: next SM in turn that can take the kernel's next block). */
+static void dispatch(struct gpu *g, sim_time now)
+{
+    unsigned tried = 0;
+    while (g->next_block < g->nblocks && tried < g->nsms) {
+        struct sm *s = &g->sm[g->next_sm];
+        g->next_sm = (g->next_sm + 1) % g->nsms;
+        if (s->res_blocks < g->k_blocks_per_sm) { place_block(g, s, now); tried = 0; }
+        else tried++;
+    }
+}
+
+static void launch_after(struct gpu *g, sim_time now);
+
+static void kernel_end(struct gpu *g, sim_time now)
+{
+    uint64_t seq = g->k.seq, start = g->k_start, end = now, blocks = g->nblocks,
+             gx = g->k.grid.x, gy = g->k.grid.y, gz = g->k.grid.z,
+             bx = g->k.block.x, by = g->k.block.y, bz = g->k.block.z,
+             regs = g->k.regs_per_thread, smem = g->k.smem_per_block,
+             bps = g->k_blocks_per_sm;
+    uint32_t wpb = (block_threads(g) + WARP_SIZE - 1) / WARP_SIZE;
+    double occ = (double)(bps * wpb) / (double)g->lim.max_warps;
+    const void *row[] = { &seq, g->k.name, &start, &end, &gx, &gy, &gz,
+                          &bx, &by, &bz, &regs, &smem, &blocks, &g->k_insts,
+                          &bps, &occ, occ_limit_name(g->k_limit) };
+    rec_append(g->kernels, row);
+    g->kernel_active = false;
+    g->kernels_done++;
+    *g->n_kernels += 1;
+    launch_after(g, now);
+}
+
+/* Kernels of the (single) stream run in order: the next kernel is taken
+ * from the workload when the previous one has retired its last block (or
+ * at the start), and starts gpu.kernel_launch_latency later.  The program
+ * ends with its last kernel. */
+static void launch_after(struct gpu *g, sim_time now)
+{
+    if (!wl_next_kernel(g->wl, &g->k)) { g->program_done = true; return; }
+    engine_at(g->eng, now + g->launch_latency, g->dom, launch_next, g, 0);
+}
+
+void launch_next(void *obj, uint64_t arg, sim_time now)
+{
+    struct gpu *g = obj;
+    (void)arg;
+    uint32_t threads = block_threads(g);
+    if (!threads)
+        user_error("kernel '%s': a block of zero threads", g->k.name);
+    g->k_blocks_per_sm = gpu_occupancy(&g->lim, threads, g->k.regs_per_thread,
+                                       g->k.smem_per_block, &g->k_limit);
+    if (!g->k_blocks_per_sm)
+        user_error("kernel '%s': a block of %u threads, %u registers/thread, %u B "
+                   "shared memory does not fit on an SM (limit: %s; gpu.sm.max_threads, "
+                   "gpu.sm.max_warps, gpu.sm.registers, gpu.sm.shared_memory)",
+                   g->k.name, threads, g->k.regs_per_thread, g->k.smem_per_block,
+                   occ_limit_name(g->k_limit));
+    g->kernel_active = true;
+    g->nblocks = (uint64_t)g->k.grid.x * g->k.grid.y * g->k.grid.z;
+    g->next_block = g->blocks_done = g->k_insts = 0;
+    g->k_start = now;
+    if (!g->nblocks) { kernel_end(g, now); return; }
+    dispatch(g, now);
+}
+
+void gpu_start(struct gpu *g, sim_time now) { launch_after(g, now); }
+
+void retire_block(struct sm *s, struct block_slot *b, sim_time now)
+{
+    struct gpu *g = s->gpu;
+    uint32_t slot = (uint32_t)(b - s->b);
+    for (uint32_t i = 0; i < g->max_warps; i++)
+        if (s->w[i].st == W_DONE && s->w[i].block == slot) s->w[i].st = W_FREE;
+    s->res_blocks--;
+    if (b->active) s->active_blocks--;
+    s->res_warps -= b->nwarps;
+    s->res_threads -= b->threads;
+    s->res_regs -= b->regs;
+    s->res_smem -= b->smem;
+    b->used = false;
+    if (++g->blocks_done == g->nblocks) kernel_end(g, now);
+    else dispatch(g, now);
+}

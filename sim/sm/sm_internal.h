@@ -1,0 +1,173 @@
+/* Shared inside sim/sm only: the SM's state and the functions its files
+ * call on each other. */
+#ifndef UVMSIM_SM_INTERNAL_H
+#define UVMSIM_SM_INTERNAL_H
+
+#include "sm.h"
+#include "../cache.h"
+#include "../../workloads/workload.h"
+
+struct stats;
+struct rec_table;
+
+/* Warp states (issue 3): ready, in the pipeline (compute latency), waiting
+ * on memory, at a barrier, done.  "Waiting on a fault" is W_MEM with a
+ * faulted page (w->nfault > 0). */
+enum wstate { W_FREE, W_READY, W_PIPE, W_MEM, W_BARRIER, W_DONE };
+
+/* Stall reasons of an SM cycle in which nothing issued. */
+enum stall { ST_SHOOTDOWN, ST_FAULT, ST_MEMORY, ST_BARRIER, ST_PIPELINE, ST_IDLE, ST_NREASONS };
+
+/* Page states of one in-flight memory instruction. */
+enum { PG_XLATE, PG_FAULTED, PG_DONE };
+
+/* One memory instruction in flight: its coalesced lines and pages. */
+struct minst {
+    bool used, bypass;
+    enum req_kind access;
+    uint32_t pending;           /* translations + lines not yet answered */
+    uint8_t page_state[COAL_MAX];
+    struct coalesced c;
+};
+
+struct warp {
+    enum wstate st;
+    uint32_t block;             /* block slot on this SM */
+    uint64_t age;               /* dispatch order (GTO: oldest first) */
+    sim_time ready_at;          /* W_PIPE */
+    uint32_t outstanding;       /* memory instructions in flight */
+    uint32_t nfault;            /* pages of this warp fault-stalled */
+    bool held;                  /* w->inst (barrier/exit) waits for memory */
+    struct warp_ctx ctx;
+    struct warp_inst inst;
+    struct minst *mi;           /* gpu->max_outstanding slots */
+};
+
+/* "Resident" holds the block's resources; "active" lets the schedulers see
+ * its warps.  Today every resident block is active; thread
+ * oversubscription (batch-aware Sec. 4.1) will park resident blocks
+ * inactive. */
+struct block_slot {
+    bool used, active;
+    uint32_t nwarps, live, at_barrier, threads, regs, smem;
+};
+
+struct scheduler {
+    uint32_t idx;               /* this scheduler's number on its SM */
+    uint32_t last;              /* warp slot issued last */
+    sim_time busy_until;        /* a multi-cycle issue holds the port */
+};
+
+#define FSET_MAX 64
+
+struct sm;
+struct sched_ops {
+    const char *name;
+    struct warp *(*pick)(struct sm *s, struct scheduler *k, sim_time now);
+};
+extern const struct sched_ops sched_lrr, sched_gto;
+
+/* A bounded ring of requests waiting for a port. */
+struct ring {
+    struct mem_req **q;
+    uint32_t cap, head, n;
+};
+
+struct sm {
+    struct component comp;
+    char name[24];
+    struct gpu *gpu;
+    unsigned id;
+    struct warp *w;
+    struct block_slot *b;
+    struct scheduler *sch;
+    uint32_t res_warps, res_blocks, res_threads, res_regs, res_smem, active_blocks;
+    struct mq xlate_resp, mem_resp;
+    struct mq l1q;              /* line requests into the L1D (latency = hit latency) */
+    struct mq *xlate_out;
+    struct mem_port mem_out;
+    sim_time blocked_until;     /* no issue before this (shootdowns) */
+    sim_time issue_at;          /* no warp can issue before this (0: look) */
+    struct ring xq;             /* translations waiting for the TLB port */
+    struct ring oq;             /* line requests waiting for the crossbar port */
+    sim_time xbar_free;         /* the crossbar input port is busy until */
+    struct cache l1;
+    /* pages with a far fault outstanding that warps here wait on: a warp
+     * that asks for one later is fault-stalled from the start */
+    uint64_t fvpn[FSET_MAX];
+    uint32_t nfv;
+    /* stall accounting */
+    sim_time acct_t;            /* cycles before this are accounted */
+    enum stall acct_reason;     /* reason for cycles after acct_t */
+    bool acct_issuing;
+    uint32_t nfault_warps;
+    sim_time fw_t;              /* fault-stalled warp-cycles integrated to here */
+};
+
+struct sm_stats {
+    uint64_t *insts, *mem_insts, *l1_hits, *l1_misses, *l1_sector_misses,
+             *l1_merges, *l1_mshr_full, *fault_warp_cycles, *faults,
+             *stall[ST_NREASONS], *issue_cycles;
+};
+
+struct gpu {
+    struct engine *eng;
+    const struct domain *dom;
+    struct req_pool *pool;
+    struct workload *wl;
+    struct sm *sm;
+    unsigned nsms, next_sm;
+    struct occ_limits lim;
+    uint32_t max_warps, nsched, issue_width, lsu_width, max_outstanding,
+             l1_ports, xbar_bw;
+    bool l1_enabled, l1_bypass_all;
+    const struct sched_ops *sched;
+    sim_time launch_latency, xbar_latency;
+    struct wl_kernel k;
+    bool kernel_active, program_done;
+    uint64_t next_block, nblocks, blocks_done, kernels_done, k_insts, warp_age;
+    uint32_t k_blocks_per_sm;
+    enum occ_limit k_limit;
+    sim_time k_start;
+    struct rec_table *kernels;
+    /* totals */
+    uint64_t *warp_insts, *mem_insts, *lines, *sectors, *xlates, *n_kernels,
+             *l1_hits, *l1_misses, *l1_sector_misses, *l1_merges,
+             *fault_warp_cycles, *stall[ST_NREASONS];
+    struct stat_hist *lines_per_inst, *pages_per_inst;
+    struct sm_stats v;          /* per-SM vectors */
+};
+
+/* A warp became ready: the next tick must look for an issuable warp. */
+static inline void sm_issue_wake(struct sm *s) { s->issue_at = 0; }
+
+/* ring.c-style helpers */
+void ring_init(struct ring *r, uint32_t cap);
+void ring_free(struct ring *r);
+void ring_push(struct sm *s, struct ring *r, struct mem_req *m);
+static inline struct mem_req *ring_head(const struct ring *r)
+{ return r->n ? r->q[r->head] : NULL; }
+static inline void ring_drop(struct ring *r)
+{ if (++r->head == r->cap) r->head = 0; r->n--; }
+
+/* launch.c */
+void launch_next(void *obj, uint64_t arg, sim_time now);
+void retire_block(struct sm *s, struct block_slot *b, sim_time now);
+
+/* core.c */
+sim_time sm_tick(struct component *c, sim_time now);
+void sm_dump(struct component *c, FILE *out);
+void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now);
+
+/* l1d.c */
+void l1d_access(struct sm *s, struct mem_req *r, sim_time now, bool *stalled);
+void l1d_answer(struct sm *s, struct mem_req *r, sim_time now);
+void line_done(struct sm *s, struct mem_req *r, sim_time now);
+bool xbar_send(struct sm *s, sim_time now);
+
+/* stall.c */
+void stall_account(struct sm *s, sim_time now);
+void stall_decide(struct sm *s, bool issued, sim_time now, sim_time next);
+void fault_warps_change(struct sm *s, int delta, sim_time now);
+
+#endif

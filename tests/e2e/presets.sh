@@ -1,0 +1,47 @@
+#!/bin/sh
+# The papers' machines as config presets: each loads, resolves to the
+# table's numbers, and runs a small stream to completion.
+. "$(dirname "$0")/../e2e_lib.sh"
+
+# key value pairs that must appear in `config show` of a preset
+has() {
+    f=$1; shift
+    "$UVMSIM" config show "$f" >"$TMP/show" 2>&1 || return 1
+    python3 - "$TMP/show" "$@" <<'PYEOF'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+# flatten the YAML mapping by indentation
+path, flat = [], {}
+for l in lines:
+    if not l.strip() or l.strip().startswith("#"):
+        continue
+    ind = (len(l) - len(l.lstrip())) // 2
+    k, _, v = l.strip().partition(":")
+    path = path[:ind] + [k]
+    if v.strip():
+        flat[".".join(path)] = v.strip()
+args = sys.argv[2:]
+bad = [(k, v, flat.get(k)) for k, v in zip(args[::2], args[1::2]) if flat.get(k) != v]
+if bad:
+    print(bad)
+sys.exit(1 if bad else 0)
+PYEOF
+}
+
+check "hpe-table1: HPE Table I" has configs/hpe-table1.yaml \
+    gpu.sms 15 gpu.clock 1.4GHz gpu.l1d.size 16KiB gpu.l1d.assoc 4 \
+    l2.size 1536KiB l2.assoc 8 dram.channels 12 tlb.l1.entries 128 \
+    tlb.l2.entries 512 tlb.l2.assoc 16 link.bandwidth 16GB/s
+check "batch-aware-table1: batch-aware Table 1" has configs/batch-aware-table1.yaml \
+    gpu.sms 16 gpu.clock 1GHz gpu.sm.max_threads 1024 gpu.sm.registers 65536 \
+    gpu.l1d.size 16KiB gpu.l1d.assoc 4 l2.size 2MiB l2.assoc 16 \
+    tlb.l1.entries 64 tlb.l2.entries 1024 tlb.l2.assoc 32 link.bandwidth 15.75GB/s
+check "thesis-table3-1: thesis Table 3.1" has configs/thesis-table3-1.yaml \
+    gpu.sms 15 gpu.clock 1.4GHz gpu.l1d.latency 3 gpu.l1d.mshrs 64 \
+    l2.latency 120 l2.mshrs 128 l2.size 1536KiB
+for f in hpe-table1 batch-aware-table1 thesis-table3-1; do
+    # shellcheck disable=SC2086
+    "$UVMSIM" run "configs/$f.yaml" $SMALL --quiet -o "$TMP/$f.h5"
+    check "$f runs to completion" [ $? -eq 0 ]
+done
+[ "$FAILS" -eq 0 ]
