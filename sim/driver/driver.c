@@ -41,8 +41,7 @@ struct driver {
     /* frames */
     uint64_t capacity, never_used;  /* frames [0, never_used) hold pages */
     uint64_t victim_pfn;            /* frame freed by the last write-back */
-    const struct evict_ops *evict;
-    void *evict_state;
+    struct evictor *evict;
     /* the batch being serviced */
     sim_time batch_start;
     uint64_t batch_h2d, batch_d2h, batch_evictions;
@@ -59,8 +58,6 @@ const struct cfg_key driver_config_keys[] = {
      "runtime fault-handling time per batch (HPE Sec. III, batch-aware Table 1: 20 us)"},
     {"driver.batch_size", CFG_INT, "256", 1, 1048576, NULL,
      "fault-buffer entries fetched per batch (real driver default: 256)"},
-    {"driver.eviction", CFG_ENUM, "fifo", 0, -1, "fifo|lru|random",
-     "eviction policy: fifo (the real driver's chunk list, age-based LRU), lru (page LRU fed by accesses), random"},
     {"gpu.memory.capacity", CFG_SIZE, "0B", 0, 1.2e18, NULL,
      "GPU memory for migrated pages (0: gpu.memory.fraction of the footprint)"},
     {"gpu.memory.fraction", CFG_FRACTION, "100%", 1e-6, 1e6, NULL,
@@ -130,7 +127,7 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
     struct driver *d = obj;
     struct batch_page *p = &d->pages[idx];
     gmmu_map(d->gmmu, p->vpn, p->pfn, now);
-    d->evict->on_resident(d->evict_state, p->vpn);
+    evictor_resident(d->evict, p->vpn);
     d->inflight--;
     comp_wake(&d->comp, now);
 }
@@ -155,7 +152,7 @@ static bool take_frame(struct driver *d, uint64_t *pfn, sim_time now)
     }
     if (d->never_used < d->capacity) { *pfn = d->never_used++; return true; }
     uint64_t vpn;
-    if (!d->evict->victim(d->evict_state, &vpn)) return false;
+    if (!evictor_victim(d->evict, &vpn)) return false;
     uint64_t frame = gmmu_frame_of(d->gmmu, vpn);
     bool dirty = gmmu_unmap(d->gmmu, vpn, now);
     tlb_shootdown(d->tlb, vpn, now);
@@ -234,13 +231,6 @@ static uint64_t capacity_pages(const struct config *cfg, uint64_t footprint)
     return pages;
 }
 
-static const struct evict_ops *find_policy(const char *name)
-{
-    const struct evict_ops *o = evict_find(name);
-    if (!o) sim_panic("driver", 0, "no eviction policy '%s'", name);
-    return o;
-}
-
 struct driver *driver_create(struct engine *e, const struct config *cfg,
                              struct stats *st, const struct domain *dom,
                              struct gmmu *g, struct tlb *t, struct link *l,
@@ -263,8 +253,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->pages = xcalloc(d->batch_size, sizeof *d->pages);
     d->capacity = capacity_pages(cfg, footprint);
     d->victim_pfn = UINT64_MAX;
-    d->evict = find_policy(cfg_str(cfg, "driver.eviction"));
-    d->evict_state = d->evict->create(cfg, d->capacity);
+    d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity, st);
     d->batches = stat_table(st, "batches", "one row per fault batch the driver serviced",
                             batch_fields, sizeof batch_fields / sizeof batch_fields[0]);
     d->n_batches = stat_counter(st, "driver.batches", "batches", "fault batches serviced");
@@ -287,7 +276,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
 void driver_free(struct driver *d)
 {
     if (!d) return;
-    d->evict->destroy(d->evict_state);
+    evictor_free(d->evict);
     free(d->fetched);
     free(d->pages);
     free(d);

@@ -32,5 +32,11 @@ struct replay_result { uint64_t refs, faults, evictions, writebacks; };
 int driver_replay(const struct config *cfg, const char *policy, uint64_t frames,
                   FILE *in, const char *name, struct replay_result *out,
                   char *err, size_t errlen);
+/* The same, registering the policy's statistics ("evict.*": victims,
+ * search length, wrong evictions, the policy's own) in `st`. */
+int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t frames,
+                        FILE *in, const char *name, struct replay_result *out,
+                        struct stats *st, char *err, size_t errlen);
+void driver_replay_print_stats(FILE *out, const struct stats *st);
 
 #endif
