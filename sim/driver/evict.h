@@ -88,6 +88,10 @@ void evict_hpe_classify_counts(uint64_t regular, uint64_t irregular, uint64_t sm
 /* Test hook into RRIP: the prediction (RRPV) of resident page vpn, or -1. */
 int evict_rrip_prediction(void *rrip, uint64_t vpn);
 
+/* Test hook into CLOCK-Pro: the status of page vpn. */
+enum { CP_ABSENT, CP_HOT, CP_COLD, CP_COLD_TEST, CP_NONRES_TEST };
+int evict_clock_pro_status(void *clock_pro, uint64_t vpn);
+
 /* Test hook into the cyclic-thrashing detector: counts one eviction of
  * vpn (without choosing it) and says whether it declares thrashing. */
 bool evict_cyclic_count(void *cyclic, uint64_t vpn);

@@ -235,6 +235,16 @@ static bool cp_victim(void *p, uint64_t *vpn)
     }
 }
 
+int evict_clock_pro_status(void *p, uint64_t vpn)
+{
+    struct cp *c = p;
+    uint32_t i = page_map_get(&c->map, vpn);
+    if (i == PAGE_MAP_NONE) return CP_ABSENT;
+    const struct node *x = &c->n[i];
+    return x->kind == HOT ? CP_HOT : x->kind == NONRES ? CP_NONRES_TEST
+         : x->test ? CP_COLD_TEST : CP_COLD;
+}
+
 static uint64_t cp_last_search(void *p) { return ((struct cp *)p)->steps; }
 
 static void cp_register_stats(void *p, struct stats *st)

@@ -71,7 +71,8 @@ void evictor_free(struct evictor *ev)
 
 void evictor_set_future(struct evictor *ev, const uint64_t *refs, size_t n)
 {
-    if (ev->ops->set_future) ev->ops->set_future(ev->p, refs, n);
+    /* a stream named by driver.evict.ideal.future wins over the caller's */
+    if (ev->ops->set_future && !ev->future) ev->ops->set_future(ev->p, refs, n);
 }
 
 void evictor_resident(struct evictor *ev, uint64_t vpn)
@@ -83,8 +84,8 @@ void evictor_resident(struct evictor *ev, uint64_t vpn)
 
 void evictor_touch(struct evictor *ev, uint64_t vpn)
 {
-    if (!ev->ops->touch) return;
     if (ev->record) fprintf(ev->record, "%llu\n", (unsigned long long)vpn);
+    if (!ev->ops->touch) return;
     ev->ops->touch(ev->p, vpn);
 }
 
