@@ -7,10 +7,11 @@
  * driver.evict.record (driver.evict.ideal.future).  The stream holds what
  * the policy is fed, in order: one entry per on_resident (a fault) and per
  * touch.  A cursor advances by one per call; a page's next use is its first
- * occurrence after the cursor (binary search in its occurrence list), so a
- * second timed pass whose interleaving drifts from the recording still gets
- * sensible, if no longer optimal, choices (evict.ideal.misaligned counts
- * the calls whose page was not the recorded one). */
+ * occurrence after the cursor (binary search in its occurrence list).  A
+ * second timed pass whose stream drifts from the recording resynchronises
+ * (advance()) and still gets sensible, if no longer optimal, choices;
+ * evict.ideal.misaligned counts the calls whose page was not the recorded
+ * one.  docs/policies.md says which streams make the two passes agree. */
 #include <stdlib.h>
 #include "evict.h"
 #include "page_map.h"
@@ -125,13 +126,23 @@ static void sift_down(struct ideal *d, uint32_t i)
     }
 }
 
+/* Moves the cursor past this reference.  When the page is not the one
+ * recorded at the cursor, the run has drifted from the recording (timing,
+ * or a fault-only stream recorded under a policy that faulted more): the
+ * cursor skips to the page's next recorded occurrence if that lies within
+ * one memory's worth of references, else it just advances. */
 static uint64_t advance(struct ideal *d, uint64_t vpn)
 {
     if (!d->have_future)
         user_error("driver.eviction=ideal needs the future: set driver.evict.ideal.future to a "
                    "stream recorded with driver.evict.record (replay uses its trace)");
-    uint64_t c = d->cursor++;
-    if (c >= d->nrefs || d->refs[c] != vpn) *d->misaligned += 1;
+    uint64_t c = d->cursor;
+    if (c >= d->nrefs || d->refs[c] != vpn) {
+        *d->misaligned += 1;
+        uint64_t at = c ? next_use(d, vpn, c - 1) : (d->nrefs && d->refs[0] == vpn ? 0 : next_use(d, vpn, 0));
+        if (at != NEVER && at - c <= d->cap) c = at;
+    }
+    d->cursor = c + 1;
     return next_use(d, vpn, c);
 }
 

@@ -1,10 +1,11 @@
 /* Policy-only replay: a page-reference trace through an eviction policy,
  * no timing.  For validating policies against references computed by hand
  * and for teaching.  The whole trace is read first: it is Belady's future
- * (ideal).  Every reference to a resident page is a touch (the exact-order
- * feed LRU, RRIP and CLOCK-Pro get in HPE Sec. V-B); policies that take
- * batched hit information (HPE) also get the hits through a stand-in for
- * the HIR transfer every driver.evict.hpe.hir_interval faults. */
+ * (ideal).  Every reference to a resident page is a walk hit, or only those
+ * that miss a TLB of driver.evict.replay_tlb entries; a walk hit is a touch
+ * (the exact-order feed LRU, RRIP and CLOCK-Pro get in HPE Sec. V-B), and
+ * policies that take batched hit information (HPE) also get it through a
+ * stand-in for the HIR transfer every driver.evict.hpe.hir_interval faults. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "driver.h"
 #include "evict.h"
 #include "hir_feed.h"
+#include "replay_tlb.h"
 #include "page_map.h"
 #include "../config.h"
 #include "../stats.h"
@@ -46,11 +48,15 @@ int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t f
     struct evictor *ev = evictor_create(cfg, policy, frames, st);
     evictor_set_future(ev, refs, n);
     bool feed_hits = evictor_wants_hits(ev);
+    bool oracle = evictor_ops(ev)->set_future != NULL;
     struct hir_feed hir;
     if (feed_hits)
         hir_feed_init(&hir, frames + cfg_u64(cfg, "driver.evict.hpe.hir_interval") + 1,
                       log2_u64(cfg_u64(cfg, "driver.evict.hpe.set_pages")),
                       cfg_u64(cfg, "driver.evict.hpe.hir_interval"));
+    uint64_t tlb_entries = cfg_u64(cfg, "driver.evict.replay_tlb");
+    struct replay_tlb tlb;
+    if (tlb_entries) replay_tlb_init(&tlb, cfg, tlb_entries);
     struct page_map resident;            /* value: 1 if dirty */
     page_map_init(&resident, frames);
     for (size_t i = 0; i < n; i++) {
@@ -58,9 +64,13 @@ int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t f
         bool write = writes[i];
         out->refs++;
         uint32_t d = page_map_get(&resident, page);
+        /* an oracle (ideal) sees every reference: its future is the trace */
+        bool walk = !tlb_entries || replay_tlb_miss(&tlb, page) || oracle;
         if (d != PAGE_MAP_NONE) {
-            evictor_touch(ev, page);
-            if (feed_hits) hir_feed_hit(&hir, ev, page);
+            if (walk) {
+                evictor_touch(ev, page);
+                if (feed_hits) hir_feed_hit(&hir, ev, page);
+            }
             if (write && !d) page_map_put(&resident, page, 1);
             continue;
         }
@@ -83,6 +93,7 @@ int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t f
         evictor_resident(ev, page);
     }
     if (feed_hits) hir_feed_free(&hir);
+    if (tlb_entries) replay_tlb_free(&tlb);
     page_map_free(&resident);
     evictor_free(ev);
     free(refs);

@@ -190,6 +190,79 @@ START_TEST(page_set_division)
 }
 END_TEST
 
+/* Regular, MRU-C (Algorithm 1, lines 1-7).  Sets of 2 pages, intervals of
+ * 4 faults, threshold 2 wrong evictions.  Faults 0-7 fill 8 frames: sets
+ * {0,1} {2,3} old, {4,5} {6,7} middle, every counter 2 = the set size:
+ * regular.  MRU-C takes set {2,3} (MRU end of old): victims 2, then 3 for
+ * the fault on 2 (wrong eviction 1), then 0 for the fault on 3 (wrong
+ * eviction 2): the search point jumps, if the old partition held at least
+ * large_footprint sets at the first fill (2 here). */
+static uint64_t jumps_with(const char *large)
+{
+    const char *sets[] = { "driver.evict.hpe.set_pages=2", "driver.evict.hpe.interval=4",
+                           "driver.evict.hpe.wrong_threshold=2", "driver.evict.hpe.jump=1",
+                           "driver.evict.hpe.hit_feed=none", large };
+    struct config *c = cfg_sets(sets, 6);
+    void *p = evict_hpe_ops.create(c, 8);
+    struct stats *st = stats_new();
+    evict_hpe_ops.register_stats(p, st);
+    for (uint64_t v = 0; v < 8; v++) evict_hpe_ops.on_resident(p, v);
+    ck_assert_uint_eq(victim(p), 2);
+    ck_assert_uint_eq(*stats_find(st, "evict.hpe.class")->p.u, HPE_CLASS_REGULAR);
+    ck_assert_uint_eq(victim(p), 3);
+    evict_hpe_ops.on_resident(p, 2);
+    ck_assert_uint_eq(victim(p), 0);
+    evict_hpe_ops.on_resident(p, 3);
+    uint64_t jumps = *stats_find(st, "evict.hpe.jumps")->p.u;
+    ck_assert_uint_eq(*stats_find(st, "evict.hpe.switches")->p.u, 0);
+    evict_hpe_ops.destroy(p);
+    stats_free(st);
+    config_free(c);
+    return jumps;
+}
+
+START_TEST(regular_jumps_search_point_on_wrong_evictions)
+{
+    ck_assert_uint_eq(jumps_with("driver.evict.hpe.large_footprint=2"), 1);
+    ck_assert_uint_eq(jumps_with("driver.evict.hpe.large_footprint=3"), 0);
+}
+END_TEST
+
+/* Irregular#2 (Algorithm 1, lines 9-15).  Sets of 4 pages with 3 faulted
+ * ({0,1,2}, {4,5,6}: counters 3, irregular): LRU.  Victim 0 (lowest page
+ * of the LRU set), a fault on 0, victim 0 again (same set, address order),
+ * a fault on 0: 2 wrong evictions of LRU -> MRU-C, never tried, takes over
+ * (the first switch); two more of MRU-C within the same interval: both
+ * lasted 0 intervals, a tie: back to LRU. */
+START_TEST(irregular2_switches_strategy)
+{
+    const char *sets[] = { "driver.evict.hpe.set_pages=4", "driver.evict.hpe.wrong_threshold=2",
+                           "driver.evict.hpe.hit_feed=none" };
+    struct config *c = cfg_sets(sets, 3);
+    void *p = evict_hpe_ops.create(c, 6);
+    struct stats *st = stats_new();
+    evict_hpe_ops.register_stats(p, st);
+    for (uint64_t v = 0; v < 7; v++) if (v != 3) evict_hpe_ops.on_resident(p, v);
+    ck_assert_uint_eq(victim(p), 0);
+    ck_assert_uint_eq(*stats_find(st, "evict.hpe.class")->p.u, HPE_CLASS_IRREGULAR2);
+    ck_assert_uint_eq(*stats_find(st, "evict.hpe.strategy")->p.u, 0);
+    evict_hpe_ops.on_resident(p, 0);
+    ck_assert_uint_eq(victim(p), 0);
+    evict_hpe_ops.on_resident(p, 0);
+    ck_assert_uint_eq(*stats_find(st, "evict.hpe.switches")->p.u, 1);
+    ck_assert_uint_eq(*stats_find(st, "evict.hpe.strategy")->p.u, 1);
+    uint64_t a = victim(p);
+    evict_hpe_ops.on_resident(p, a);
+    uint64_t b = victim(p);
+    evict_hpe_ops.on_resident(p, b);
+    ck_assert_uint_eq(*stats_find(st, "evict.hpe.switches")->p.u, 2);
+    ck_assert_uint_eq(*stats_find(st, "evict.hpe.strategy")->p.u, 0);
+    evict_hpe_ops.destroy(p);
+    stats_free(st);
+    config_free(c);
+}
+END_TEST
+
 /* HPE type II: a loop over K pages with 75 % of them in memory.  LRU
  * faults on every reference; HPE (defaults, faults only and with the HIR
  * stand-in) keeps part of the loop: clearly fewer evictions (< 80 % of
@@ -225,6 +298,8 @@ static Suite *hpe_suite(void)
     tcase_add_test(t, classification_on_counts);
     tcase_add_test(t, classification_of_built_populations);
     tcase_add_test(t, page_set_division);
+    tcase_add_test(t, regular_jumps_search_point_on_wrong_evictions);
+    tcase_add_test(t, irregular2_switches_strategy);
     tcase_add_test(t, type_two_loop_hpe_evicts_clearly_fewer_than_lru);
     suite_add_tcase(s, t);
     return s;
