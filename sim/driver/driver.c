@@ -284,3 +284,7 @@ void driver_free(struct driver *d)
 
 struct component *driver_component(struct driver *d) { return &d->comp; }
 uint64_t driver_capacity_pages(const struct driver *d) { return d->capacity; }
+
+void driver_walk_hit(struct driver *d, uint64_t vpn) { evictor_touch(d->evict, vpn); }
+bool driver_wants_walk_hits(const struct driver *d) { return evictor_wants_touches(d->evict); }
+void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count) { evictor_hits(d->evict, vpn, count); }

@@ -22,6 +22,15 @@ void driver_free(struct driver *d);
 struct component *driver_component(struct driver *d);
 /* GPU memory capacity in pages, as resolved from the config. */
 uint64_t driver_capacity_pages(const struct driver *d);
+/* Feeds for the eviction policy (docs/policies.md).  A page-walk hit on a
+ * resident page, in order (the exact-order feed of LRU, RRIP, CLOCK-Pro,
+ * Ideal and HPE's ideal model); false from wants when the policy ignores
+ * it, so the walker can skip the call. */
+void driver_walk_hit(struct driver *d, uint64_t vpn);
+bool driver_wants_walk_hits(const struct driver *d);
+/* HIR transfer records: `count` walk hits on vpn since the last transfer
+ * (HPE Sec. IV-B); only HPE with driver.evict.hpe.hit_feed=hir uses them. */
+void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count);
 
 
 /* Policy-only replay (`uvmsim replay`): the page-reference trace read from

@@ -59,8 +59,8 @@ const struct evict_ops *evict_find(const char *name);
 extern const struct evict_ops *const evict_policies[];
 
 /* The evictor: one policy plus what every policy shares — victim count,
- * search length, wrong evictions (a fault on a page evicted within the last
- * driver.evict.wrong_window evictions), and the optional recording of the
+ * search length, wrong evictions (a page mapped again while among the last
+ * driver.evict.wrong_window victims), and the optional recording of the
  * reference stream for a later Ideal run (driver.evict.record).  The driver
  * and the replay mode both talk to policies through it. */
 struct evictor;

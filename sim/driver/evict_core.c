@@ -1,7 +1,8 @@
 /* The evictor: a policy behind its ops table plus the bookkeeping every
- * policy shares (evict.h).  Wrong evictions: a fault on a page evicted
- * within the last driver.evict.wrong_window evictions (default 128, the
- * HPE paper's FIFO depth of two 64-fault intervals, Sec. V-A). */
+ * policy shares (evict.h).  Wrong evictions: a page mapped again while
+ * among the last driver.evict.wrong_window victims (default 128, the HPE
+ * paper's FIFO depth of two 64-fault intervals, Sec. V-A); counted at
+ * mapping, the moment the driver knows both. */
 #include <stdlib.h>
 #include <string.h>
 #include "evict.h"
@@ -47,7 +48,7 @@ struct evictor *evictor_create(const struct config *cfg, const char *policy,
     if (st) {
         ev->n_victims = stat_counter(st, "evict.victims", "pages", "victims the eviction policy chose");
         ev->n_wrong = stat_counter(st, "evict.wrong_evictions", "faults",
-                                   "faults on a page evicted within the last driver.evict.wrong_window evictions");
+                                   "pages mapped again while among the last driver.evict.wrong_window victims");
         ev->search = stat_average(st, "evict.search", "comparisons",
                                   "entries the policy examined per victim (HPE Fig. 14's search overhead)");
         if (ops->register_stats) ops->register_stats(ev->p, st);
@@ -103,6 +104,6 @@ bool evictor_victim(struct evictor *ev, uint64_t *vpn)
     return true;
 }
 
-bool evictor_wants_touches(const struct evictor *ev) { return ev->ops->touch != NULL; }
+bool evictor_wants_touches(const struct evictor *ev) { return ev->ops->touch || ev->record; }
 bool evictor_wants_hits(const struct evictor *ev) { return ev->ops->hits != NULL; }
 const struct evict_ops *evictor_ops(const struct evictor *ev) { return ev->ops; }

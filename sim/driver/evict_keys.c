@@ -13,7 +13,7 @@ const struct cfg_key evict_config_keys[] = {
      "clock-pro, ideal (Belady's MIN over a recorded stream), hpe, cyclic (cyclic-thrashing pinning/shuffling); "
      "docs/policies.md"},
     {"driver.evict.wrong_window", CFG_INT, "128", 0, 1 << 24, NULL,
-     "a fault on a page evicted within this many evictions counts as a wrong eviction (HPE Sec. V-A FIFO depth)"},
+     "a page mapped again while among the last this many victims counts as a wrong eviction (HPE Sec. V-A FIFO depth)"},
     {"driver.evict.replay_tlb", CFG_INT, "0", 0, 1 << 24, NULL,
      "replay: entries of a fully associative LRU TLB in front of the policy; only its misses are fed as walk hits "
      "(0: every reference to a resident page is; HPE Table I's L2 TLB has 512)"},
