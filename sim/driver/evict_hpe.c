@@ -18,85 +18,23 @@
  * the chain its bit vector is kept in a history buffer, and the first
  * division is reused when the set comes back.
  *
- * When memory first fills, sets are classified by their counters (Table
- * III): ratio1 = irregular (counter not a multiple of 16) / regular;
- * ratio2 = large regular (48, 64) / small regular (16, 32).  ratio1 > 0.3:
- * irregular#2; else ratio2 >= 2: irregular#1; else regular.  Regular uses
- * MRU-C: search the old partition from its MRU end for a set whose counter
- * is 16, else take the minimum counter; the others use LRU.  Victims come
- * from the old partition, else the middle, else the new one; the pages of
- * the chosen set go in address order, one per victim (Sec. IV-A).
- *
- * Dynamic adjustment (Sec. IV-E, Algorithm 1): pages evicted by each
- * strategy go to its FIFO buffer (128); a fault on one is a wrong eviction
- * of that strategy; counters reset every interval.  When the current
- * strategy's count reaches 16: regular with at least 4 x 16 sets in the old
- * partition at first fill jumps the MRU-C search point 16 sets toward LRU;
- * irregular#1 stays with LRU; irregular#2 takes longer_interval(LRU,
- * MRU-C).  The paper only says it "selects the strategy that is used for a
- * longer time"; uvmsim reads it as: the first trigger tries the other
- * strategy; later triggers keep whichever lasted more intervals in its last
- * stint (a tie switches).
+ * Victims: a set is chosen by the current strategy (hpe_strategy.c:
+ * classification at first fill, LRU or MRU-C, dynamic adjustment) and its
+ * pages go in address order, one per victim (Sec. IV-A); pages evicted by
+ * each strategy go to its FIFO buffer (128) and a fault on one is a wrong
+ * eviction of that strategy, counted per interval (Sec. IV-E).
  *
  * Feed: faults always; hit information from the HIR transfers (hits(),
  * every 16th fault), or every walk hit in order (touch(), the paper's ideal
  * model of Sec. V-A), or none (driver.evict.hpe.hit_feed).  Only faults
  * set bits in the bit vector; hits on pages evicted since they were recorded
  * are dropped. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "evict.h"
-#include "page_map.h"
-#include "vpn_fifo.h"
+#include "hpe.h"
 #include "../config.h"
 #include "../stats.h"
-
-#define NIL UINT32_MAX
-enum { LRU, MRUC };
-enum feed { FEED_HIR, FEED_IDEAL, FEED_NONE };
-
-struct pset {
-    uint64_t tag;                 /* (vpn >> shift) << 1 | secondary */
-    uint64_t bits, resident, mask;
-    uint64_t stamp;               /* interval it was last placed into new */
-    uint32_t counter, prev, next;
-    bool divided;
-};
-
-struct hpe {
-    unsigned shift;
-    uint64_t set_pages, full, counter_max, interval, fifo_depth, wrong_thr,
-             jump, large_fp;
-    double ratio1_thr, ratio2_thr;
-    enum feed feed;
-    bool adjust, fixed;
-    /* chain */
-    struct pset *s;
-    uint32_t head, tail, p1, p2, free_head;
-    uint64_t nsets;
-    struct page_map by_tag;
-    /* history buffer of divided primaries: base tag -> mask */
-    uint64_t *h_tag, *h_mask, h_cap, h_head, h_n;
-    struct page_map h_map;
-    /* time */
-    uint64_t faults, cur, in_interval;
-    /* strategy */
-    int cls;                      /* HPE_CLASS_* */
-    int strategy;
-    uint64_t jump_offset, old_at_fill, stint, last_stint[2];
-    bool tried[2];
-    uint64_t wrong[2];
-    struct vpn_fifo fifo[2];
-    uint32_t cur_set;
-    uint64_t cur_set_stamp, steps;
-    double ratio1, ratio2;
-    /* stats */
-    uint64_t *st_class, *st_strategy, *st_switches, *st_jumps, *st_divided;
-    uint64_t own[5];
-    double *st_r1, *st_r2, own_r[2];
-    struct rec_table *events;
-};
 
 static unsigned log2_exact(uint64_t v)
 {
@@ -147,7 +85,7 @@ static void *hpe_create(const struct config *cfg, uint64_t capacity)
     return h;
 }
 
-static void event(struct hpe *h, const char *what, uint64_t value)
+void hpe_event(struct hpe *h, const char *what, uint64_t value)
 {
     if (!h->events) return;
     const void *row[] = { &h->faults, what, &value };
@@ -270,74 +208,6 @@ static void update(struct hpe *h, uint64_t vpn, bool fault, uint64_t count)
     }
 }
 
-/* --- classification and adjustment -------------------------------------- */
-
-static const char *const class_name[] = { "none", "regular", "irregular#1", "irregular#2" };
-
-void evict_hpe_classify_counts(uint64_t regular, uint64_t irregular, uint64_t small,
-                               uint64_t large, double r1_thr, double r2_thr,
-                               double *r1, double *r2, int *cls)
-{
-    *r1 = regular ? (double)irregular / (double)regular : irregular ? INFINITY : 0;
-    *r2 = small ? (double)large / (double)small : large ? INFINITY : 0;
-    *cls = *r1 > r1_thr ? HPE_CLASS_IRREGULAR2 : *r2 >= r2_thr ? HPE_CLASS_IRREGULAR1
-                                                               : HPE_CLASS_REGULAR;
-}
-
-static void classify(struct hpe *h)
-{
-    uint64_t reg = 0, irr = 0, small = 0, large = 0, S = h->set_pages;
-    for (uint32_t i = h->head; i != NIL; i = h->s[i].next) {
-        uint64_t c = h->s[i].counter;
-        if (c % S) { irr++; continue; }
-        reg++;
-        if (c == S || c == 2 * S) small++;
-        else if (c == 3 * S || c == 4 * S) large++;
-    }
-    for (uint32_t i = h->head; i != NIL && i != h->p1; i = h->s[i].next) h->old_at_fill++;
-    evict_hpe_classify_counts(reg, irr, small, large, h->ratio1_thr, h->ratio2_thr,
-                              &h->ratio1, &h->ratio2, &h->cls);
-    *h->st_r1 = h->ratio1;
-    *h->st_r2 = h->ratio2;
-    *h->st_class = (uint64_t)h->cls;
-    if (!h->fixed) h->strategy = h->cls == HPE_CLASS_REGULAR ? MRUC : LRU;
-    *h->st_strategy = (uint64_t)h->strategy;
-    char what[32];
-    snprintf(what, sizeof what, "class %s", class_name[h->cls]);
-    event(h, what, h->old_at_fill);
-    h->stint = 0;
-}
-
-static void set_strategy(struct hpe *h, int s)
-{
-    if (s != h->strategy) {
-        h->strategy = s;
-        *h->st_switches += 1;
-        *h->st_strategy = (uint64_t)s;
-        h->cur_set = NIL;
-        event(h, s == LRU ? "switch lru" : "switch mru-c", h->stint);
-    }
-    h->stint = 0;
-}
-
-static void adjust(struct hpe *h)
-{
-    if (!h->adjust || h->fixed) return;
-    if (h->cls == HPE_CLASS_REGULAR) {
-        if (h->old_at_fill < h->large_fp) return;
-        h->jump_offset += h->jump;
-        *h->st_jumps += 1;
-        h->cur_set = NIL;
-        event(h, "jump", h->jump_offset);
-    } else if (h->cls == HPE_CLASS_IRREGULAR2) {
-        int s = h->strategy, o = 1 - s;
-        h->last_stint[s] = h->stint;
-        h->tried[s] = true;
-        if (!h->tried[o] || h->last_stint[o] >= h->last_stint[s]) set_strategy(h, o);
-        else set_strategy(h, s);
-    }
-}
-
 /* --- the ops ------------------------------------------------------------ */
 
 static void hpe_on_resident(void *p, uint64_t vpn)
@@ -345,7 +215,7 @@ static void hpe_on_resident(void *p, uint64_t vpn)
     struct hpe *h = p;
     for (int s = 0; s < 2; s++) {
         if (!vpn_fifo_take(&h->fifo[s], vpn)) continue;
-        if (++h->wrong[s] == h->wrong_thr && s == h->strategy && h->cls) adjust(h);
+        if (++h->wrong[s] == h->wrong_thr && s == h->strategy && h->cls) hpe_adjust(h);
     }
     update(h, vpn, true, 1);
     h->faults++;
@@ -367,38 +237,15 @@ static void hpe_hits(void *p, uint64_t vpn, uint32_t count)
     if (h->feed == FEED_HIR) update(h, vpn, false, count);
 }
 
-/* The set to evict from: the partition (old, else middle, else new), then
- * LRU (its first set) or MRU-C (from its MRU end, past the jump offset: the
- * first set whose counter is the set size, else the minimum counter). */
-static uint32_t choose_set(struct hpe *h)
-{
-    uint32_t first, last;
-    if (h->head != h->p1) { first = h->head; last = h->p1 == NIL ? h->tail : h->s[h->p1].prev; }
-    else if (h->p1 != h->p2) { first = h->p1; last = h->p2 == NIL ? h->tail : h->s[h->p2].prev; }
-    else { first = h->p2; last = h->tail; }
-    h->steps = 1;
-    if (h->strategy == LRU) return first;
-    uint32_t i = last;
-    for (uint64_t k = 0; k < h->jump_offset && i != first; k++) { i = h->s[i].prev; h->steps++; }
-    uint32_t best = i;
-    for (;; i = h->s[i].prev) {
-        if (h->s[i].counter == h->set_pages) return i;
-        if (h->s[i].counter < h->s[best].counter) best = i;
-        if (i == first) break;
-        h->steps++;
-    }
-    return best;
-}
-
 static bool hpe_victim(void *p, uint64_t *vpn)
 {
     struct hpe *h = p;
     h->steps = 0;
     if (h->head == NIL) return false;
-    if (!h->cls) classify(h);
+    if (!h->cls) hpe_classify(h);
     uint32_t i = h->cur_set;
     if (i == NIL || h->s[i].stamp != h->cur_set_stamp || !h->s[i].resident) {
-        i = choose_set(h);
+        i = hpe_choose_set(h);
         h->cur_set = i;
         h->cur_set_stamp = h->s[i].stamp;
     }
