@@ -74,6 +74,7 @@ bool evictor_victim(struct evictor *ev, uint64_t *vpn);
 bool evictor_wants_touches(const struct evictor *ev);
 bool evictor_wants_hits(const struct evictor *ev);
 const struct evict_ops *evictor_ops(const struct evictor *ev);
+void *evictor_policy(const struct evictor *ev);   /* the policy's state (test hooks) */
 void evictor_set_future(struct evictor *ev, const uint64_t *refs, size_t n);
 
 /* Test hooks into HPE (evict_hpe.c). */

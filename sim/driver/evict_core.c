@@ -107,3 +107,4 @@ bool evictor_victim(struct evictor *ev, uint64_t *vpn)
 bool evictor_wants_touches(const struct evictor *ev) { return ev->ops->touch || ev->record; }
 bool evictor_wants_hits(const struct evictor *ev) { return ev->ops->hits != NULL; }
 const struct evict_ops *evictor_ops(const struct evictor *ev) { return ev->ops; }
+void *evictor_policy(const struct evictor *ev) { return ev->p; }

@@ -13,6 +13,7 @@
 #include "stats.h"
 #include "driver/driver.h"
 #include "../../sim/driver/evict.h"
+#include "../../sim/driver/hir_feed.h"
 
 static struct config *cfg_sets(const char *const *sets, size_t n)
 {
@@ -263,6 +264,37 @@ START_TEST(irregular2_switches_strategy)
 }
 END_TEST
 
+/* The replay HIR stand-in: hit information reaches HPE only at the
+ * transfer every hir_interval-th fault (3 here).  Sets of 2, intervals of
+ * 4 faults: faults 0 2 4 6 (all four sets middle after the 4th; the 3rd
+ * fault's transfer was empty); a hit on 2 is buffered: set 1 stays middle
+ * through fault 8 (the 5th) and moves to new at fault 10 (the 6th). */
+START_TEST(hir_transfer_delivers_hits_every_nth_fault)
+{
+    const char *sets[] = { "driver.evict.hpe.set_pages=2", "driver.evict.hpe.interval=4" };
+    struct config *c = cfg_sets(sets, 2);
+    struct evictor *ev = evictor_create(c, "hpe", 8, NULL);
+    void *p = evictor_policy(ev);
+    struct hir_feed f;
+    hir_feed_init(&f, 16, 1, 3);
+    for (uint64_t v = 0; v <= 6; v += 2) { hir_feed_fault(&f, ev); evictor_resident(ev, v); }
+    ck_assert_int_eq(evict_hpe_partition(p, 2), 1);
+    evictor_touch(ev, 2);                         /* hit_feed=hir: ignored */
+    hir_feed_hit(&f, ev, 2);
+    ck_assert_int_eq(evict_hpe_partition(p, 2), 1);
+    hir_feed_fault(&f, ev);
+    evictor_resident(ev, 8);
+    ck_assert_int_eq(evict_hpe_partition(p, 2), 1);
+    ck_assert_int_eq(evict_hpe_partition(p, 8), 2);
+    hir_feed_fault(&f, ev);
+    ck_assert_int_eq(evict_hpe_partition(p, 2), 2);
+    ck_assert_int_eq(evict_hpe_partition(p, 4), 1);
+    hir_feed_free(&f);
+    evictor_free(ev);
+    config_free(c);
+}
+END_TEST
+
 /* HPE type II: a loop over K pages with 75 % of them in memory.  LRU
  * faults on every reference; HPE (defaults, faults only and with the HIR
  * stand-in) keeps part of the loop: clearly fewer evictions (< 80 % of
@@ -300,6 +332,7 @@ static Suite *hpe_suite(void)
     tcase_add_test(t, page_set_division);
     tcase_add_test(t, regular_jumps_search_point_on_wrong_evictions);
     tcase_add_test(t, irregular2_switches_strategy);
+    tcase_add_test(t, hir_transfer_delivers_hits_every_nth_fault);
     tcase_add_test(t, type_two_loop_hpe_evicts_clearly_fewer_than_lru);
     suite_add_tcase(s, t);
     return s;
