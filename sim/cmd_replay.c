@@ -5,18 +5,21 @@
 #include <string.h>
 #include "cli.h"
 #include "config.h"
+#include "stats.h"
 #include "driver/driver.h"
 
 static const char usage_replay[] =
     "usage: uvmsim replay --pages FILE --frames N --policy NAME [-s KEY=VALUE]...\n"
     "\n"
     "Run a page-reference trace through an eviction policy with N GPU frames\n"
-    "and no timing; print references, faults, evictions and write-backs.\n"
+    "and no timing; print references, faults, evictions, write-backs and the\n"
+    "policy's statistics (evict.*).\n"
     "FILE has one reference per line: a page number (decimal or 0x-hex),\n"
     "optionally followed by R or W; '#' starts a comment.  '-' reads stdin.\n"
     "Policy parameters are config keys (-s), e.g. -s sim.seed=3 for random.\n"
     "\n"
-    "  --policy NAME    fifo, lru, random\n";
+    "  --policy NAME    fifo, lru, random, srrip, brrip, rrip-fp, clock-pro,\n"
+    "                   ideal, hpe, cyclic (docs/policies.md)\n";
 
 int cmd_replay(int argc, char **argv)
 {
@@ -51,13 +54,16 @@ int cmd_replay(int argc, char **argv)
     }
     struct replay_result r;
     char err[512];
-    int rc = driver_replay(cfg, policy, frames, in, pages, &r, err, sizeof err);
+    struct stats *st = stats_new();
+    int rc = driver_replay_stats(cfg, policy, frames, in, pages, &r, st, err, sizeof err);
     if (in != stdin) fclose(in);
     config_free(cfg);
-    if (rc) { fprintf(stderr, "uvmsim: %s\n", err); return EXIT_USER; }
+    if (rc) { fprintf(stderr, "uvmsim: %s\n", err); stats_free(st); return EXIT_USER; }
     printf("policy      %s\nframes      %llu\nreferences  %llu\nfaults      %llu\n"
            "evictions   %llu\nwritebacks  %llu\n", policy, frames,
            (unsigned long long)r.refs, (unsigned long long)r.faults,
            (unsigned long long)r.evictions, (unsigned long long)r.writebacks);
+    driver_replay_print_stats(stdout, st);
+    stats_free(st);
     return EXIT_OK;
 }

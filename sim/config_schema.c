@@ -11,6 +11,7 @@ extern const struct cfg_key dram_config_keys[];
 extern const struct cfg_key hostmem_config_keys[];
 extern const struct cfg_key link_config_keys[];
 extern const struct cfg_key driver_config_keys[];
+extern const struct cfg_key evict_config_keys[];
 extern const struct cfg_key workload_config_keys[];
 extern const struct cfg_key stream_config_keys[];
 extern const struct cfg_key compute_config_keys[];
@@ -25,6 +26,7 @@ const struct cfg_key *const config_schema_tables[] = {
     hostmem_config_keys,
     link_config_keys,
     driver_config_keys,
+    evict_config_keys,
     workload_config_keys,
     stream_config_keys,
     compute_config_keys,

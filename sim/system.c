@@ -57,6 +57,12 @@ static void frame_unmapped(void *ctx, uint64_t pa, sim_time now)
     l2_invalidate_frame(s->l2, pa);
 }
 
+static void walk_hit(void *ctx, uint64_t vpn, sim_time now)
+{
+    (void)now;
+    driver_walk_hit(ctx, vpn);
+}
+
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
 
 static void update_ipc(struct system *s, sim_time now)
@@ -110,6 +116,9 @@ struct system *system_build(const struct config *cfg)
     gmmu_set_memory(s->gmmu, l2_port(s->l2), &s->pool);
     gmmu_set_link(s->gmmu, s->link);
     driver_set_unmap_hook(s->drv, frame_unmapped, s);
+    /* Policies that rank pages by use see every walk hit (the HPE paper's
+     * "ideal" feed; with the HIR on, HPE takes the HIR records instead). */
+    if (driver_wants_walk_hits(s->drv)) gmmu_set_walk_hit_hook(s->gmmu, walk_hit, s->drv);
 
     s->footprint = stat_counter(s->st, "workload.footprint", "bytes",
                                 "bytes of all the workload's allocations");

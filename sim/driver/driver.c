@@ -43,8 +43,7 @@ struct driver {
     /* frames */
     uint64_t capacity, never_used;  /* frames [0, never_used) hold pages */
     uint64_t victim_pfn;            /* frame freed by the last write-back */
-    const struct evict_ops *evict;
-    void *evict_state;
+    struct evictor *evict;
     /* the batch being serviced */
     sim_time batch_start;
     uint64_t batch_h2d, batch_d2h, batch_evictions;
@@ -61,8 +60,6 @@ const struct cfg_key driver_config_keys[] = {
      "runtime fault-handling time per batch (HPE Sec. III, batch-aware Table 1: 20 us)"},
     {"driver.batch_size", CFG_INT, "256", 1, 1048576, NULL,
      "fault-buffer entries fetched per batch (real driver default: 256)"},
-    {"driver.eviction", CFG_ENUM, "fifo", 0, -1, "fifo|lru|random",
-     "eviction policy: fifo (the real driver's chunk list, age-based LRU), lru (page LRU fed by accesses), random"},
     {"gpu.memory.capacity", CFG_SIZE, "0B", 0, 1.2e18, NULL,
      "GPU memory for migrated pages (0: gpu.memory.fraction of the footprint)"},
     {"gpu.memory.fraction", CFG_FRACTION, "100%", 1e-6, 1e6, NULL,
@@ -89,8 +86,21 @@ static int intrusiveness(enum req_kind k)
     return k == REQ_ATOMIC ? 2 : k == REQ_STORE ? 1 : 0;
 }
 
+/* HIR records that have landed in the driver's buffer feed the eviction
+ * policy (HPE Sec. IV-B: HPE updates its page-set chain from them). */
+static void take_hir_records(struct driver *d, sim_time now)
+{
+    struct hir_record rec[32];
+    size_t n;
+    while ((n = gmmu_hir_fetch(d->gmmu, rec, 32, now)))
+        for (size_t i = 0; i < n; i++)
+            for (uint32_t p = 0; p < HIR_MAX_SET_PAGES; p++)
+                if (rec[i].count[p]) driver_hit_info(d, rec[i].first_vpn + p, rec[i].count[p]);
+}
+
 static void fetch_batch(struct driver *d, sim_time now)
 {
+    take_hir_records(d, now);
     d->nfaults = gmmu_fetch_faults(d->gmmu, d->fetched, d->batch_size, now);
     for (size_t i = 0; i < d->nfaults; i++)
         d->pages[i] = (struct batch_page){ d->fetched[i].vpn, 0, d->fetched[i].access };
@@ -132,7 +142,7 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
     struct driver *d = obj;
     struct batch_page *p = &d->pages[idx];
     gmmu_map(d->gmmu, p->vpn, p->pfn, now);
-    d->evict->on_resident(d->evict_state, p->vpn);
+    evictor_resident(d->evict, p->vpn);
     d->inflight--;
     comp_wake(&d->comp, now);
 }
@@ -157,7 +167,7 @@ static bool take_frame(struct driver *d, uint64_t *pfn, sim_time now)
     }
     if (d->never_used < d->capacity) { *pfn = d->never_used++; return true; }
     uint64_t vpn;
-    if (!d->evict->victim(d->evict_state, &vpn)) return false;
+    if (!evictor_victim(d->evict, &vpn)) return false;
     /* HPE Sec. IV-B: the HIR goes to the driver before each eviction. */
     gmmu_hir_flush(d->gmmu, now);
     uint64_t frame = gmmu_frame_of(d->gmmu, vpn);
@@ -245,13 +255,6 @@ static uint64_t capacity_pages(const struct config *cfg, uint64_t footprint)
     return pages;
 }
 
-static const struct evict_ops *find_policy(const char *name)
-{
-    const struct evict_ops *o = evict_find(name);
-    if (!o) sim_panic("driver", 0, "no eviction policy '%s'", name);
-    return o;
-}
-
 struct driver *driver_create(struct engine *e, const struct config *cfg,
                              struct stats *st, const struct domain *dom,
                              struct gmmu *g, struct tlb *t, struct link *l,
@@ -274,8 +277,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->pages = xcalloc(d->batch_size, sizeof *d->pages);
     d->capacity = capacity_pages(cfg, footprint);
     d->victim_pfn = UINT64_MAX;
-    d->evict = find_policy(cfg_str(cfg, "driver.eviction"));
-    d->evict_state = d->evict->create(cfg, d->capacity);
+    d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity, st);
     d->batches = stat_table(st, "batches", "one row per fault batch the driver serviced",
                             batch_fields, sizeof batch_fields / sizeof batch_fields[0]);
     d->n_batches = stat_counter(st, "driver.batches", "batches", "fault batches serviced");
@@ -298,7 +300,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
 void driver_free(struct driver *d)
 {
     if (!d) return;
-    d->evict->destroy(d->evict_state);
+    evictor_free(d->evict);
     free(d->fetched);
     free(d->pages);
     free(d);
@@ -311,3 +313,7 @@ void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx)
     d->unmap_ctx = ctx;
 }
 uint64_t driver_capacity_pages(const struct driver *d) { return d->capacity; }
+
+void driver_walk_hit(struct driver *d, uint64_t vpn) { evictor_touch(d->evict, vpn); }
+bool driver_wants_walk_hits(const struct driver *d) { return evictor_wants_touches(d->evict); }
+void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count) { evictor_hits(d->evict, vpn, count); }

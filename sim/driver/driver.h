@@ -26,6 +26,15 @@ typedef void (*driver_unmap_hook)(void *ctx, uint64_t pa, sim_time now);
 void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx);
 /* GPU memory capacity in pages, as resolved from the config. */
 uint64_t driver_capacity_pages(const struct driver *d);
+/* Feeds for the eviction policy (docs/policies.md).  A page-walk hit on a
+ * resident page, in order (the exact-order feed of LRU, RRIP, CLOCK-Pro,
+ * Ideal and HPE's ideal model); false from wants when the policy ignores
+ * it, so the walker can skip the call. */
+void driver_walk_hit(struct driver *d, uint64_t vpn);
+bool driver_wants_walk_hits(const struct driver *d);
+/* HIR transfer records: `count` walk hits on vpn since the last transfer
+ * (HPE Sec. IV-B); only HPE with driver.evict.hpe.hit_feed=hir uses them. */
+void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count);
 
 
 /* Policy-only replay (`uvmsim replay`): the page-reference trace read from
@@ -36,5 +45,11 @@ struct replay_result { uint64_t refs, faults, evictions, writebacks; };
 int driver_replay(const struct config *cfg, const char *policy, uint64_t frames,
                   FILE *in, const char *name, struct replay_result *out,
                   char *err, size_t errlen);
+/* The same, registering the policy's statistics ("evict.*": victims,
+ * search length, wrong evictions, the policy's own) in `st`. */
+int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t frames,
+                        FILE *in, const char *name, struct replay_result *out,
+                        struct stats *st, char *err, size_t errlen);
+void driver_replay_print_stats(FILE *out, const struct stats *st);
 
 #endif

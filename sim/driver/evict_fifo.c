@@ -43,5 +43,6 @@ static void fifo_destroy(void *p)
 }
 
 const struct evict_ops evict_fifo_ops = {
-    "fifo", fifo_create, fifo_on_resident, NULL, fifo_victim, fifo_destroy,
+    .name = "fifo", .create = fifo_create, .on_resident = fifo_on_resident,
+    .touch = NULL, .victim = fifo_victim, .destroy = fifo_destroy,
 };

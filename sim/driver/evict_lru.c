@@ -91,5 +91,6 @@ static void lru_destroy(void *p)
 }
 
 const struct evict_ops evict_lru_ops = {
-    "lru", lru_create, lru_on_resident, lru_touch, lru_victim, lru_destroy,
+    .name = "lru", .create = lru_create, .on_resident = lru_on_resident,
+    .touch = lru_touch, .victim = lru_victim, .destroy = lru_destroy,
 };

@@ -1,5 +1,5 @@
 /* The eviction policy table: adding a policy is one file and one line here
- * (and its name in driver.eviction's choices). */
+ * (and its name in driver.eviction's choices, sim/driver/evict_keys.c). */
 #include <string.h>
 #include "evict.h"
 
@@ -7,6 +7,13 @@ const struct evict_ops *const evict_policies[] = {
     &evict_fifo_ops,
     &evict_lru_ops,
     &evict_random_ops,
+    &evict_srrip_ops,
+    &evict_brrip_ops,
+    &evict_rrip_fp_ops,
+    &evict_clock_pro_ops,
+    &evict_ideal_ops,
+    &evict_hpe_ops,
+    &evict_cyclic_ops,
     NULL,
 };
 

@@ -55,5 +55,6 @@ static void rnd_destroy(void *p)
 }
 
 const struct evict_ops evict_random_ops = {
-    "random", rnd_create, rnd_on_resident, NULL, rnd_victim, rnd_destroy,
+    .name = "random", .create = rnd_create, .on_resident = rnd_on_resident,
+    .touch = NULL, .victim = rnd_victim, .destroy = rnd_destroy,
 };

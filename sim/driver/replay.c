@@ -1,17 +1,22 @@
 /* Policy-only replay: a page-reference trace through an eviction policy,
  * no timing.  For validating policies against references computed by hand
- * and for teaching.  Trace: one reference per line, a page number (decimal
- * or 0x-hex) optionally followed by R or W; blank lines and '#' comments
- * are skipped. */
-#include <ctype.h>
-#include <errno.h>
+ * and for teaching.  The whole trace is read first: it is Belady's future
+ * (ideal).  Every reference to a resident page is a walk hit, or only those
+ * that miss a TLB of driver.evict.replay_tlb entries; a walk hit is a touch
+ * (the exact-order feed LRU, RRIP and CLOCK-Pro get in HPE Sec. V-B), and
+ * policies that take batched hit information (HPE) also get it through a
+ * stand-in for the HIR transfer every driver.evict.hpe.hir_interval faults. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "driver.h"
 #include "evict.h"
+#include "hir_feed.h"
+#include "replay_tlb.h"
 #include "page_map.h"
+#include "../config.h"
+#include "../stats.h"
 
 static int fail(char *err, size_t n, const char *fmt, ...)
 {
@@ -22,66 +27,58 @@ static int fail(char *err, size_t n, const char *fmt, ...)
     return -1;
 }
 
-/* Parses "PAGE [R|W]"; returns 1 for a reference, 0 for a blank/comment
- * line, -1 when malformed. */
-static int parse_line(char *s, uint64_t *page, bool *write)
+static unsigned log2_u64(uint64_t v)
 {
-    while (isspace((unsigned char)*s)) s++;
-    if (!*s || *s == '#') return 0;
-    if (!isdigit((unsigned char)*s)) return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || v == UINT64_MAX) return -1;
-    s = end;
-    while (*s == ' ' || *s == '\t') s++;
-    *write = false;
-    if (*s == 'W' || *s == 'w') { *write = true; s++; }
-    else if (*s == 'R' || *s == 'r') s++;
-    while (isspace((unsigned char)*s)) s++;
-    if (*s && *s != '#') return -1;
-    *page = v;
-    return 1;
+    unsigned s = 0;
+    while ((1ULL << s) < v) s++;
+    return s;
 }
 
-int driver_replay(const struct config *cfg, const char *policy, uint64_t frames,
-                  FILE *in, const char *name, struct replay_result *out,
-                  char *err, size_t errlen)
+int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t frames,
+                        FILE *in, const char *name, struct replay_result *out,
+                        struct stats *st, char *err, size_t errlen)
 {
-    const struct evict_ops *ops = evict_find(policy);
-    if (!ops) return fail(err, errlen, "--policy: no eviction policy '%s'", policy);
+    if (!evict_find(policy)) return fail(err, errlen, "--policy: no eviction policy '%s'", policy);
     if (!frames) return fail(err, errlen, "--frames: must be at least 1");
     memset(out, 0, sizeof *out);
-    void *p = ops->create(cfg, frames);
+    uint64_t *refs;
+    bool *writes;
+    size_t n;
+    if (page_trace_read(in, name, &refs, &writes, &n, err, errlen)) return -1;
+    struct evictor *ev = evictor_create(cfg, policy, frames, st);
+    evictor_set_future(ev, refs, n);
+    bool feed_hits = evictor_wants_hits(ev);
+    bool oracle = evictor_ops(ev)->set_future != NULL;
+    struct hir_feed hir;
+    if (feed_hits)
+        hir_feed_init(&hir, frames + cfg_u64(cfg, "driver.evict.hpe.hir_interval") + 1,
+                      log2_u64(cfg_u64(cfg, "driver.evict.hpe.set_pages")),
+                      cfg_u64(cfg, "driver.evict.hpe.hir_interval"));
+    uint64_t tlb_entries = cfg_u64(cfg, "driver.evict.replay_tlb");
+    struct replay_tlb tlb;
+    if (tlb_entries) replay_tlb_init(&tlb, cfg, tlb_entries);
     struct page_map resident;            /* value: 1 if dirty */
     page_map_init(&resident, frames);
-    char line[256];
-    unsigned long lineno = 0;
-    int rc = 0;
-    while (fgets(line, sizeof line, in)) {
-        lineno++;
-        uint64_t page;
-        bool write;
-        size_t len = strlen(line);
-        if (len && line[len - 1] == '\n') line[--len] = 0;
-        int k = parse_line(line, &page, &write);
-        if (k == 0) continue;
-        if (k < 0) {
-            rc = fail(err, errlen, "%s:%lu: expected a page number and optional R or W, got '%.60s'",
-                      name, lineno, line);
-            break;
-        }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t page = refs[i];
+        bool write = writes[i];
         out->refs++;
         uint32_t d = page_map_get(&resident, page);
+        /* an oracle (ideal) sees every reference: its future is the trace */
+        bool walk = !tlb_entries || replay_tlb_miss(&tlb, page) || oracle;
         if (d != PAGE_MAP_NONE) {
-            if (ops->touch) ops->touch(p, page);
+            if (walk) {
+                evictor_touch(ev, page);
+                if (feed_hits) hir_feed_hit(&hir, ev, page);
+            }
             if (write && !d) page_map_put(&resident, page, 1);
             continue;
         }
         out->faults++;
+        if (feed_hits) hir_feed_fault(&hir, ev);
         if (resident.n == frames) {
             uint64_t victim;
-            if (!ops->victim(p, &victim))
+            if (!evictor_victim(ev, &victim))
                 sim_panic("replay", 0, "policy %s found no victim with %llu frames full",
                           policy, (unsigned long long)frames);
             uint32_t vd = page_map_get(&resident, victim);
@@ -93,9 +90,63 @@ int driver_replay(const struct config *cfg, const char *policy, uint64_t frames,
             page_map_erase(&resident, victim);
         }
         page_map_put(&resident, page, write ? 1 : 0);
-        ops->on_resident(p, page);
+        evictor_resident(ev, page);
     }
+    if (feed_hits) hir_feed_free(&hir);
+    if (tlb_entries) replay_tlb_free(&tlb);
     page_map_free(&resident);
-    ops->destroy(p);
-    return rc;
+    evictor_free(ev);
+    free(refs);
+    free(writes);
+    return 0;
+}
+
+int driver_replay(const struct config *cfg, const char *policy, uint64_t frames,
+                  FILE *in, const char *name, struct replay_result *out,
+                  char *err, size_t errlen)
+{
+    return driver_replay_stats(cfg, policy, frames, in, name, out, NULL, err, errlen);
+}
+
+/* The policy's statistics after a replay: one "NAME VALUE" line per scalar
+ * statistic under "evict.", then each "evict_*" record table row as
+ * "NAME: FIELD=VALUE ..." (class and strategy switches, pinning). */
+void driver_replay_print_stats(FILE *out, const struct stats *st)
+{
+    for (size_t i = 0; i < stats_count(st); i++) {
+        const struct stat_entry *e = stats_at(st, i);
+        if (strncmp(e->name, "evict.", 6)) continue;
+        if (e->kind == STAT_COUNTER)
+            fprintf(out, "%-28s %llu\n", e->name, (unsigned long long)*e->p.u);
+        else if (e->kind == STAT_AVERAGE)
+            fprintf(out, "%-28s %.3f\n", e->name, stat_avg_value(e->p.avg));
+        else if (e->kind == STAT_REAL)
+            fprintf(out, "%-28s %.6g\n", e->name, *e->p.real);
+    }
+    for (size_t t = 0; t < stats_table_count(st); t++) {
+        const struct rec_table *r = stats_table_at(st, t);
+        if (strncmp(r->name, "evict_", 6)) continue;
+        for (size_t row = 0; row < r->nrows; row++) {
+            const unsigned char *cell = r->rows + row * r->row_bytes;
+            fprintf(out, "%s:", r->name);
+            for (size_t f = 0; f < r->nfields; f++) {
+                const struct rec_field *fd = &r->fields[f];
+                if (fd->type == REC_U64) {
+                    uint64_t v;
+                    memcpy(&v, cell, 8);
+                    fprintf(out, " %s=%llu", fd->name, (unsigned long long)v);
+                    cell += 8;
+                } else if (fd->type == REC_F64) {
+                    double v;
+                    memcpy(&v, cell, 8);
+                    fprintf(out, " %s=%.4g", fd->name, v);
+                    cell += 8;
+                } else {
+                    fprintf(out, " %s=%.32s", fd->name, (const char *)cell);
+                    cell += 32;
+                }
+            }
+            fputc('\n', out);
+        }
+    }
 }

@@ -173,6 +173,12 @@ void gmmu_set_fault_hook(struct gmmu *g, gmmu_fault_hook fn, void *ctx)
     g->fault_hook = fn;
     g->fault_ctx = ctx;
 }
+void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx)
+{
+    g->hit_hook = fn;
+    g->hit_ctx = ctx;
+}
+
 void gmmu_set_stall_hook(struct gmmu *g, gmmu_stall_hook fn, void *ctx)
 {
     g->stall_hook = fn;

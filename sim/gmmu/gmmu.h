@@ -47,6 +47,10 @@ void gmmu_set_fault_hook(struct gmmu *g, gmmu_fault_hook fn, void *ctx);
  * buffer full) and when it may resume (tlb_stall_sm fits). */
 typedef void (*gmmu_stall_hook)(void *ctx, unsigned sm, bool stalled, sim_time now);
 void gmmu_set_stall_hook(struct gmmu *g, gmmu_stall_hook fn, void *ctx);
+/* Called on every walk that finds its page resident (the references a
+ * driver-side policy would see with an ideal walk-hit feed). */
+typedef void (*gmmu_walk_hit_hook)(void *ctx, uint64_t vpn, sim_time now);
+void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx);
 
 /* ---- driver side ---- */
 size_t gmmu_faults_pending(const struct gmmu *g);

@@ -49,6 +49,8 @@ struct gmmu {
     uint64_t parked;
     struct component *driver;
     gmmu_fault_hook fault_hook;
+    gmmu_walk_hit_hook hit_hook;
+    void *hit_ctx;
     void *fault_ctx;
     gmmu_stall_hook stall_hook;
     void *stall_ctx;

@@ -55,6 +55,7 @@ static void finish(struct gmmu *g, struct mem_req *r, sim_time start, sim_time n
         p->flags |= PTE_DIRTY;
         *g->dirty_sets += 1;
     }
+    if (g->hit_hook && (p->flags & PTE_PRESENT)) g->hit_hook(g->hit_ctx, vpn, now);
     if (g->hir_on && (p->flags & PTE_PRESENT)) {
         if (hir_touch(&g->hir, vpn)) *g->hir_records += 1;
         else *g->hir_lost += 1;

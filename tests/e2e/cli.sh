@@ -80,4 +80,22 @@ check "replay missing file exits 2" [ $? -eq 2 ]
 "$UVMSIM" replay --pages "$TMP/pages.txt" --frames 3 --policy nope 2>/dev/null
 check "replay unknown policy exits 2" [ $? -eq 2 ]
 
+# Belady on 1 2 3 4 1 2 5 1 2 3 4 5 with 3 frames: 7 faults (the textbook
+# string); FIFO: 9.
+printf '1\n2\n3\n4\n1\n2\n5\n1\n2\n3\n4\n5\n' >"$TMP/belady.txt"
+"$UVMSIM" replay --pages "$TMP/belady.txt" --frames 3 --policy ideal >"$TMP/out"
+check "replay ideal: 7 faults" grep -q "^faults *7$" "$TMP/out"
+"$UVMSIM" replay --pages "$TMP/belady.txt" --frames 3 --policy fifo >"$TMP/out"
+check "replay fifo: 9 faults" grep -q "^faults *9$" "$TMP/out"
+check "replay prints evict.victims" grep -q "^evict.victims *6$" "$TMP/out"
+# HPE on a loop of 64 pages (four 16-page sets, every page faulted once)
+# in 48 frames: classified regular at the first fill.
+i=0; : >"$TMP/loop.txt"
+while [ $i -lt 128 ]; do echo $((i % 64)) >>"$TMP/loop.txt"; i=$((i + 1)); done
+"$UVMSIM" replay --pages "$TMP/loop.txt" --frames 48 --policy hpe >"$TMP/out"
+check "replay hpe reports its class" grep -q "^evict_hpe: fault=48 event=class regular" "$TMP/out"
+"$UVMSIM" replay --pages "$TMP/loop.txt" --frames 48 --policy hpe -s driver.evict.hpe.set_pages=12 2>"$TMP/err" >/dev/null
+check "hpe set size not a power of two exits 2" [ $? -eq 2 ]
+check "... naming the key" grep -q "driver.evict.hpe.set_pages" "$TMP/err"
+
 [ "$FAILS" -eq 0 ]
