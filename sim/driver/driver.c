@@ -62,7 +62,7 @@ const struct cfg_key driver_config_keys[] = {
      "fault-buffer entries fetched per batch (real driver default: 256)"},
     {"gpu.memory.capacity", CFG_SIZE, "0B", 0, 1.2e18, NULL,
      "GPU memory for migrated pages (0: gpu.memory.fraction of the footprint)"},
-    {"gpu.memory.fraction", CFG_FRACTION, "100%", 1e-6, 1e6, NULL,
+    {"gpu.memory.fraction", CFG_FRACTION, "100%", 1e-6, 1, NULL,
      "GPU memory as a share of the workload footprint (the papers' oversubscription rate)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
