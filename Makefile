@@ -68,6 +68,7 @@ bench: $(BUILD)/uvmsim
 
 docs: $(BUILD)/uvmsim
 	$(BUILD)/uvmsim config doc > docs/config.md
+	$(BUILD)/uvmsim workloads > docs/workloads.md
 
 install: $(BUILD)/uvmsim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/uvmsim/configs

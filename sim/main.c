@@ -13,6 +13,7 @@
 #include "results.h"
 #include "summary.h"
 #include "system.h"
+#include "../workloads/workload.h"
 
 #define MAX_SETS 256
 
@@ -25,6 +26,7 @@ static const char usage_main[] =
     "  config show CONFIG [-s KEY=VALUE]...   print the fully resolved config\n"
     "  config check CONFIG [-s KEY=VALUE]...  validate a config\n"
     "  config doc                             print the reference of every key\n"
+    "  workloads              list every workload, its parameters and footprint\n"
     "\n"
     "  uvmsim COMMAND --help   help on one command\n"
     "  uvmsim --version        print the version\n"
@@ -52,6 +54,13 @@ static const char usage_config[] =
     "      as YAML that loads back to the same config.\n"
     "check: validate; prints 'ok' or the first error (exit 2).\n"
     "doc: print the Markdown reference of every key (docs/config.md).\n";
+
+static const char usage_workloads[] =
+    "usage: uvmsim workloads\n"
+    "\n"
+    "List every workload generator (workload.kind) with its source kernel,\n"
+    "footprint formula and parameters (workload.<kind>.<param>: default,\n"
+    "range, meaning), as Markdown (docs/workloads.md is this output).\n";
 
 struct opts {
     const char *config, *out;
@@ -260,6 +269,12 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--version")) { printf("uvmsim %s\n", UVMSIM_VERSION); return EXIT_OK; }
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
+    if (!strcmp(cmd, "workloads")) {
+        if (argc > 2 && is_help(argv[2])) { fputs(usage_workloads, stdout); return EXIT_OK; }
+        if (argc > 2) usage_error(usage_workloads, "unexpected argument '%s'", argv[2]);
+        wl_list(stdout);
+        return EXIT_OK;
+    }
     fprintf(stderr, "uvmsim: unknown command '%s'\n%s", cmd, usage_main);
     return EXIT_USER;
 }

@@ -1,0 +1,25 @@
+/* The list of generators: `workload.kind` chooses among them by name; the
+ * order here is the order of `uvmsim workloads` and docs/workloads.md. */
+#include <string.h>
+#include "catalog.h"
+#include "../sim/config.h"
+
+static const struct wl_info *const catalog[] = {
+    &stream_info,
+};
+#define NCAT (sizeof catalog / sizeof catalog[0])
+
+/* `workload.kind` choices: must name every generator above (a unit test
+ * checks both lists agree). */
+const struct cfg_key workload_config_keys[] = {
+    {"workload.kind", CFG_ENUM, "stream", 0, -1,
+     "stream",
+     "which generator produces the warps' instructions (uvmsim workloads)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+const struct wl_info *const *wl_catalog(size_t *n)
+{
+    *n = NCAT;
+    return catalog;
+}
