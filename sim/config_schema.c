@@ -12,6 +12,7 @@ extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key workload_config_keys[];
 extern const struct cfg_key stream_config_keys[];
 extern const struct cfg_key graph_config_keys[];
+extern const struct cfg_key trace_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -24,5 +25,6 @@ const struct cfg_key *const config_schema_tables[] = {
     workload_config_keys,
     stream_config_keys,
     graph_config_keys,
+    trace_config_keys,
     NULL,
 };

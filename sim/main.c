@@ -27,6 +27,7 @@ static const char usage_main[] =
     "  config check CONFIG [-s KEY=VALUE]...  validate a config\n"
     "  config doc                             print the reference of every key\n"
     "  workloads              list every workload, its parameters and footprint\n"
+    "  trace convert IN.txt OUT.bin           NVBit mem_trace text to uvmsim binary\n"
     "\n"
     "  uvmsim COMMAND --help   help on one command\n"
     "  uvmsim --version        print the version\n"
@@ -61,6 +62,13 @@ static const char usage_workloads[] =
     "List every workload generator (workload.kind) with its source kernel,\n"
     "footprint formula and parameters (workload.<kind>.<param>: default,\n"
     "range, meaning), as Markdown (docs/workloads.md is this output).\n";
+
+static const char usage_trace[] =
+    "usage: uvmsim trace convert IN.txt OUT.bin\n"
+    "\n"
+    "Convert an NVBit mem_trace text trace into uvmsim's binary trace format\n"
+    "(docs/trace-format.md), replayed by workload.kind=trace.  OUT.bin appears\n"
+    "only when the conversion succeeds.\n";
 
 struct opts {
     const char *config, *out;
@@ -111,6 +119,27 @@ static void parse(int argc, char **argv, struct opts *o, const char *usage,
         }
     }
     if (!o->config) usage_error(usage, "%s", "missing CONFIG");
+}
+
+/* `trace convert`: written to OUT.tmp, renamed on success. */
+static int cmd_trace(int argc, char **argv)
+{
+    if (argc >= 1 && is_help(argv[0])) { fputs(usage_trace, stdout); return EXIT_OK; }
+    if (argc != 3 || strcmp(argv[0], "convert"))
+        usage_error(usage_trace, "%s", "expected: trace convert IN.txt OUT.bin");
+    size_t n = strlen(argv[2]);
+    char *tmp = xmalloc(n + 5);
+    memcpy(tmp, argv[2], n);
+    strcpy(tmp + n, ".tmp");
+    wl_trace_convert(argv[1], tmp);
+    if (rename(tmp, argv[2]) != 0) {
+        fprintf(stderr, "uvmsim: cannot rename '%s' to '%s': %s\n", tmp, argv[2], strerror(errno));
+        remove(tmp);
+        free(tmp);
+        return EXIT_USER;
+    }
+    free(tmp);
+    return EXIT_OK;
 }
 
 static struct config *load_or_exit(const struct opts *o)
@@ -269,6 +298,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--version")) { printf("uvmsim %s\n", UVMSIM_VERSION); return EXIT_OK; }
     if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "config")) return cmd_config(argc - 2, argv + 2);
+    if (!strcmp(cmd, "trace")) return cmd_trace(argc - 2, argv + 2);
     if (!strcmp(cmd, "workloads")) {
         if (argc > 2 && is_help(argv[2])) { fputs(usage_workloads, stdout); return EXIT_OK; }
         if (argc > 2) usage_error(usage_workloads, "unexpected argument '%s'", argv[2]);

@@ -11,6 +11,7 @@ static const struct wl_info *const catalog[] = {
     &bfs_tf_info,
     &bfs_ttc_info,
     &bfs_twc_info,
+    &trace_info,
 };
 #define NCAT (sizeof catalog / sizeof catalog[0])
 
@@ -18,7 +19,7 @@ static const struct wl_info *const catalog[] = {
  * checks both lists agree). */
 const struct cfg_key workload_config_keys[] = {
     {"workload.kind", CFG_ENUM, "stream", 0, -1,
-     "stream|bfs_dwc|bfs_ta|bfs_tf|bfs_ttc|bfs_twc",
+     "stream|bfs_dwc|bfs_ta|bfs_tf|bfs_ttc|bfs_twc|trace",
      "which generator produces the warps' instructions (uvmsim workloads)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };

@@ -8,5 +8,6 @@
 extern const struct wl_info stream_info;
 extern const struct wl_info bfs_dwc_info, bfs_ta_info, bfs_tf_info, bfs_ttc_info,
     bfs_twc_info;
+extern const struct wl_info trace_info;
 
 #endif

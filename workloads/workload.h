@@ -146,6 +146,14 @@ const struct wl_info *const *wl_catalog(size_t *n);
 /* The `uvmsim workloads` listing / docs/workloads.md (Markdown). */
 void wl_list(FILE *out);
 
+/* `uvmsim trace convert`: NVBit mem_trace text IN to the binary trace
+ * OUT_PATH, created only once IN has parsed whole (errors: exit 2). */
+void wl_trace_convert(const char *in, const char *out_path);
+
+/* `uvmsim trace convert`: NVBit mem_trace text IN to the binary trace
+ * OUT_PATH, created only once IN has parsed whole (errors: exit 2). */
+void wl_trace_convert(const char *in, const char *out_path);
+
 /* Next step of the program (kernel or host step); false at the end. */
 bool wl_next_step(struct workload *wl, struct wl_step *out);
 /* Next kernel, skipping (and counting in wl->host_steps) host steps: the
