@@ -393,12 +393,14 @@ static bool bfs_next_step(void *impl, struct wl_step *out)
 
 static void *bfs_create(struct workload *wl, const struct config *cfg)
 {
+    struct graph *g = graph_load(cfg);       /* user errors before allocating */
+    uint64_t root = graph_root(cfg, g);
     struct bfs *b = xcalloc(1, sizeof *b);
     const char *name = wl->ops->name;
     b->var = !strcmp(name, "bfs_ttc") ? V_TTC : !strcmp(name, "bfs_twc") ? V_TWC
            : !strcmp(name, "bfs_ta") ? V_TA : !strcmp(name, "bfs_tf") ? V_TF : V_DWC;
-    b->g = graph_load(cfg);
-    b->root = graph_root(cfg, b->g);
+    b->g = g;
+    b->root = root;
     b->maxb = (uint32_t)cfg_u64(cfg, "workload.graph.block");
     uint64_t nv = b->g->nv, ne = b->g->ne;
     b->level = xmalloc(nv * sizeof *b->level);
