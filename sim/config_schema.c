@@ -13,6 +13,9 @@ extern const struct cfg_key workload_config_keys[];
 extern const struct cfg_key stream_config_keys[];
 extern const struct cfg_key graph_config_keys[];
 extern const struct cfg_key trace_config_keys[];
+extern const struct cfg_key pagerank_config_keys[];
+extern const struct cfg_key bc_config_keys[];
+extern const struct cfg_key kcore_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -25,6 +28,9 @@ const struct cfg_key *const config_schema_tables[] = {
     workload_config_keys,
     stream_config_keys,
     graph_config_keys,
+    pagerank_config_keys,
+    bc_config_keys,
+    kcore_config_keys,
     trace_config_keys,
     NULL,
 };

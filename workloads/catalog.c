@@ -11,6 +11,12 @@ static const struct wl_info *const catalog[] = {
     &bfs_tf_info,
     &bfs_ttc_info,
     &bfs_twc_info,
+    &sssp_twc_info,
+    &pagerank_info,
+    &bc_info,
+    &gc_dtc_info,
+    &gc_ttc_info,
+    &kcore_info,
     &trace_info,
 };
 #define NCAT (sizeof catalog / sizeof catalog[0])
@@ -19,7 +25,7 @@ static const struct wl_info *const catalog[] = {
  * checks both lists agree). */
 const struct cfg_key workload_config_keys[] = {
     {"workload.kind", CFG_ENUM, "stream", 0, -1,
-     "stream|bfs_dwc|bfs_ta|bfs_tf|bfs_ttc|bfs_twc|trace",
+     "stream|bfs_dwc|bfs_ta|bfs_tf|bfs_ttc|bfs_twc|sssp_twc|pagerank|bc|gc_dtc|gc_ttc|kcore|trace",
      "which generator produces the warps' instructions (uvmsim workloads)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };

@@ -54,6 +54,12 @@ uint64_t graph_root(const struct config *cfg, const struct graph *g);
  * 0xffffff00 (GraphBIG's MY_INFINITY) for unreached vertices. */
 const uint32_t *bfs_levels(const struct workload *wl);
 #define GRAPH_INF 0xffffff00u
+/* SSSP: every vertex's distance after the program so far (tests). */
+const uint32_t *sssp_dist(const struct workload *wl);
+/* Graph colouring: every vertex's colour (tests). */
+const uint32_t *gc_colors(const struct workload *wl);
+/* k-core: bitset of the vertices peeled off (tests). */
+const uint8_t *kcore_removed(const struct workload *wl);
 
 /* xoshiro256** seeded by splitmix64 (Blackman & Vigna). */
 struct rng { uint64_t s[4]; };
@@ -110,5 +116,45 @@ void gk_slab_free(struct gk_slab *s);
 /* GraphBIG's launch shape: min(n, max_block) threads per block, enough
  * blocks for n threads. */
 void gk_shape(struct wl_kernel *k, uint64_t n, uint32_t max_block);
+
+/* ---- host programs of the graph kernels ----
+ * State common to GraphBIG-style programs: the input, its device arrays
+ * (A-slots chosen by each algorithm), and the program's resume point (the
+ * host loop is a coroutine too: GK_YIELD hands out one step). */
+#define GK_SLOTS 16
+struct gk_base {
+    struct graph *g;
+    uint32_t maxb;            /* workload.graph.block */
+    uint64_t root;
+    uint64_t a[GK_SLOTS];     /* device addresses */
+    uint32_t ai[GK_SLOTS];    /* allocation indices */
+    int pc;
+    struct wl_kernel k;       /* the kernel running */
+    struct gk_slab slab;
+};
+#define GK_YIELD(B) do { (B)->pc = __LINE__; return true; case __LINE__:; } while (0)
+
+/* Loads the input (user errors before anything is allocated). */
+void gk_base_init(struct gk_base *b, const struct config *cfg);
+void gk_base_free(struct gk_base *b);
+void gk_alloc(struct workload *wl, struct gk_base *b, int slot, const char *name,
+              uint64_t bytes, enum wl_place place);
+/* The graph's vertex list (V+1 uint64) and edge list (E uint64) in SLOTs 0
+ * and 1, populated by the host. */
+void gk_alloc_csr(struct workload *wl, struct gk_base *b);
+#define GK_VL 0
+#define GK_EL 1
+void gk_kernel_step(struct gk_base *b, struct wl_step *out, uint32_t id,
+                    const char *name, uint64_t threads, uint64_t arg);
+void gk_memcpy_step(struct gk_base *b, struct wl_step *out, int slot, uint64_t off,
+                    uint64_t bytes, enum wl_dir dir);
+/* Edge weight of u-v for weighted kernels: 1..100, symmetric, from a hash
+ * of the endpoints (inputs carry no weights; MM values are ignored). */
+static inline uint32_t gk_weight(uint64_t u, uint64_t v)
+{
+    uint64_t x = (u < v ? u : v) * 0x9e3779b97f4a7c15ULL ^ (u < v ? v : u);
+    x ^= x >> 31; x *= 0xbf58476d1ce4e5b9ULL; x ^= x >> 29;
+    return (uint32_t)(1 + x % 100);
+}
 
 #endif
