@@ -11,6 +11,7 @@ extern const struct cfg_key link_config_keys[];
 extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key workload_config_keys[];
 extern const struct cfg_key stream_config_keys[];
+extern const struct cfg_key gemm_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -22,5 +23,6 @@ const struct cfg_key *const config_schema_tables[] = {
     driver_config_keys,
     workload_config_keys,
     stream_config_keys,
+    gemm_config_keys,
     NULL,
 };

@@ -6,6 +6,7 @@
 
 static const struct wl_info *const catalog[] = {
     &stream_info,
+    &gemm_info,
 };
 #define NCAT (sizeof catalog / sizeof catalog[0])
 
@@ -13,7 +14,7 @@ static const struct wl_info *const catalog[] = {
  * checks both lists agree). */
 const struct cfg_key workload_config_keys[] = {
     {"workload.kind", CFG_ENUM, "stream", 0, -1,
-     "stream",
+     "stream|gemm",
      "which generator produces the warps' instructions (uvmsim workloads)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };

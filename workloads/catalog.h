@@ -6,5 +6,6 @@
 #include "workload.h"
 
 extern const struct wl_info stream_info;
+extern const struct wl_info gemm_info;
 
 #endif
