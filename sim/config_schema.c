@@ -12,6 +12,14 @@ extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key workload_config_keys[];
 extern const struct cfg_key stream_config_keys[];
 extern const struct cfg_key gemm_config_keys[];
+extern const struct cfg_key conv2d_config_keys[];
+extern const struct cfg_key conv3d_config_keys[];
+extern const struct cfg_key mm2_config_keys[];
+extern const struct cfg_key mvt_config_keys[];
+extern const struct cfg_key atax_config_keys[];
+extern const struct cfg_key bicg_config_keys[];
+extern const struct cfg_key gesummv_config_keys[];
+extern const struct cfg_key fdtd_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -24,5 +32,13 @@ const struct cfg_key *const config_schema_tables[] = {
     workload_config_keys,
     stream_config_keys,
     gemm_config_keys,
+    conv2d_config_keys,
+    conv3d_config_keys,
+    mm2_config_keys,
+    mvt_config_keys,
+    atax_config_keys,
+    bicg_config_keys,
+    gesummv_config_keys,
+    fdtd_config_keys,
     NULL,
 };

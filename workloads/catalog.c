@@ -7,6 +7,14 @@
 static const struct wl_info *const catalog[] = {
     &stream_info,
     &gemm_info,
+    &conv2d_info,
+    &conv3d_info,
+    &mm2_info,
+    &mvt_info,
+    &atax_info,
+    &bicg_info,
+    &gesummv_info,
+    &fdtd_info,
 };
 #define NCAT (sizeof catalog / sizeof catalog[0])
 
@@ -14,7 +22,7 @@ static const struct wl_info *const catalog[] = {
  * checks both lists agree). */
 const struct cfg_key workload_config_keys[] = {
     {"workload.kind", CFG_ENUM, "stream", 0, -1,
-     "stream|gemm",
+     "stream|gemm|2dconv|3dconv|2mm|mvt|atax|bicg|gesummv|fdtd2d",
      "which generator produces the warps' instructions (uvmsim workloads)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };

@@ -7,5 +7,13 @@
 
 extern const struct wl_info stream_info;
 extern const struct wl_info gemm_info;
+extern const struct wl_info conv2d_info;
+extern const struct wl_info conv3d_info;
+extern const struct wl_info mm2_info;
+extern const struct wl_info mvt_info;
+extern const struct wl_info atax_info;
+extern const struct wl_info bicg_info;
+extern const struct wl_info gesummv_info;
+extern const struct wl_info fdtd_info;
 
 #endif

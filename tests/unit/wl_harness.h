@@ -86,9 +86,10 @@ static inline struct wlh_run wlh_run_all(struct workload *wl)
                             if (a >= wl->allocs[i].base &&
                                 a + in.size <= wl->allocs[i].base + wl->allocs[i].size)
                                 inside = true;
-                        ck_assert_msg(inside, "kernel %s block %llu warp %u lane %u: "
+                        /* Check writes a record per passing assertion: test first. */
+                        if (!inside) { ck_abort_msg("kernel %s block %llu warp %u lane %u: "
                                       "address %#llx outside every allocation", k.name,
-                                      (unsigned long long)b, wi, l, (unsigned long long)a);
+                                      (unsigned long long)b, wi, l, (unsigned long long)a); }
                         uint64_t p = (a - WL_VA_BASE) / 4096;
                         if (!(bits[p / 8] >> (p % 8) & 1)) { bits[p / 8] |= (uint8_t)(1u << (p % 8)); r.pages++; }
                     }
@@ -134,7 +135,7 @@ static inline struct wlh_seq wlh_thread(struct workload *wl, uint64_t kseq,
         uint64_t a = in.addr[lane];
         size_t i = 0;
         while (i < wl->nallocs && !(a >= wl->allocs[i].base && a < wl->allocs[i].base + wl->allocs[i].size)) i++;
-        ck_assert_uint_lt(i, wl->nallocs);
+        if (i == wl->nallocs) { ck_abort_msg("address %#llx outside every allocation", (unsigned long long)a); }
         wlh_push(&s, WLH_REC(in.op, i, a - wl->allocs[i].base));
     }
     return s;
@@ -145,8 +146,10 @@ static inline void wlh_seq_eq(const struct wlh_seq *got, const struct wlh_seq *w
 {
     size_t n = got->n < want->n ? got->n : want->n;
     for (size_t i = 0; i < n; i++)
-        ck_assert_msg(got->v[i] == want->v[i], "%s: op %zu is %#llx, loop nest says %#llx",
-                      what, i, (unsigned long long)got->v[i], (unsigned long long)want->v[i]);
+        if (got->v[i] != want->v[i]) {
+            ck_abort_msg("%s: op %zu is %#llx, loop nest says %#llx",
+                         what, i, (unsigned long long)got->v[i], (unsigned long long)want->v[i]);
+        }
     ck_assert_msg(got->n == want->n, "%s: %zu ops, loop nest has %zu", what, got->n, want->n);
 }
 
