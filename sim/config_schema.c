@@ -20,6 +20,10 @@ extern const struct cfg_key atax_config_keys[];
 extern const struct cfg_key bicg_config_keys[];
 extern const struct cfg_key gesummv_config_keys[];
 extern const struct cfg_key fdtd_config_keys[];
+extern const struct cfg_key vecadd_config_keys[];
+extern const struct cfg_key gups_config_keys[];
+extern const struct cfg_key cyclic_config_keys[];
+extern const struct cfg_key pattern_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -40,5 +44,9 @@ const struct cfg_key *const config_schema_tables[] = {
     bicg_config_keys,
     gesummv_config_keys,
     fdtd_config_keys,
+    vecadd_config_keys,
+    gups_config_keys,
+    cyclic_config_keys,
+    pattern_config_keys,
     NULL,
 };

@@ -15,6 +15,10 @@ static const struct wl_info *const catalog[] = {
     &bicg_info,
     &gesummv_info,
     &fdtd_info,
+    &vecadd_info,
+    &gups_info,
+    &cyclic_info,
+    &pattern_info,
 };
 #define NCAT (sizeof catalog / sizeof catalog[0])
 
@@ -22,7 +26,7 @@ static const struct wl_info *const catalog[] = {
  * checks both lists agree). */
 const struct cfg_key workload_config_keys[] = {
     {"workload.kind", CFG_ENUM, "stream", 0, -1,
-     "stream|gemm|2dconv|3dconv|2mm|mvt|atax|bicg|gesummv|fdtd2d",
+     "stream|gemm|2dconv|3dconv|2mm|mvt|atax|bicg|gesummv|fdtd2d|vecadd|gups|cyclic|pattern",
      "which generator produces the warps' instructions (uvmsim workloads)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };

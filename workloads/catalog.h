@@ -15,5 +15,9 @@ extern const struct wl_info atax_info;
 extern const struct wl_info bicg_info;
 extern const struct wl_info gesummv_info;
 extern const struct wl_info fdtd_info;
+extern const struct wl_info vecadd_info;
+extern const struct wl_info gups_info;
+extern const struct wl_info cyclic_info;
+extern const struct wl_info pattern_info;
 
 #endif
