@@ -24,6 +24,8 @@ extern const struct cfg_key vecadd_config_keys[];
 extern const struct cfg_key gups_config_keys[];
 extern const struct cfg_key cyclic_config_keys[];
 extern const struct cfg_key pattern_config_keys[];
+extern const struct cfg_key pathfinder_config_keys[];
+extern const struct cfg_key hotspot_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -48,5 +50,7 @@ const struct cfg_key *const config_schema_tables[] = {
     gups_config_keys,
     cyclic_config_keys,
     pattern_config_keys,
+    pathfinder_config_keys,
+    hotspot_config_keys,
     NULL,
 };

@@ -19,5 +19,7 @@ extern const struct wl_info vecadd_info;
 extern const struct wl_info gups_info;
 extern const struct wl_info cyclic_info;
 extern const struct wl_info pattern_info;
+extern const struct wl_info pathfinder_info;
+extern const struct wl_info hotspot_info;
 
 #endif

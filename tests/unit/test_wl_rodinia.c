@@ -1,0 +1,141 @@
+/* Rodinia kernels: pages touched equal the footprint formula; chosen
+ * threads' memory ops and barriers equal the CUDA kernel's control flow,
+ * transcribed here per thread from the Rodinia 3.1 source. */
+#include <check.h>
+#include "suite_main.h"
+#include "wl_harness.h"
+
+#define IN_RANGE(x, lo, hi) ((x) >= (lo) && (x) <= (hi))
+
+static struct wlh open_check(const char *const *sets, size_t n, uint64_t pages,
+                             uint64_t kernels)
+{
+    struct wlh h = wlh_open(sets, n);
+    struct wlh_run r = wlh_run_all(h.wl);
+    ck_assert_uint_eq(r.kernels, kernels);
+    ck_assert_uint_eq(r.pages, pages);
+    wlh_close(&h);
+    return wlh_open(sets, n);
+}
+
+static void check_thread(const char *const *sets, size_t n, uint64_t kseq, uint64_t block,
+                         uint32_t tid, struct wlh_seq *want, const char *what)
+{
+    struct wlh h = wlh_open(sets, n);
+    struct wlh_seq got = wlh_thread(h.wl, kseq, block, tid);
+    wlh_seq_eq(&got, want, what);
+    free(got.v);
+    free(want->v);
+    memset(want, 0, sizeof *want);
+    wlh_close(&h);
+}
+
+/* dynproc_kernel for one thread; allocs 0 wall, 1 result0, 2 result1. */
+static void pathfinder_ref(struct wlh_seq *s, int iteration, int cols, int startStep,
+                           int border, int bx, int tx, int src, int dst)
+{
+    int small_block_cols = 256 - iteration * 2;
+    int blkX = small_block_cols * bx - border, blkXmax = blkX + 256 - 1;
+    int xidx = blkX + tx;
+    int validXmin = (blkX < 0) ? -blkX : 0;
+    int validXmax = (blkXmax > cols - 1) ? 256 - 1 - (blkXmax - cols + 1) : 256 - 1;
+    bool isValid = IN_RANGE(tx, validXmin, validXmax);
+    if (IN_RANGE(xidx, 0, cols - 1)) wlh_push(s, L(src, xidx * 4));
+    wlh_push(s, BAR);
+    bool computed = false;
+    for (int i = 0; i < iteration; i++) {
+        computed = false;
+        if (IN_RANGE(tx, i + 1, 256 - i - 2) && isValid) {
+            computed = true;
+            wlh_push(s, L(0, (cols * (startStep + i) + xidx) * 4));
+        }
+        wlh_push(s, BAR);
+        if (i == iteration - 1) break;
+        wlh_push(s, BAR);
+    }
+    if (computed) wlh_push(s, S(dst, xidx * 4));
+}
+
+START_TEST(pathfinder_pages_and_thread_sequence)
+{
+    const uint64_t ROWS = 12, COLS = 3000;
+    static const char *const sets[] = { "workload.kind=pathfinder",
+        "workload.pathfinder.rows=12", "workload.pathfinder.cols=3000",
+        "workload.pathfinder.pyramid_height=4" };
+    /* rows-1 = 11 rows in pyramids of 4: launches of 4, 4, 3 rows. */
+    struct wlh h = open_check(sets, NSETS(sets),
+        wlh_pages((ROWS - 1) * COLS * 4) + 2 * wlh_pages(COLS * 4), 3);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    pathfinder_ref(&want, 3, 3000, 8, 4, 1, 10, 1, 2);
+    check_thread(sets, NSETS(sets), 2, 1, 10, &want, "pathfinder launch 2 bx 1 tx 10");
+    pathfinder_ref(&want, 4, 3000, 4, 4, 0, 0, 2, 1);
+    check_thread(sets, NSETS(sets), 1, 0, 0, &want, "pathfinder launch 1 bx 0 tx 0");
+    pathfinder_ref(&want, 4, 3000, 0, 4, 12, 200, 1, 2);
+    check_thread(sets, NSETS(sets), 0, 12, 200, &want, "pathfinder launch 0 bx 12 tx 200");
+}
+END_TEST
+
+/* calculate_temp for one thread; allocs 0 power, 1 temp0, 2 temp1. */
+static void hotspot_ref(struct wlh_seq *s, int iteration, int grid_cols, int grid_rows,
+                        int border, int bx, int by, int tx, int ty, int src, int dst)
+{
+    int small_block_rows = 16 - iteration * 2, small_block_cols = 16 - iteration * 2;
+    int blkY = small_block_rows * by - border, blkX = small_block_cols * bx - border;
+    int blkYmax = blkY + 16 - 1, blkXmax = blkX + 16 - 1;
+    int yidx = blkY + ty, xidx = blkX + tx;
+    int index = grid_cols * yidx + xidx;
+    if (IN_RANGE(yidx, 0, grid_rows - 1) && IN_RANGE(xidx, 0, grid_cols - 1)) {
+        wlh_push(s, L(src, index * 4));
+        wlh_push(s, L(0, index * 4));
+    }
+    wlh_push(s, BAR);
+    int validYmin = (blkY < 0) ? -blkY : 0;
+    int validYmax = (blkYmax > grid_rows - 1) ? 16 - 1 - (blkYmax - grid_rows + 1) : 16 - 1;
+    int validXmin = (blkX < 0) ? -blkX : 0;
+    int validXmax = (blkXmax > grid_cols - 1) ? 16 - 1 - (blkXmax - grid_cols + 1) : 16 - 1;
+    bool computed = false;
+    for (int i = 0; i < iteration; i++) {
+        computed = false;
+        if (IN_RANGE(tx, i + 1, 16 - i - 2) && IN_RANGE(ty, i + 1, 16 - i - 2) &&
+            IN_RANGE(tx, validXmin, validXmax) && IN_RANGE(ty, validYmin, validYmax))
+            computed = true;
+        wlh_push(s, BAR);
+        if (i == iteration - 1) break;
+        wlh_push(s, BAR);
+    }
+    if (computed) wlh_push(s, S(dst, index * 4));
+}
+
+START_TEST(hotspot_pages_and_thread_sequence)
+{
+    const uint64_t R = 40, C = 1100;
+    static const char *const sets[] = { "workload.kind=hotspot", "workload.hotspot.rows=40",
+        "workload.hotspot.cols=1100", "workload.hotspot.pyramid_height=3",
+        "workload.hotspot.iterations=5" };
+    /* 5 steps in pyramids of 3: launches of 3 and 2 steps; grid uses 16-6 = 10. */
+    struct wlh h = open_check(sets, NSETS(sets), 3 * wlh_pages(R * C * 4), 2);
+    wlh_close(&h);
+    const int gx = 110;
+    struct wlh_seq want = {0};
+    hotspot_ref(&want, 3, 1100, 40, 3, 5, 2, 7, 9, 1, 2);
+    check_thread(sets, NSETS(sets), 0, 2 * gx + 5, 9 * 16 + 7, &want, "hotspot launch 0");
+    hotspot_ref(&want, 2, 1100, 40, 3, 0, 0, 1, 4, 2, 1);
+    check_thread(sets, NSETS(sets), 1, 0, 4 * 16 + 1, &want, "hotspot launch 1 corner");
+    hotspot_ref(&want, 2, 1100, 40, 3, 109, 3, 15, 15, 2, 1);
+    check_thread(sets, NSETS(sets), 1, 3 * gx + 109, 255, &want, "hotspot launch 1 far edge");
+}
+END_TEST
+
+static Suite *rodinia_suite(void)
+{
+    Suite *s = suite_create("wl_rodinia");
+    TCase *tc = tcase_create("kernels");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, pathfinder_pages_and_thread_sequence);
+    tcase_add_test(tc, hotspot_pages_and_thread_sequence);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return run_suite(rodinia_suite()); }
