@@ -69,6 +69,10 @@ START_TEST(pathfinder_pages_and_thread_sequence)
     struct wlh_seq want = {0};
     pathfinder_ref(&want, 3, 3000, 8, 4, 1, 10, 1, 2);
     check_thread(sets, NSETS(sets), 2, 1, 10, &want, "pathfinder launch 2 bx 1 tx 10");
+    /* tx = 2 leaves the pyramid at i = 2: two wall loads, no store. */
+    pathfinder_ref(&want, 3, 3000, 8, 4, 1, 2, 1, 2);
+    ck_assert_uint_eq(want.n, 1 + 1 + 2 + 5);
+    check_thread(sets, NSETS(sets), 2, 1, 2, &want, "pathfinder launch 2 bx 1 tx 2");
     pathfinder_ref(&want, 4, 3000, 4, 4, 0, 0, 2, 1);
     check_thread(sets, NSETS(sets), 1, 0, 0, &want, "pathfinder launch 1 bx 0 tx 0");
     pathfinder_ref(&want, 4, 3000, 0, 4, 12, 200, 1, 2);
@@ -120,6 +124,10 @@ START_TEST(hotspot_pages_and_thread_sequence)
     struct wlh_seq want = {0};
     hotspot_ref(&want, 3, 1100, 40, 3, 5, 2, 7, 9, 1, 2);
     check_thread(sets, NSETS(sets), 0, 2 * gx + 5, 9 * 16 + 7, &want, "hotspot launch 0");
+    /* tx = 2 is outside the last step's [3, 12]: loads, barriers, no store. */
+    hotspot_ref(&want, 3, 1100, 40, 3, 5, 2, 2, 5, 1, 2);
+    ck_assert_uint_eq(want.n, 2 + 1 + 5);
+    check_thread(sets, NSETS(sets), 0, 2 * gx + 5, 5 * 16 + 2, &want, "hotspot launch 0 tx 2");
     hotspot_ref(&want, 2, 1100, 40, 3, 0, 0, 1, 4, 2, 1);
     check_thread(sets, NSETS(sets), 1, 0, 4 * 16 + 1, &want, "hotspot launch 1 corner");
     hotspot_ref(&want, 2, 1100, 40, 3, 109, 3, 15, 15, 2, 1);
