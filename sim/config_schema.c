@@ -26,6 +26,8 @@ extern const struct cfg_key cyclic_config_keys[];
 extern const struct cfg_key pattern_config_keys[];
 extern const struct cfg_key pathfinder_config_keys[];
 extern const struct cfg_key hotspot_config_keys[];
+extern const struct cfg_key hotspot3d_config_keys[];
+extern const struct cfg_key mriq_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -52,5 +54,7 @@ const struct cfg_key *const config_schema_tables[] = {
     pattern_config_keys,
     pathfinder_config_keys,
     hotspot_config_keys,
+    hotspot3d_config_keys,
+    mriq_config_keys,
     NULL,
 };

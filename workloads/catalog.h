@@ -21,5 +21,7 @@ extern const struct wl_info cyclic_info;
 extern const struct wl_info pattern_info;
 extern const struct wl_info pathfinder_info;
 extern const struct wl_info hotspot_info;
+extern const struct wl_info hotspot3d_info;
+extern const struct wl_info mriq_info;
 
 #endif

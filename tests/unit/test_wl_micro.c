@@ -144,6 +144,25 @@ START_TEST(part_repetitive_fraction)
 }
 END_TEST
 
+/* Parboil mri-q: allocs 0 x, 1 y, 2 z, 3 Qr, 4 Qi, 5 phiR, 6 phiI, 7 phiMag.
+ * numK = 2500: PhiMag, then chunks of 1024, 1024, 452. */
+START_TEST(mriq_pages_and_thread_sequence)
+{
+    static const char *const sets[] = { "workload.kind=mriq", "workload.mriq.numx=2048",
+                                        "workload.mriq.numk=2500" };
+    struct wlh h = open_check(sets, NSETS(sets), 5 * wlh_pages(2048 * 4) + 3 * wlh_pages(2500 * 4), 4);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    wlh_push(&want, L(5, 2499 * 4)); wlh_push(&want, L(6, 2499 * 4)); wlh_push(&want, S(7, 2499 * 4));
+    check_thread(sets, NSETS(sets), 0, 4, 451, &want, "ComputePhiMag k=2499");
+    check_thread(sets, NSETS(sets), 0, 4, 452, &want, "ComputePhiMag k=2500 idle");
+    uint64_t x = 3 * 256 + 17;
+    for (int a = 0; a < 5; a++) wlh_push(&want, L(a, x * 4));
+    wlh_push(&want, S(3, x * 4)); wlh_push(&want, S(4, x * 4));
+    check_thread(sets, NSETS(sets), 3, 3, 17, &want, "ComputeQ chunk 2");
+}
+END_TEST
+
 START_TEST(every_generator_is_a_workload_kind)
 {
     size_t n;
@@ -250,6 +269,7 @@ static Suite *micro_suite(void)
     tcase_add_test(tc, cyclic_pages_and_thread_sequence);
     tcase_add_test(tc, hpe_patterns_pages_and_sequences);
     tcase_add_test(tc, part_repetitive_fraction);
+    tcase_add_test(tc, mriq_pages_and_thread_sequence);
     tcase_add_test(tc, every_generator_is_a_workload_kind);
     tcase_add_test(tc, host_steps_in_program_order);
     tcase_add_test(tc, four_gib_streaming_keeps_rss_under_50mb);

@@ -135,6 +135,41 @@ START_TEST(hotspot_pages_and_thread_sequence)
 }
 END_TEST
 
+/* hotspotOpt1 for one thread; allocs 0 p, 1 tIn_d, 2 tOut_d. */
+static void hotspot3d_ref(struct wlh_seq *s, int nx, int ny, int nz, int i, int j,
+                          int tin, int tout)
+{
+    int c = i + j * nx, xy = nx * ny;
+    int W = (i == 0) ? c : c - 1, E = (i == nx - 1) ? c : c + 1;
+    int N = (j == 0) ? c : c - nx, S = (j == ny - 1) ? c : c + nx;
+    wlh_push(s, L(tin, c * 4));                 /* temp1 = temp2 = tIn[c] */
+    wlh_push(s, L(tin, (c + xy) * 4));          /* temp3 */
+    for (int k = 0; k < nz; k++) {
+        if (k > 0 && k < nz - 1) wlh_push(s, L(tin, (c + xy) * 4));
+        wlh_push(s, L(tin, W * 4)); wlh_push(s, L(tin, E * 4));
+        wlh_push(s, L(tin, S * 4)); wlh_push(s, L(tin, N * 4));
+        wlh_push(s, L(0, c * 4));
+        wlh_push(s, S(tout, c * 4));
+        c += xy; W += xy; E += xy; N += xy; S += xy;
+    }
+}
+
+START_TEST(hotspot3d_pages_and_thread_sequence)
+{
+    static const char *const sets[] = { "workload.kind=hotspot3d", "workload.hotspot3d.nx=128",
+        "workload.hotspot3d.ny=12", "workload.hotspot3d.nz=5",
+        "workload.hotspot3d.iterations=3" };
+    struct wlh h = open_check(sets, NSETS(sets), 3 * wlh_pages(128 * 12 * 5 * 4), 3);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    /* i = 127 (bx 1, tx 63), j = 11 (by 2, ty 3): the far corner, launch 1. */
+    hotspot3d_ref(&want, 128, 12, 5, 127, 11, 2, 1);
+    check_thread(sets, NSETS(sets), 1, 2 * 2 + 1, 3 * 64 + 63, &want, "hotspot3d corner");
+    hotspot3d_ref(&want, 128, 12, 5, 70, 5, 1, 2);
+    check_thread(sets, NSETS(sets), 2, 1 * 2 + 1, 1 * 64 + 6, &want, "hotspot3d inner");
+}
+END_TEST
+
 static Suite *rodinia_suite(void)
 {
     Suite *s = suite_create("wl_rodinia");
@@ -142,6 +177,7 @@ static Suite *rodinia_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, pathfinder_pages_and_thread_sequence);
     tcase_add_test(tc, hotspot_pages_and_thread_sequence);
+    tcase_add_test(tc, hotspot3d_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }
