@@ -170,6 +170,81 @@ START_TEST(hotspot3d_pages_and_thread_sequence)
 }
 END_TEST
 
+/* Rodinia bfs over the documented graph (ring edge + seeded uniform
+ * edges), searched again here.  Allocs: 0 nodes, 1 edges, 2 mask,
+ * 3 updating, 4 visited, 5 cost, 6 over. */
+static uint64_t sm64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+#define BN 3000
+#define BD 4
+static uint64_t bfs_nb(uint64_t seed, uint64_t v, uint64_t j)
+{ return j == 0 ? (v + 1) % BN : sm64(seed + v * BD + j) % BN; }
+
+START_TEST(bfs_levels_pages_and_thread_sequence)
+{
+    static const char *const sets[] = { "workload.kind=bfs", "workload.bfs.nodes=3000",
+        "workload.bfs.degree=4", "workload.bfs.source=7", "sim.seed=5" };
+    uint64_t seed = sm64(5);
+    static int level[BN];
+    for (int v = 0; v < BN; v++) level[v] = -1;
+    level[7] = 0;
+    int maxl = 0;
+    for (int L = 0; ; L++) {            /* level-synchronous, as the GPU does */
+        bool more = false;
+        for (int v = 0; v < BN; v++) {
+            if (level[v] != L) continue;
+            for (int j = 0; j < BD; j++) {
+                uint64_t u = bfs_nb(seed, v, j);
+                if (level[u] < 0) { level[u] = L + 1; more = true; maxl = L + 1; }
+            }
+        }
+        if (!more) break;
+    }
+    uint64_t launches = 2 * (uint64_t)(maxl + 1);
+    struct wlh h = wlh_open(sets, NSETS(sets));
+    struct wlh_run r = wlh_run_all(h.wl);
+    ck_assert_uint_eq(r.kernels, launches);
+    ck_assert_uint_eq(r.pages, wlh_pages(8 * BN) + wlh_pages(4 * BN * BD) + 3 * wlh_pages(BN) +
+                               wlh_pages(4 * BN) + 1);
+    /* 6 copies in, over in and out per iteration, costs out. */
+    ck_assert_uint_eq(h.wl->host_steps, 6 + (launches / 2) * 2 + 1);
+    wlh_close(&h);
+    /* A node of level 2 in Kernel of launch pair 2, and one not in it. */
+    int f = -1, other = -1;
+    for (int v = 0; v < BN && (f < 0 || other < 0); v++) {
+        if (level[v] == 2 && f < 0) f = v;
+        if (level[v] == 5 && other < 0) other = v;
+    }
+    ck_assert_int_ge(f, 0);
+    ck_assert_int_ge(other, 0);
+    struct wlh_seq want = {0};
+    wlh_push(&want, L(2, f));
+    wlh_push(&want, S(2, f));
+    wlh_push(&want, L(0, f * 8)); wlh_push(&want, L(0, f * 8 + 4));
+    for (int j = 0; j < BD; j++) {
+        uint64_t id = bfs_nb(seed, f, j);
+        wlh_push(&want, L(1, (f * BD + j) * 4));
+        wlh_push(&want, L(4, id));
+        if (level[id] > 2) {
+            wlh_push(&want, L(5, f * 4)); wlh_push(&want, S(5, id * 4)); wlh_push(&want, S(3, id));
+        }
+    }
+    check_thread(sets, NSETS(sets), 4, f / 512, f % 512, &want, "bfs Kernel level 2");
+    wlh_push(&want, L(2, other));
+    check_thread(sets, NSETS(sets), 4, other / 512, other % 512, &want, "bfs Kernel idle node");
+    /* Kernel2 of level 4 sets up the nodes of level 5. */
+    wlh_push(&want, L(3, other)); wlh_push(&want, S(2, other)); wlh_push(&want, S(4, other));
+    wlh_push(&want, S(6, 0)); wlh_push(&want, S(3, other));
+    check_thread(sets, NSETS(sets), 9, other / 512, other % 512, &want, "bfs Kernel2 level 5");
+}
+END_TEST
+
 static Suite *rodinia_suite(void)
 {
     Suite *s = suite_create("wl_rodinia");
@@ -178,6 +253,7 @@ static Suite *rodinia_suite(void)
     tcase_add_test(tc, pathfinder_pages_and_thread_sequence);
     tcase_add_test(tc, hotspot_pages_and_thread_sequence);
     tcase_add_test(tc, hotspot3d_pages_and_thread_sequence);
+    tcase_add_test(tc, bfs_levels_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }
