@@ -29,6 +29,7 @@ extern const struct cfg_key hotspot_config_keys[];
 extern const struct cfg_key hotspot3d_config_keys[];
 extern const struct cfg_key mriq_config_keys[];
 extern const struct cfg_key bfs_config_keys[];
+extern const struct cfg_key kmeans_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -58,5 +59,6 @@ const struct cfg_key *const config_schema_tables[] = {
     hotspot3d_config_keys,
     mriq_config_keys,
     bfs_config_keys,
+    kmeans_config_keys,
     NULL,
 };

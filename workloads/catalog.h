@@ -24,5 +24,6 @@ extern const struct wl_info hotspot_info;
 extern const struct wl_info hotspot3d_info;
 extern const struct wl_info mriq_info;
 extern const struct wl_info bfs_info;
+extern const struct wl_info kmeans_info;
 
 #endif

@@ -245,6 +245,33 @@ START_TEST(bfs_levels_pages_and_thread_sequence)
 }
 END_TEST
 
+/* kmeans, 1000 points x 3 features, 2 clusters: 4 blocks on a 2x2 grid.
+ * Allocs: 0 feature_d, 1 feature_flipped_d, 2 membership_d. */
+START_TEST(kmeans_pages_and_thread_sequence)
+{
+    const uint64_t NP = 1000, NF = 3, NC = 2;
+    static const char *const sets[] = { "workload.kind=kmeans", "workload.kmeans.points=1000",
+        "workload.kmeans.features=3", "workload.kmeans.clusters=2",
+        "workload.kmeans.iterations=4" };
+    struct wlh h = open_check(sets, NSETS(sets), 2 * wlh_pages(NP * NF * 4) + wlh_pages(NP * 4), 5);
+    ck_assert_uint_eq(h.wl->footprint, 2 * NP * NF * 4 + NP * 4);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    uint64_t p = 999;           /* invert_mapping: block 3, tid 231 */
+    for (uint64_t i = 0; i < NF; i++) {
+        wlh_push(&want, L(0, (p * NF + i) * 4));
+        wlh_push(&want, S(1, (p + NP * i) * 4));
+    }
+    check_thread(sets, NSETS(sets), 0, 3, 231, &want, "invert_mapping p=999");
+    /* kmeansPoint block (bx 1, by 1) is block_id 2*1+1 = 3: linear block 3. */
+    for (uint64_t i = 0; i < NC; i++)
+        for (uint64_t j = 0; j < NF; j++) wlh_push(&want, L(1, (p + j * NP) * 4));
+    wlh_push(&want, S(2, p * 4));
+    check_thread(sets, NSETS(sets), 3, 3, 231, &want, "kmeansPoint p=999");
+    check_thread(sets, NSETS(sets), 3, 3, 232, &want, "kmeansPoint p=1000 idle");
+}
+END_TEST
+
 static Suite *rodinia_suite(void)
 {
     Suite *s = suite_create("wl_rodinia");
@@ -254,6 +281,7 @@ static Suite *rodinia_suite(void)
     tcase_add_test(tc, hotspot_pages_and_thread_sequence);
     tcase_add_test(tc, hotspot3d_pages_and_thread_sequence);
     tcase_add_test(tc, bfs_levels_pages_and_thread_sequence);
+    tcase_add_test(tc, kmeans_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }
