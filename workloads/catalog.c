@@ -6,6 +6,25 @@
 
 static const struct wl_info *const catalog[] = {
     &stream_info,
+    &gemm_info,
+    &conv2d_info,
+    &conv3d_info,
+    &mm2_info,
+    &mvt_info,
+    &atax_info,
+    &bicg_info,
+    &gesummv_info,
+    &fdtd_info,
+    &vecadd_info,
+    &gups_info,
+    &cyclic_info,
+    &pattern_info,
+    &pathfinder_info,
+    &hotspot_info,
+    &hotspot3d_info,
+    &mriq_info,
+    &bfs_info,
+    &kmeans_info,
     &bfs_dwc_info,
     &bfs_ta_info,
     &bfs_tf_info,
@@ -25,7 +44,7 @@ static const struct wl_info *const catalog[] = {
  * checks both lists agree). */
 const struct cfg_key workload_config_keys[] = {
     {"workload.kind", CFG_ENUM, "stream", 0, -1,
-     "stream|bfs_dwc|bfs_ta|bfs_tf|bfs_ttc|bfs_twc|sssp_twc|pagerank|bc|gc_dtc|gc_ttc|kcore|trace",
+     "stream|gemm|2dconv|3dconv|2mm|mvt|atax|bicg|gesummv|fdtd2d|vecadd|gups|cyclic|pattern|pathfinder|hotspot|hotspot3d|mriq|bfs|kmeans|bfs_dwc|bfs_ta|bfs_tf|bfs_ttc|bfs_twc|sssp_twc|pagerank|bc|gc_dtc|gc_ttc|kcore|trace",
      "which generator produces the warps' instructions (uvmsim workloads)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };

@@ -6,6 +6,25 @@
 #include "workload.h"
 
 extern const struct wl_info stream_info;
+extern const struct wl_info gemm_info;
+extern const struct wl_info conv2d_info;
+extern const struct wl_info conv3d_info;
+extern const struct wl_info mm2_info;
+extern const struct wl_info mvt_info;
+extern const struct wl_info atax_info;
+extern const struct wl_info bicg_info;
+extern const struct wl_info gesummv_info;
+extern const struct wl_info fdtd_info;
+extern const struct wl_info vecadd_info;
+extern const struct wl_info gups_info;
+extern const struct wl_info cyclic_info;
+extern const struct wl_info pattern_info;
+extern const struct wl_info pathfinder_info;
+extern const struct wl_info hotspot_info;
+extern const struct wl_info hotspot3d_info;
+extern const struct wl_info mriq_info;
+extern const struct wl_info bfs_info;
+extern const struct wl_info kmeans_info;
 extern const struct wl_info bfs_dwc_info, bfs_ta_info, bfs_tf_info, bfs_ttc_info,
     bfs_twc_info;
 extern const struct wl_info trace_info;
