@@ -272,6 +272,26 @@ START_TEST(rmat_levels_equal_queue_bfs)
 }
 END_TEST
 
+/* The same seed gives the same warp streams; another seed (explicit, or
+ * through sim.seed when workload.graph.seed is 0) another graph. */
+START_TEST(streams_deterministic_per_seed)
+{
+    const char *a[] = { "workload.kind=bfs_twc", "workload.graph.scale=10", "workload.graph.seed=5" };
+    const char *b[] = { "workload.kind=bfs_twc", "workload.graph.scale=10", "workload.graph.seed=6" };
+    const char *c[] = { "workload.kind=bfs_twc", "workload.graph.scale=10", "sim.seed=11" };
+    const char *e[] = { "workload.kind=bfs_twc", "workload.graph.scale=10", "sim.seed=12" };
+    struct drive d1, d2, d3, d4, d5;
+    struct workload *w1 = drive_run(&d1, a, 3, ORDER_FORWARD), *w2 = drive_run(&d2, a, 3, ORDER_REVERSE);
+    struct workload *w3 = drive_run(&d3, b, 3, ORDER_FORWARD);
+    struct workload *w4 = drive_run(&d4, c, 3, ORDER_FORWARD), *w5 = drive_run(&d5, e, 3, ORDER_FORWARD);
+    ck_assert_uint_eq(d1.nhash, d2.nhash);
+    ck_assert(!memcmp(d1.hash, d2.hash, d1.nhash * sizeof *d1.hash));
+    ck_assert(d1.nhash != d3.nhash || memcmp(d1.hash, d3.hash, d1.nhash * sizeof *d1.hash));
+    ck_assert(d4.nhash != d5.nhash || memcmp(d4.hash, d5.hash, d4.nhash * sizeof *d4.hash));
+    drive_free(&d1, w1); drive_free(&d2, w2); drive_free(&d3, w3); drive_free(&d4, w4); drive_free(&d5, w5);
+}
+END_TEST
+
 static Suite *graph_bfs_suite(void)
 {
     Suite *s = suite_create("graph_bfs");
@@ -283,6 +303,7 @@ static Suite *graph_bfs_suite(void)
     tcase_add_loop_test(t, level_stores_match_the_race_semantics, 0, NVAR);
     tcase_add_loop_test(t, warp_streams_independent_of_order, 0, NVAR);
     tcase_add_loop_test(t, rmat_levels_equal_queue_bfs, 0, NVAR);
+    tcase_add_test(t, streams_deterministic_per_seed);
     suite_add_tcase(s, t);
     return s;
 }
