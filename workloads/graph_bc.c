@@ -207,5 +207,5 @@ static const struct workload_ops ops = {
 };
 
 const struct wl_info bc_info = { &ops, bc_config_keys,
-    "GraphBIG gpu_BetweennessCentr betweenness.cu (init, forward, backward, backsum), batch-aware paper BC",
+    "GraphBIG gpu_BetweennessCentr betweenness.cu (init, forward, backward, backsum), batch-aware paper BC; input graph: workload.graph.*",
     "8(V+1) + 8E + 4V (BC) + 4V (delta) + 4V (dist) + 4V (sigma) + 1 bytes" };

@@ -194,5 +194,5 @@ static const struct workload_ops ops = {
 };
 
 const struct wl_info kcore_info = { &ops, kcore_config_keys,
-    "GraphBIG gpu_kCore kcore.cu (kernel, kernel2), batch-aware paper KCORE",
+    "GraphBIG gpu_kCore kcore.cu (kernel, kernel2), batch-aware paper KCORE; input graph: workload.graph.*",
     "8(V+1) + 8E + 8V + 4V + V + V + 4 + 1 bytes (V vertices, E directed edges)" };

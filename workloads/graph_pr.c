@@ -117,5 +117,5 @@ static const struct workload_ops ops = {
 };
 
 const struct wl_info pagerank_info = { &ops, pagerank_config_keys,
-    "PageRank, GraphBIG-style topological thread-centric pull kernel (GraphBIG CPU bench/PageRank formulation), batch-aware paper PR",
+    "PageRank, GraphBIG-style topological thread-centric pull kernel (GraphBIG CPU bench/PageRank formulation), batch-aware paper PR; input graph: workload.graph.*",
     "8(V+1) + 8E + 2 x 4V bytes (V vertices, E directed edges)" };

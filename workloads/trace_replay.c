@@ -1,9 +1,9 @@
 /* workload.kind: trace -- replays a memory trace: uvmsim's binary format
  * (docs/trace-format.md), or an NVBit mem_trace text file, converted first
  * into an anonymous temporary file.  Kernels run in launch order; each warp
- * reads its own records from its cursor (one record per instruction, pread
- * into a stack buffer), so host memory is the current kernel's warp index,
- * not the trace.  Trace addresses are relocated range by range: each range
+ * reads its own records from its cursor (refilling, with pread,
+ * into a per-warp 4 KiB window), so host memory is the current kernel's warp
+ * index and one window per resident warp, not the trace.  Trace addresses are relocated range by range: each range
  * of touched 2 MiB blocks becomes one allocation, and an address keeps its
  * offset within its range (so its offset within the page and VA block). */
 #include <errno.h>
@@ -24,6 +24,10 @@ const struct cfg_key trace_config_keys[] = {
 
 struct widx { uint64_t block; uint32_t warp; uint64_t off, nrecs; };
 
+/* A resident warp's window on its records (recycled at EXIT). */
+#define TRACE_WINDOW 4096
+struct twin { uint8_t data[TRACE_WINDOW]; uint64_t start; uint32_t len, next_free; };
+
 struct trace {
     const char *path;         /* for messages */
     char *path_copy;
@@ -34,6 +38,8 @@ struct trace {
     uint64_t rstart[TRACE_MAX_RANGES], rsize[TRACE_MAX_RANGES], rbase[TRACE_MAX_RANGES];
     struct widx *idx;
     uint64_t nidx;
+    struct twin *win;         /* slab of windows; free list index + 1 */
+    uint32_t nwin, capwin, freewin;
 };
 
 static uint64_t get(const uint8_t *b, int n)
@@ -168,7 +174,8 @@ static bool trace_next_step(void *impl, struct wl_step *out)
     return true;
 }
 
-/* s[0]: byte offset of the warp's next record; s[1]: records left. */
+/* s[0]: byte offset of the warp's next record; s[1]: records left;
+ * s[2]: its window. */
 static void trace_warp_start(void *impl, struct warp_ctx *w)
 {
     struct trace *t = impl;
@@ -180,24 +187,53 @@ static void trace_warp_start(void *impl, struct warp_ctx *w)
         else hi = m;
     }
     w->s[1] = 0;
-    if (lo < t->nidx && t->idx[lo].block == w->block && t->idx[lo].warp == w->warp) {
-        w->s[0] = t->idx[lo].off;
-        w->s[1] = t->idx[lo].nrecs;
+    if (lo == t->nidx || t->idx[lo].block != w->block || t->idx[lo].warp != w->warp ||
+        !t->idx[lo].nrecs)
+        return;
+    w->s[0] = t->idx[lo].off;
+    w->s[1] = t->idx[lo].nrecs;
+    uint32_t i;
+    if (t->freewin) {
+        i = t->freewin - 1;
+        t->freewin = t->win[i].next_free;
+    } else {
+        if (t->nwin == t->capwin) {
+            t->capwin = t->capwin ? 2 * t->capwin : 64;
+            t->win = xrealloc(t->win, t->capwin * sizeof *t->win);
+        }
+        i = t->nwin++;
     }
+    t->win[i].len = 0;
+    t->win[i].start = 0;
+    w->s[2] = i;
 }
 
 static void trace_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *out)
 {
     struct trace *t = impl;
     if (!w->s[1]) { out->op = INST_EXIT; out->active = 0; return; }
-    uint8_t buf[TRACE_MAX_RECORD];
+    struct twin *b = &t->win[w->s[2]];
     uint64_t off = w->s[0];
-    size_t n = off < t->size ? (size_t)(t->size - off < sizeof buf ? t->size - off : sizeof buf) : 0;
-    if (n && pread(t->fd, buf, n, (off_t)off) != (ssize_t)n) corrupt(t, off, "unreadable record");
-    size_t used = trace_decode(buf, n, out);
+    /* refill unless a whole record (or the rest of the file) is in view */
+    if (off < b->start || off + TRACE_MAX_RECORD > b->start + b->len) {
+        if (off >= b->start && b->start + b->len == t->size && off <= t->size) {
+            /* the window already reaches the end of the file */
+        } else {
+            uint64_t n = t->size > off ? t->size - off : 0;
+            if (n > TRACE_WINDOW) n = TRACE_WINDOW;
+            if (n && pread(t->fd, b->data, n, (off_t)off) != (ssize_t)n)
+                corrupt(t, off, "unreadable record");
+            b->start = off;
+            b->len = (uint32_t)n;
+        }
+    }
+    size_t used = trace_decode(b->data + (off - b->start), b->start + b->len - off, out);
     if (!used) corrupt(t, off, "bad record (opcode, size, lane mask or address encoding)");
     w->s[0] += used;
-    w->s[1]--;
+    if (--w->s[1] == 0) {           /* last record: the window goes back */
+        b->next_free = t->freewin;
+        t->freewin = (uint32_t)w->s[2] + 1;
+    }
     for (int l = 0; l < WARP_SIZE; l++) {
         if (!(out->active >> l & 1)) continue;
         uint64_t a = out->addr[l];
@@ -214,6 +250,7 @@ static void trace_destroy(void *impl)
     if (t->tmp) fclose(t->tmp);
     else close(t->fd);
     free(t->idx);
+    free(t->win);
     free(t->path_copy);
     free(t);
 }
