@@ -73,9 +73,10 @@ static inline double rng_unit(struct rng *r)
  * until its next memory instruction and yields it with GK_OP / GK_OP_IF; the
  * program counter is the source line, so it grows in program order.  A warp
  * issues, each time, the lanes waiting at the smallest pc ("min-PC"
- * reconvergence): lanes that leave a loop early wait at the loop's exit for
- * the others, as under the immediate-post-dominator stack of real SIMT
- * hardware.  A conditional access inside a loop uses GK_OP_IF (predicated:
+ * reconvergence, the lowest-PC-first priority of Diamos et al., "SIMD
+ * re-convergence at thread frontiers", MICRO'11): lanes that leave a loop
+ * early wait at the loop's exit for the others, as under the
+ * immediate-post-dominator stack of real SIMT hardware (GPGPU-Sim).  A conditional access inside a loop uses GK_OP_IF (predicated:
  * every lane stops at the pc, only those with COND access) so the lanes of
  * one iteration stay together; GK_SYNC is a predicated-off stop used after
  * an inner loop for the same reason. */
