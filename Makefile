@@ -52,7 +52,7 @@ $(BUILD)/uvmsim: $(BUILD)/obj/sim/main.o $(BUILD)/libuvmsim.a
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libuvmsim.a
 	@mkdir -p $(dir $@)
 	$(if $(CHECK_MISSING),$(error missing check; install with: apt-get install -y $(DEB_PKGS)))
-	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -Itests/unit $< $(BUILD)/libuvmsim.a -o $@ $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -MMD -MP -Itests/unit $< $(BUILD)/libuvmsim.a -o $@ $(CHECK_LIBS) $(LDLIBS)
 
 # Unit suites (Check) and end-to-end cases; one closing summary line.
 test check: $(BUILD)/uvmsim $(TEST_BIN)
@@ -68,6 +68,7 @@ bench: $(BUILD)/uvmsim
 
 docs: $(BUILD)/uvmsim
 	$(BUILD)/uvmsim config doc > docs/config.md
+	$(BUILD)/uvmsim workloads > docs/workloads.md
 
 install: $(BUILD)/uvmsim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/uvmsim/configs
@@ -81,4 +82,4 @@ help:
 	@echo "make | make test | make check-asan | make bench | make docs | make install PREFIX=..."
 	@echo "Debian packages: apt-get install -y $(DEB_PKGS)"
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/main.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/main.d $(TEST_BIN:=.d)

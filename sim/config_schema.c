@@ -15,6 +15,30 @@ extern const struct cfg_key evict_config_keys[];
 extern const struct cfg_key workload_config_keys[];
 extern const struct cfg_key stream_config_keys[];
 extern const struct cfg_key compute_config_keys[];
+extern const struct cfg_key gemm_config_keys[];
+extern const struct cfg_key conv2d_config_keys[];
+extern const struct cfg_key conv3d_config_keys[];
+extern const struct cfg_key mm2_config_keys[];
+extern const struct cfg_key mvt_config_keys[];
+extern const struct cfg_key atax_config_keys[];
+extern const struct cfg_key bicg_config_keys[];
+extern const struct cfg_key gesummv_config_keys[];
+extern const struct cfg_key fdtd_config_keys[];
+extern const struct cfg_key vecadd_config_keys[];
+extern const struct cfg_key gups_config_keys[];
+extern const struct cfg_key cyclic_config_keys[];
+extern const struct cfg_key pattern_config_keys[];
+extern const struct cfg_key pathfinder_config_keys[];
+extern const struct cfg_key hotspot_config_keys[];
+extern const struct cfg_key hotspot3d_config_keys[];
+extern const struct cfg_key mriq_config_keys[];
+extern const struct cfg_key bfs_config_keys[];
+extern const struct cfg_key kmeans_config_keys[];
+extern const struct cfg_key graph_config_keys[];
+extern const struct cfg_key trace_config_keys[];
+extern const struct cfg_key pagerank_config_keys[];
+extern const struct cfg_key bc_config_keys[];
+extern const struct cfg_key kcore_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -30,6 +54,30 @@ const struct cfg_key *const config_schema_tables[] = {
     workload_config_keys,
     stream_config_keys,
     compute_config_keys,
+    gemm_config_keys,
+    conv2d_config_keys,
+    conv3d_config_keys,
+    mm2_config_keys,
+    mvt_config_keys,
+    atax_config_keys,
+    bicg_config_keys,
+    gesummv_config_keys,
+    fdtd_config_keys,
+    vecadd_config_keys,
+    gups_config_keys,
+    cyclic_config_keys,
+    pattern_config_keys,
+    pathfinder_config_keys,
+    hotspot_config_keys,
+    hotspot3d_config_keys,
+    mriq_config_keys,
+    bfs_config_keys,
+    kmeans_config_keys,
+    graph_config_keys,
+    pagerank_config_keys,
+    bc_config_keys,
+    kcore_config_keys,
+    trace_config_keys,
     NULL,
 };
 

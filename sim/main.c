@@ -24,6 +24,10 @@ static const struct command commands[] = {
     {"dram-replay", cmd_dram_replay,
      "dram-replay CONFIG TRACE [-s KEY=VALUE]...\n"
      "                       replay a request trace into the configured GPU memory"},
+    {"workloads", cmd_workloads,
+     "workloads              list every workload, its parameters and footprint"},
+    {"trace", cmd_trace,
+     "trace convert IN.txt OUT.bin           NVBit mem_trace text to uvmsim binary"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -64,17 +64,19 @@ static void *compute_create(struct workload *wl, const struct config *cfg)
     return c;
 }
 
-static bool compute_next_kernel(void *impl, struct wl_kernel *k)
+static bool compute_next_step(void *impl, struct wl_step *st)
 {
     struct compute *c = impl;
     if (c->launched == c->kernels) return false;
-    memset(k, 0, sizeof *k);
+    memset(st, 0, sizeof *st);
+    st->kind = WL_STEP_KERNEL;
+    struct wl_kernel *k = &st->kernel;
     strcpy(k->name, "compute");
     k->grid = (struct dim3){ c->grid, 1, 1 };
     k->block = (struct dim3){ c->block, 1, 1 };
     k->regs_per_thread = c->regs;
     k->smem_per_block = c->smem;
-    k->seq = c->launched++;
+    k->arg = c->launched++;
     return true;
 }
 
@@ -124,8 +126,15 @@ static void compute_destroy(void *impl) { free(impl); }
 const struct workload_ops compute_workload_ops = {
     .name = "compute",
     .create = compute_create,
-    .next_kernel = compute_next_kernel,
+    .next_step = compute_next_step,
     .warp_start = compute_warp_start,
     .next_inst = compute_next_inst,
     .destroy = compute_destroy,
+};
+
+const struct wl_info compute_info = {
+    &compute_workload_ops, compute_config_keys,
+    "Compute-only micro-kernel for timing the SM model (issue cycles, latency, "
+    "barriers, optional opening load); no paper kernel.",
+    "`load_warps` x `stride` + 128 B, rounded up to 4 KiB",
 };

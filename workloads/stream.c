@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "workload.h"
+#include "catalog.h"
 #include "../sim/config.h"
 
 enum stream_op { OP_READ = 1, OP_WRITE = 2, OP_READWRITE = 3 };
@@ -54,16 +55,17 @@ static void *stream_create(struct workload *wl, const struct config *cfg)
     return s;
 }
 
-static bool stream_next_kernel(void *impl, struct wl_kernel *k)
+static bool stream_next_step(void *impl, struct wl_step *st)
 {
     struct stream *s = impl;
     if (s->launched == s->passes) return false;
-    memset(k, 0, sizeof *k);
+    st->kind = WL_STEP_KERNEL;
+    struct wl_kernel *k = &st->kernel;
     strcpy(k->name, "stream");
     k->grid = (struct dim3){ s->grid, 1, 1 };
     k->block = (struct dim3){ s->block, 1, 1 };
     k->regs_per_thread = 16;
-    k->seq = s->launched++;
+    k->arg = s->launched++;
     return true;
 }
 
@@ -103,8 +105,16 @@ static void stream_destroy(void *impl) { free(impl); }
 const struct workload_ops stream_workload_ops = {
     .name = "stream",
     .create = stream_create,
-    .next_kernel = stream_next_kernel,
+    .next_step = stream_next_step,
     .warp_start = stream_warp_start,
     .next_inst = stream_next_inst,
     .destroy = stream_destroy,
+};
+
+const struct wl_info stream_info = {
+    &stream_workload_ops, stream_config_keys,
+    "Streaming micro-kernel (grid-stride a[i] load/store), one launch per pass; "
+    "HPE (Yu et al.) Fig. 2 type I streaming for one pass, type II thrashing "
+    "for several passes over more than GPU memory.",
+    "`footprint` (one array of footprint / lane_stride elements)",
 };

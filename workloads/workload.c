@@ -1,25 +1,14 @@
-/* Generator registry and allocation layout. */
+/* Generator registry, allocation layout, the program's step sequence, and
+ * the `uvmsim workloads` listing. */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 #include "workload.h"
+#include "catalog.h"
 #include "../sim/config.h"
 
-extern const struct workload_ops stream_workload_ops;
-extern const struct workload_ops compute_workload_ops;
-
-static const struct workload_ops *const generators[] = {
-    &stream_workload_ops,
-    &compute_workload_ops,
-};
-
-const struct cfg_key workload_config_keys[] = {
-    {"workload.kind", CFG_ENUM, "stream", 0, -1, "stream|compute",
-     "which generator produces the warps' instructions"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
-};
-
-uint64_t wl_add_alloc(struct workload *wl, const char *name, uint64_t size)
+uint64_t wl_add_alloc_hint(struct workload *wl, const char *name, uint64_t size,
+                           enum wl_place place, unsigned advice)
 {
     if (wl->nallocs == WL_MAX_ALLOCS)
         sim_panic("workload", 0, "more than %d allocations", WL_MAX_ALLOCS);
@@ -32,17 +21,26 @@ uint64_t wl_add_alloc(struct workload *wl, const char *name, uint64_t size)
     snprintf(a->name, sizeof a->name, "%s", name);
     a->size = size;
     a->base = base;
+    a->place = place;
+    a->advice = advice;
     wl->footprint += size;
     return base;
+}
+
+uint64_t wl_add_alloc(struct workload *wl, const char *name, uint64_t size)
+{
+    return wl_add_alloc_hint(wl, name, size, WL_PLACE_DEFAULT, WL_ADV_NONE);
 }
 
 struct workload *workload_create(const struct config *cfg)
 {
     const char *kind = cfg_str(cfg, "workload.kind");
-    for (size_t i = 0; i < sizeof generators / sizeof generators[0]; i++) {
-        if (strcmp(generators[i]->name, kind) != 0) continue;
+    size_t n;
+    const struct wl_info *const *cat = wl_catalog(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(cat[i]->ops->name, kind) != 0) continue;
         struct workload *wl = xcalloc(1, sizeof *wl);
-        wl->ops = generators[i];
+        wl->ops = cat[i]->ops;
         wl->impl = wl->ops->create(wl, cfg);
         return wl;
     }
@@ -54,4 +52,32 @@ void workload_free(struct workload *wl)
     if (!wl) return;
     wl->ops->destroy(wl->impl);
     free(wl);
+}
+
+bool wl_next_step(struct workload *wl, struct wl_step *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!wl->ops->next_step(wl->impl, out)) return false;
+    if (out->kind == WL_STEP_KERNEL) {
+        out->kernel.seq = wl->kernels++;
+    } else {
+        const struct wl_host_step *h = &out->host;
+        SIM_ASSERT(h->alloc < wl->nallocs &&
+                   h->offset + h->bytes <= wl->allocs[h->alloc].size,
+                   "workload", 0, "%s: host step outside allocation %u",
+                   wl->ops->name, h->alloc);
+        wl->host_steps++;
+    }
+    return true;
+}
+
+bool wl_next_kernel(struct workload *wl, struct wl_kernel *k)
+{
+    struct wl_step st;
+    while (wl_next_step(wl, &st)) {
+        if (st.kind != WL_STEP_KERNEL) continue;
+        *k = st.kernel;
+        return true;
+    }
+    return false;
 }

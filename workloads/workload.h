@@ -1,13 +1,16 @@
-/* Workload generators: a workload declares its allocations and its program
- * (kernel launches), and produces each warp's instruction stream on demand
- * from the kernel's index arithmetic, so host memory does not grow with the
- * simulated footprint. */
+/* Workload generators: a workload declares its allocations (with optional
+ * placement / advice hints) and its program -- kernel launches, possibly in
+ * loops, with host-side steps between them (prefetch, memcpy, advise) -- and
+ * produces each warp's instruction stream on demand from the kernel's index
+ * arithmetic, so host memory does not grow with the simulated footprint. */
 #ifndef UVMSIM_WORKLOAD_H
 #define UVMSIM_WORKLOAD_H
 
+#include <stdio.h>
 #include "../sim/base.h"
 
 struct config;
+struct cfg_key;
 
 #define WARP_SIZE 32
 /* Allocations start here, each aligned to 2 MiB (the UVM VA block). */
@@ -17,10 +20,26 @@ struct config;
 
 struct dim3 { uint32_t x, y, z; };
 
+/* Where an allocation's pages start (cudaMallocManaged: nowhere until first
+ * touch, the default; or populated on one side before the program starts). */
+enum wl_place { WL_PLACE_DEFAULT, WL_PLACE_HOST, WL_PLACE_GPU };
+
+/* cudaMemAdvise hints (CUDA runtime API, cudaMemoryAdvise), as a bit set on
+ * an allocation (initial hints) or as the subject of a host step. */
+enum wl_advice {
+    WL_ADV_NONE = 0,
+    WL_ADV_READ_MOSTLY = 1u << 0,       /* cudaMemAdviseSetReadMostly */
+    WL_ADV_PREFERRED_GPU = 1u << 1,     /* cudaMemAdviseSetPreferredLocation(gpu) */
+    WL_ADV_PREFERRED_HOST = 1u << 2,    /* cudaMemAdviseSetPreferredLocation(cpu) */
+    WL_ADV_ACCESSED_BY_GPU = 1u << 3,   /* cudaMemAdviseSetAccessedBy(gpu) */
+};
+
 struct wl_alloc {
     char name[32];
     uint64_t size;
-    uint64_t base;        /* assigned by workload_create */
+    uint64_t base;        /* assigned by wl_add_alloc */
+    enum wl_place place;  /* hint for later policies; default: first touch */
+    unsigned advice;      /* enum wl_advice bits set before the program */
 };
 
 struct wl_kernel {
@@ -28,7 +47,36 @@ struct wl_kernel {
     struct dim3 grid, block;
     uint32_t regs_per_thread;
     uint32_t smem_per_block;
-    uint64_t seq;         /* launch number */
+    uint64_t seq;         /* launch number (kernels only, from 0) */
+    uint32_t id;          /* generator-private: which kernel of the program */
+    uint64_t arg;         /* generator-private: iteration / launch argument */
+};
+
+/* Host-side steps between kernels.  They run in program order: the next
+ * kernel starts after the step completes (the driver executes them). */
+enum wl_step_kind {
+    WL_STEP_KERNEL,
+    WL_STEP_PREFETCH,     /* cudaMemPrefetchAsync(range, dst) */
+    WL_STEP_MEMCPY,       /* cudaMemcpy H2D / D2H of the range */
+    WL_STEP_ADVISE,       /* cudaMemAdvise(range, advice), or unset */
+};
+
+enum wl_dir { WL_TO_GPU, WL_TO_HOST };
+
+struct wl_host_step {
+    uint32_t alloc;       /* index into workload.allocs */
+    uint64_t offset, bytes;   /* range within the allocation */
+    enum wl_dir dir;      /* PREFETCH and MEMCPY */
+    enum wl_advice advice;    /* ADVISE: exactly one bit */
+    bool unset;           /* ADVISE: cudaMemAdviseUnset* instead of Set* */
+};
+
+struct wl_step {
+    enum wl_step_kind kind;
+    union {
+        struct wl_kernel kernel;  /* WL_STEP_KERNEL */
+        struct wl_host_step host; /* every other kind */
+    };
 };
 
 enum inst_op { INST_COMPUTE, INST_LOAD, INST_STORE, INST_ATOMIC,
@@ -50,7 +98,7 @@ struct warp_inst {
 /* Per-warp generator state, owned by the SM model. */
 struct warp_ctx {
     const struct wl_kernel *k;
-    uint64_t block;       /* linear block index */
+    uint64_t block;       /* linear block index: x fastest, then y, z */
     uint32_t warp;        /* warp index within the block */
     uint32_t threads;     /* live threads of this warp (last warp may be partial) */
     uint64_t s[4];        /* generator scratch */
@@ -62,11 +110,21 @@ struct workload_ops {
     const char *name;
     /* Declare allocations (wl_add_alloc) and prepare the program. */
     void *(*create)(struct workload *wl, const struct config *cfg);
-    /* Next kernel of the program; false when the program is over. */
-    bool (*next_kernel)(void *impl, struct wl_kernel *out);
+    /* Next step of the program; false when the program is over.  The
+     * generator fills kernel.id/arg/name/grid/block/...; workload.c numbers
+     * kernel launches (kernel.seq). */
+    bool (*next_step)(void *impl, struct wl_step *out);
     void (*warp_start)(void *impl, struct warp_ctx *w);
     void (*next_inst)(void *impl, struct warp_ctx *w, struct warp_inst *out);
     void (*destroy)(void *impl);
+};
+
+/* What `uvmsim workloads` and docs/workloads.md list about a generator. */
+struct wl_info {
+    const struct workload_ops *ops;
+    const struct cfg_key *keys;   /* its workload.<kind>.* schema table */
+    const char *source;       /* suite + kernel function, and which paper ran it */
+    const char *footprint;    /* footprint formula in the table's parameters */
 };
 
 struct workload {
@@ -75,6 +133,8 @@ struct workload {
     struct wl_alloc allocs[WL_MAX_ALLOCS];
     size_t nallocs;
     uint64_t footprint;   /* sum of allocation sizes */
+    uint64_t kernels;     /* kernel steps handed out */
+    uint64_t host_steps;  /* host steps handed out (and skipped by wl_next_kernel) */
 };
 
 /* Picks the generator named by `workload.kind`. */
@@ -82,14 +142,33 @@ struct workload *workload_create(const struct config *cfg);
 void workload_free(struct workload *wl);
 /* For generators: declare an allocation; returns its base address. */
 uint64_t wl_add_alloc(struct workload *wl, const char *name, uint64_t size);
+/* Same, with a placement and initial advice bits. */
+uint64_t wl_add_alloc_hint(struct workload *wl, const char *name, uint64_t size,
+                           enum wl_place place, unsigned advice);
 
-static inline bool wl_next_kernel(struct workload *wl, struct wl_kernel *k)
-{ return wl->ops->next_kernel(wl->impl, k); }
+/* Every generator, in listing order; n set to the count. */
+const struct wl_info *const *wl_catalog(size_t *n);
+/* The `uvmsim workloads` listing / docs/workloads.md (Markdown). */
+void wl_list(FILE *out);
+
+/* `uvmsim trace convert`: NVBit mem_trace text IN to the binary trace
+ * OUT_PATH, created only once IN has parsed whole (errors: exit 2). */
+void wl_trace_convert(const char *in, const char *out_path);
+
+/* `uvmsim trace convert`: NVBit mem_trace text IN to the binary trace
+ * OUT_PATH, created only once IN has parsed whole (errors: exit 2). */
+void wl_trace_convert(const char *in, const char *out_path);
+
+/* Next step of the program (kernel or host step); false at the end. */
+bool wl_next_step(struct workload *wl, struct wl_step *out);
+/* Next kernel, skipping (and counting in wl->host_steps) host steps: the
+ * front end's path until the driver executes host steps. */
+bool wl_next_kernel(struct workload *wl, struct wl_kernel *k);
+
 static inline void wl_warp_start(struct workload *wl, struct warp_ctx *w)
 { wl->ops->warp_start(wl->impl, w); }
 static inline void wl_next_inst(struct workload *wl, struct warp_ctx *w,
                                 struct warp_inst *out)
 { wl->ops->next_inst(wl->impl, w, out); }
-
 
 #endif

@@ -21,12 +21,14 @@
 #define P_VA 0x100000000000ULL
 #define K 2000
 
-static bool wl_next_kernel_fn(void *impl, struct wl_kernel *k)
+static bool wl_next_kernel_fn(void *impl, struct wl_step *st)
 {
     int *left = impl;
     if (!*left) return false;
     (*left)--;
-    memset(k, 0, sizeof *k);
+    memset(st, 0, sizeof *st);
+    st->kind = WL_STEP_KERNEL;
+    struct wl_kernel *k = &st->kernel;
     strcpy(k->name, "remap");
     k->grid = (struct dim3){1, 1, 1};
     k->block = (struct dim3){32, 1, 1};

@@ -1,0 +1,57 @@
+/* The list of generators: `workload.kind` chooses among them by name; the
+ * order here is the order of `uvmsim workloads` and docs/workloads.md. */
+#include <string.h>
+#include "catalog.h"
+#include "../sim/config.h"
+
+static const struct wl_info *const catalog[] = {
+    &stream_info,
+    &compute_info,
+    &gemm_info,
+    &conv2d_info,
+    &conv3d_info,
+    &mm2_info,
+    &mvt_info,
+    &atax_info,
+    &bicg_info,
+    &gesummv_info,
+    &fdtd_info,
+    &vecadd_info,
+    &gups_info,
+    &cyclic_info,
+    &pattern_info,
+    &pathfinder_info,
+    &hotspot_info,
+    &hotspot3d_info,
+    &mriq_info,
+    &bfs_info,
+    &kmeans_info,
+    &bfs_dwc_info,
+    &bfs_ta_info,
+    &bfs_tf_info,
+    &bfs_ttc_info,
+    &bfs_twc_info,
+    &sssp_twc_info,
+    &pagerank_info,
+    &bc_info,
+    &gc_dtc_info,
+    &gc_ttc_info,
+    &kcore_info,
+    &trace_info,
+};
+#define NCAT (sizeof catalog / sizeof catalog[0])
+
+/* `workload.kind` choices: must name every generator above (a unit test
+ * checks both lists agree). */
+const struct cfg_key workload_config_keys[] = {
+    {"workload.kind", CFG_ENUM, "stream", 0, -1,
+     "stream|compute|gemm|2dconv|3dconv|2mm|mvt|atax|bicg|gesummv|fdtd2d|vecadd|gups|cyclic|pattern|pathfinder|hotspot|hotspot3d|mriq|bfs|kmeans|bfs_dwc|bfs_ta|bfs_tf|bfs_ttc|bfs_twc|sssp_twc|pagerank|bc|gc_dtc|gc_ttc|kcore|trace",
+     "which generator produces the warps' instructions (uvmsim workloads)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+const struct wl_info *const *wl_catalog(size_t *n)
+{
+    *n = NCAT;
+    return catalog;
+}

@@ -1,0 +1,35 @@
+/* Inside workloads/: every generator's catalog entry (its ops, schema table,
+ * source citation and footprint formula), listed in workloads/catalog.c. */
+#ifndef UVMSIM_WL_CATALOG_H
+#define UVMSIM_WL_CATALOG_H
+
+#include "workload.h"
+
+extern const struct wl_info stream_info;
+extern const struct wl_info compute_info;
+extern const struct wl_info gemm_info;
+extern const struct wl_info conv2d_info;
+extern const struct wl_info conv3d_info;
+extern const struct wl_info mm2_info;
+extern const struct wl_info mvt_info;
+extern const struct wl_info atax_info;
+extern const struct wl_info bicg_info;
+extern const struct wl_info gesummv_info;
+extern const struct wl_info fdtd_info;
+extern const struct wl_info vecadd_info;
+extern const struct wl_info gups_info;
+extern const struct wl_info cyclic_info;
+extern const struct wl_info pattern_info;
+extern const struct wl_info pathfinder_info;
+extern const struct wl_info hotspot_info;
+extern const struct wl_info hotspot3d_info;
+extern const struct wl_info mriq_info;
+extern const struct wl_info bfs_info;
+extern const struct wl_info kmeans_info;
+extern const struct wl_info bfs_dwc_info, bfs_ta_info, bfs_tf_info, bfs_ttc_info,
+    bfs_twc_info;
+extern const struct wl_info trace_info;
+extern const struct wl_info sssp_twc_info, pagerank_info, bc_info, gc_dtc_info,
+    gc_ttc_info, kcore_info;
+
+#endif

@@ -1,0 +1,103 @@
+/* Inside workloads/: shared machinery for kernel generators.
+ *
+ * Lanes: a kernel is written per thread, as the CUDA source is.  The warp's
+ * instruction stream is a sequence of *positions* (the reconverged program
+ * points of the kernel: one per memory op of each loop iteration, barriers,
+ * compute); at each position a lane is either active with one memory op or
+ * inactive (guard false, loop already finished: SIMT divergence).  The op
+ * kind at a position must not depend on the lane.  Compute cycles attached to
+ * a position are issued as one INST_COMPUTE before it.  Nothing is stored:
+ * every address comes from the position's index arithmetic.
+ *
+ * Programs: a fixed list of steps with one loop (steps [from, to) repeated),
+ * enough for Polybench/Rodinia/Parboil host code; kernel.arg carries the
+ * iteration. */
+#ifndef UVMSIM_WL_GEN_H
+#define UVMSIM_WL_GEN_H
+
+#include "workload.h"
+#include "catalog.h"
+#include "../sim/config.h"
+
+#define PAGE_4K 4096ULL
+
+struct wl_thread {
+    uint32_t tx, ty, tz;      /* threadIdx */
+    uint32_t bx, by, bz;      /* blockIdx */
+    uint32_t tid;             /* linear thread index within the block */
+};
+
+static inline void wl_thread_of(const struct warp_ctx *w, uint32_t lane,
+                                struct wl_thread *t)
+{
+    const struct wl_kernel *k = w->k;
+    uint32_t tid = w->warp * WARP_SIZE + lane;
+    t->tid = tid;
+    t->tx = tid % k->block.x;
+    t->ty = (tid / k->block.x) % k->block.y;
+    t->tz = tid / (k->block.x * k->block.y);
+    t->bx = (uint32_t)(w->block % k->grid.x);
+    t->by = (uint32_t)((w->block / k->grid.x) % k->grid.y);
+    t->bz = (uint32_t)(w->block / ((uint64_t)k->grid.x * k->grid.y));
+}
+
+/* One lane's op at one position. */
+struct wl_top {
+    enum inst_op op;          /* LOAD, STORE, ATOMIC, BARRIER, COMPUTE */
+    uint32_t size;            /* bytes (memory ops) */
+    uint32_t compute;         /* cycles of compute issued before this op */
+    uint64_t addr;
+};
+
+/* Lane LANE's op at position POS: false when the lane is inactive there. */
+typedef bool (*wl_lane_fn)(const void *impl, const struct warp_ctx *w,
+                           const struct wl_thread *t, uint64_t pos,
+                           struct wl_top *op);
+/* Positions of warp W (all lanes), evaluated at warp start. */
+typedef uint64_t (*wl_npos_fn)(const void *impl, const struct warp_ctx *w);
+
+struct wl_prog {
+    struct wl_step s[16];
+    uint32_t n, loop_from, loop_to;
+    uint64_t iters;
+    uint32_t pc;
+    uint64_t it;
+};
+
+/* A generator written per thread: the impl struct starts with this. */
+struct wl_simple {
+    struct wl_prog prog;
+    wl_npos_fn npos;
+    wl_lane_fn lane;
+};
+
+void wl_prog_kernel(struct wl_prog *p, const char *name, uint32_t id,
+                    struct dim3 grid, struct dim3 block, uint32_t regs,
+                    uint32_t smem);
+void wl_prog_host(struct wl_prog *p, enum wl_step_kind kind, uint32_t alloc,
+                  uint64_t offset, uint64_t bytes, enum wl_dir dir,
+                  enum wl_advice advice);
+/* Steps [from, n) so far form the loop body, run ITERS times (0: skipped). */
+void wl_prog_loop(struct wl_prog *p, uint32_t from, uint64_t iters);
+bool wl_prog_next(struct wl_prog *p, struct wl_step *out);
+
+/* The workload_ops members of a wl_simple generator. */
+bool wl_simple_next_step(void *impl, struct wl_step *out);
+void wl_simple_warp_start(void *impl, struct warp_ctx *w);
+void wl_simple_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *out);
+void wl_simple_destroy(void *impl);
+
+static inline uint32_t wl_div_up(uint64_t a, uint64_t b)
+{ return (uint32_t)((a + b - 1) / b); }
+
+/* Per-generator seed from sim.seed (splitmix64 of seed ^ salt). */
+uint64_t wl_seed(const struct config *cfg, uint64_t salt);
+static inline uint64_t wl_mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+#endif

@@ -1,0 +1,61 @@
+/* Synthetic graph inputs.
+ * R-MAT (Chakrabarti et al., SDM'04) as specified by Graph500 kernel 0:
+ * each edge picks one quadrant of the adjacency matrix per bit of the vertex
+ * id with probabilities a, b, c, d (Graph500 defaults 0.57, 0.19, 0.19,
+ * 0.05), then vertex ids are permuted so that degree does not follow the id
+ * (Graph500 spec Sec. 3: "the vertex numbers are randomly permuted").
+ * Uniform: Erdos-Renyi G(n, m) with the same counts. */
+#include <stdlib.h>
+#include "graph.h"
+
+static void permute(struct edge *e, uint64_t n, uint64_t nv, struct rng *r)
+{
+    uint32_t *p = xmalloc(nv * sizeof *p);
+    for (uint64_t i = 0; i < nv; i++) p[i] = (uint32_t)i;
+    for (uint64_t i = nv - 1; i > 0; i--) {
+        uint64_t j = rng_next(r) % (i + 1);
+        uint32_t t = p[i]; p[i] = p[j]; p[j] = t;
+    }
+    for (uint64_t i = 0; i < n; i++) { e[i].src = p[e[i].src]; e[i].dst = p[e[i].dst]; }
+    free(p);
+}
+
+struct graph *graph_rmat(unsigned scale, uint64_t edge_factor, double a,
+                         double b, double c, uint64_t seed, bool undirected,
+                         bool perm)
+{
+    uint64_t nv = 1ULL << scale, n = edge_factor * nv;
+    struct edge *e = xmalloc((n ? n : 1) * sizeof *e);
+    struct rng r;
+    rng_seed(&r, seed);
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t s = 0, d = 0;
+        for (unsigned bit = 0; bit < scale; bit++) {
+            double x = rng_unit(&r);
+            /* quadrants: a (0,0), b (0,1), c (1,0), d (1,1) */
+            unsigned row = x >= a + b, colb = (x >= a && x < a + b) || x >= a + b + c;
+            s |= row << bit;
+            d |= colb << bit;
+        }
+        e[i] = (struct edge){ s, d };
+    }
+    if (perm) permute(e, n, nv, &r);
+    struct graph *g = graph_from_edges(nv, e, n, undirected);
+    free(e);
+    return g;
+}
+
+struct graph *graph_uniform(unsigned scale, uint64_t edge_factor,
+                            uint64_t seed, bool undirected)
+{
+    uint64_t nv = 1ULL << scale, n = edge_factor * nv;
+    struct edge *e = xmalloc((n ? n : 1) * sizeof *e);
+    struct rng r;
+    rng_seed(&r, seed);
+    for (uint64_t i = 0; i < n; i++)
+        e[i] = (struct edge){ (uint32_t)(rng_next(&r) % nv),
+                              (uint32_t)(rng_next(&r) % nv) };
+    struct graph *g = graph_from_edges(nv, e, n, undirected);
+    free(e);
+    return g;
+}
