@@ -1,0 +1,129 @@
+/* One batch's preprocessing and closing, as the real driver
+ * (uvm_gpu_replayable_faults.c: fetch_fault_buffer_entries,
+ * preprocess_fault_batch): fetch up to driver.batch_size (256) entries,
+ * coalesce duplicates of a page keeping the most intrusive access
+ * (atomic > write > read, the access the page must be mapped for), sort by
+ * address and group the pages by 2 MiB VA block (uvm_va_block_t).  The
+ * thread then spends driver.fault_latency (HPE Sec. III: 20 us) plus
+ * driver.fault_cost per entry and driver.block_cost per block. */
+#include <stdlib.h>
+#include "drv_internal.h"
+#include "../stats.h"
+
+static int by_vpn(const void *a, const void *b)
+{
+    uint64_t x = ((const struct batch_page *)a)->vpn;
+    uint64_t y = ((const struct batch_page *)b)->vpn;
+    return x < y ? -1 : x > y;
+}
+
+static int intrusiveness(enum req_kind k)
+{
+    return k == REQ_ATOMIC ? 2 : k == REQ_STORE ? 1 : 0;
+}
+
+/* HIR records that have landed in the driver's buffer feed the eviction
+ * policy (HPE Sec. IV-B: HPE updates its page-set chain from them). */
+static void take_hir_records(struct driver *d, sim_time now)
+{
+    struct hir_record rec[32];
+    size_t n;
+    while ((n = gmmu_hir_fetch(d->gmmu, rec, 32, now)))
+        for (size_t i = 0; i < n; i++)
+            for (uint32_t p = 0; p < HIR_MAX_SET_PAGES; p++)
+                if (rec[i].count[p]) driver_hit_info(d, rec[i].first_vpn + p, rec[i].count[p]);
+}
+
+void drv_fetch_batch(struct driver *d, sim_time now)
+{
+    take_hir_records(d, now);
+    d->nfaults = gmmu_fetch_faults(d->gmmu, d->fetched, d->batch_size, now);
+    for (size_t i = 0; i < d->nfaults; i++)
+        d->pages[i] = (struct batch_page){ d->fetched[i].vpn, d->fetched[i].access };
+    qsort(d->pages, d->nfaults, sizeof *d->pages, by_vpn);
+    size_t n = 0;
+    d->nblocks = 0;
+    for (size_t i = 0; i < d->nfaults; i++) {
+        if (n && d->pages[n - 1].vpn == d->pages[i].vpn) {
+            if (intrusiveness(d->pages[i].access) > intrusiveness(d->pages[n - 1].access))
+                d->pages[n - 1].access = d->pages[i].access;
+            continue;
+        }
+        if (!n || d->pages[n - 1].vpn / VA_BLOCK_PAGES != d->pages[i].vpn / VA_BLOCK_PAGES)
+            d->block_start[d->nblocks++] = n;
+        drv_note_fault(d, d->pages[i].vpn);
+        d->pages[n++] = d->pages[i];
+    }
+    d->block_start[d->nblocks] = n;
+    *d->n_dup += d->nfaults - n;
+    *d->n_faults += d->nfaults;
+    *d->n_blocks += d->nblocks;
+    d->npages = n;
+    d->cur_block = 0;
+    d->block_ready = false;
+    d->nmigr = d->nruns = d->chunk_first = 0;
+    d->batch_start = now;
+    d->batch_h2d = d->batch_d2h = d->batch_evictions = d->batch_migrated = 0;
+    d->handling = d->fault_latency + d->fault_cost * d->nfaults + d->block_cost * d->nblocks;
+    d->busy_until = now + d->handling;
+    d->state = D_HANDLING;
+}
+
+void drv_end_batch(struct driver *d, sim_time now)
+{
+    uint64_t start = d->batch_start, end = now, faults = d->nfaults,
+             pages = d->npages, handling = d->handling,
+             migration = now - d->migr_start;
+    const void *row[] = { &start, &end, &faults, &pages, &d->batch_migrated,
+                          &d->batch_h2d, &d->batch_d2h, &handling, &migration,
+                          &d->batch_evictions };
+    rec_append(d->batches, row);
+    stat_hist_add(d->batch_faults, faults);
+    *d->n_batches += 1;
+    *d->busy_ps += now - d->batch_start;
+}
+
+void drv_stats_init(struct driver *d, struct stats *st)
+{
+    static const struct rec_field batch_fields[] = {
+        {"start_ps", REC_U64, "ps"}, {"end_ps", REC_U64, "ps"},
+        {"faults", REC_U64, "faults"}, {"pages", REC_U64, "pages"},
+        {"migrated", REC_U64, "pages"},
+        {"h2d_bytes", REC_U64, "bytes"}, {"d2h_bytes", REC_U64, "bytes"},
+        {"handling_ps", REC_U64, "ps"}, {"migration_ps", REC_U64, "ps"},
+        {"evictions", REC_U64, "pages"},
+    };
+    d->batches = stat_table(st, "batches", "one row per fault batch the driver serviced",
+                            batch_fields, sizeof batch_fields / sizeof batch_fields[0]);
+    d->n_batches = stat_counter(st, "driver.batches", "batches", "fault batches serviced");
+    d->n_wakeups = stat_counter(st, "driver.wakeups", "wakeups",
+                                "times the thread woke on the fault interrupt");
+    d->n_faults = stat_counter(st, "driver.faults", "faults", "fault-buffer entries fetched");
+    d->n_dup = stat_counter(st, "driver.duplicate_faults", "faults",
+                            "entries coalesced into another entry of the same batch");
+    d->n_blocks = stat_counter(st, "driver.va_blocks", "blocks",
+                               "2 MiB VA blocks serviced, summed over batches");
+    d->n_pages = stat_counter(st, "driver.pages_migrated", "pages", "pages copied host to GPU");
+    d->n_prefetched = stat_counter(st, "driver.pages_prefetched", "pages",
+                                   "migrated pages no fault asked for (prefetcher)");
+    d->n_mapped = stat_counter(st, "driver.pages_mapped", "pages",
+                               "pages mapped after their copy landed");
+    d->n_transfers = stat_counter(st, "driver.h2d_transfers", "transfers",
+                                  "copy-engine transfers host to GPU (runs of contiguous pages)");
+    d->n_evictions = stat_counter(st, "driver.evictions", "pages", "pages evicted from GPU memory");
+    d->n_writebacks = stat_counter(st, "driver.writebacks", "pages",
+                                   "evicted pages copied back to the host (dirty, or all without drop_clean)");
+    d->n_clean = stat_counter(st, "driver.evictions_clean", "pages",
+                              "evicted pages the GPU had not written");
+    d->n_premature = stat_counter(st, "driver.premature_evictions", "pages",
+                                  "evictions whose page faulted again later");
+    d->busy_ps = stat_counter(st, "driver.batch_ps", "ps", "time from batch fetch to its last page landing, summed");
+    /* 16-entry bins up to the real driver's 256-entry batch, then overflow. */
+    d->batch_faults = stat_histogram(st, "driver.batch_faults", "faults",
+                                     "fault-buffer entries per batch", 17, 16);
+    /* 10 us bins up to 10 ms, then overflow. */
+    d->lifetime = stat_histogram(st, "driver.residency_us", "us",
+                                 "time from a page's mapping to its eviction", 1001, 10);
+    uint64_t *cap = stat_counter(st, "driver.capacity_pages", "pages", "GPU memory frames available to migrated pages");
+    *cap = d->capacity;
+}

@@ -1,0 +1,151 @@
+/* Servicing one batch's VA blocks in address order, as the real driver's
+ * service_fault_batch_block (uvm_gpu_replayable_faults.c) and
+ * uvm_va_block_make_resident: for each 2 MiB block
+ *   1. the pages to migrate: the faulted non-resident pages plus the
+ *      prefetcher's choice over the block (driver.prefetch; prefetch.c);
+ *      a fault on a page already mapped only needs its protection lifted;
+ *   2. a frame per page: a free one, or the eviction policy's victim,
+ *      unmapped, shot down and its frame's cache lines dropped; a written
+ *      victim (or every victim without driver.drop_clean) is copied back
+ *      D2H, and the migration that needs the frame starts only when the
+ *      write-backs have landed (the baseline serialises eviction before
+ *      migration, batch-aware paper Sec. 3, Fig. 4);
+ *   3. one H2D copy-engine transfer per run of virtually contiguous pages
+ *      (the real driver copies contiguous regions with one CE operation);
+ *      a run's pages are mapped, and the walks parked on them answered,
+ *      when its last byte lands.
+ * When every frame holds a page still in flight, the allocation waits for
+ * landings (tiny memories, large prefetches). */
+#include "drv_internal.h"
+#include "../stats.h"
+#include "../tlb/tlb.h"
+#include "../pcie/pcie.h"
+
+static uint64_t block_base(const struct driver *d)
+{
+    return d->pages[d->block_start[d->cur_block]].vpn / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
+}
+
+static bool mapped(const struct driver *d, uint64_t vpn)
+{
+    return gmmu_is_resident(d->gmmu, vpn) || gmmu_is_remote(d->gmmu, vpn);
+}
+
+static void compute_block(struct driver *d, sim_time now)
+{
+    uint64_t base = block_base(d);
+    struct block_bits resident = {{0}}, faulted = {{0}};
+    for (size_t i = d->block_start[d->cur_block]; i < d->block_start[d->cur_block + 1]; i++) {
+        const struct batch_page *p = &d->pages[i];
+        if (mapped(d, p->vpn)) {
+            if (p->access != REQ_LOAD && gmmu_is_read_only(d->gmmu, p->vpn))
+                gmmu_set_writable(d->gmmu, p->vpn, now);
+            continue;
+        }
+        bb_set(&faulted, (unsigned)(p->vpn - base));
+    }
+    /* Only a prefetcher needs the block's residency (512 lookups). */
+    if (d->prefetch != &prefetch_none_ops)
+        for (unsigned p = 0; p < VA_BLOCK_PAGES; p++)
+            if (mapped(d, base + p)) bb_set(&resident, p);
+    d->prefetch->compute(&resident, &faulted, d->prefetch_threshold, &d->want);
+    *d->n_prefetched += bb_count(&d->want) - bb_count(&faulted);
+    d->want_next = 0;
+    d->block_ready = true;
+}
+
+static void d2h_landed(void *obj, uint64_t pfn, sim_time now)
+{
+    struct driver *d = obj;
+    (void)pfn;
+    d->pending_d2h--;
+    comp_wake(&d->comp, now);
+}
+
+static void h2d_landed(void *obj, uint64_t idx, sim_time now)
+{
+    struct driver *d = obj;
+    const struct run *r = &d->runs[idx];
+    for (uint32_t i = r->first; i < r->first + r->n; i++) {
+        const struct migr_page *m = &d->migr[i];
+        gmmu_map(d->gmmu, m->vpn, m->pfn, now);
+        d->frames[m->pfn].since = now;
+        evictor_resident(d->evict, m->vpn);
+    }
+    *d->n_mapped += r->n;
+    d->inflight -= r->n;
+    comp_wake(&d->comp, now);
+}
+
+/* Free a frame by evicting the policy's victim; false when no page can be
+ * evicted (every resident page's frame is still being filled). */
+static bool evict_one(struct driver *d, uint64_t *pfn, sim_time now)
+{
+    uint64_t vpn;
+    if (!evictor_victim(d->evict, &vpn)) return false;
+    /* HPE Sec. IV-B: the HIR goes to the driver before each eviction. */
+    gmmu_hir_flush(d->gmmu, now);
+    uint64_t frame = gmmu_frame_of(d->gmmu, vpn);
+    bool dirty = gmmu_unmap(d->gmmu, vpn, now);
+    tlb_shootdown(d->tlb, vpn, now);
+    if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, frame << PAGE_SHIFT, now);
+    drv_frame_evicted(d, frame, vpn, now);
+    *d->n_evictions += 1;
+    d->batch_evictions++;
+    if (!dirty) *d->n_clean += 1;
+    if (dirty || !d->drop_clean) {
+        *d->n_writebacks += 1;
+        d->batch_d2h += PAGE_SIZE;
+        d->pending_d2h++;
+        link_transfer(d->link, LINK_D2H, PAGE_SIZE, now, d2h_landed, d, frame);
+    }
+    *pfn = frame;
+    return true;
+}
+
+/* Start the copies of the pages allocated since the last launch. */
+static void launch_chunk(struct driver *d, sim_time now)
+{
+    size_t i = d->chunk_first;
+    while (i < d->nmigr) {
+        size_t j = i + 1;
+        while (j < d->nmigr && d->migr[j].vpn == d->migr[j - 1].vpn + 1) j++;
+        struct run *r = &d->runs[d->nruns];
+        *r = (struct run){ (uint32_t)i, (uint32_t)(j - i) };
+        d->inflight += r->n;
+        *d->n_pages += r->n;
+        *d->n_transfers += 1;
+        d->batch_migrated += r->n;
+        d->batch_h2d += (uint64_t)r->n * PAGE_SIZE;
+        link_transfer(d->link, LINK_H2D, (uint64_t)r->n * PAGE_SIZE, now, h2d_landed, d,
+                      d->nruns++);
+        i = j;
+    }
+    d->chunk_first = d->nmigr;
+}
+
+bool drv_service(struct driver *d, sim_time now)
+{
+    while (d->cur_block < d->nblocks) {
+        if (!d->block_ready) compute_block(d, now);
+        uint64_t base = block_base(d);
+        while (d->want_next < VA_BLOCK_PAGES) {
+            if (!bb_test(&d->want, d->want_next)) { d->want_next++; continue; }
+            uint64_t pfn;
+            if (!drv_frame_take(d, &pfn) && !evict_one(d, &pfn, now)) break;
+            uint64_t vpn = base + d->want_next++;
+            drv_frame_hold(d, pfn, vpn, now);
+            d->migr[d->nmigr++] = (struct migr_page){ vpn, pfn };
+        }
+        if (d->pending_d2h) return false;          /* a write-back landing wakes us */
+        launch_chunk(d, now);
+        if (d->want_next < VA_BLOCK_PAGES) {
+            SIM_ASSERT(d->inflight > 0, "driver", now,
+                       "no frame free, none evictable and no copy in flight");
+            return false;                           /* a copy landing wakes us */
+        }
+        d->cur_block++;
+        d->block_ready = false;
+    }
+    return true;
+}

@@ -1,0 +1,63 @@
+/* GPU frames: never-used frames handed out in address order, freed frames
+ * reused last-in first-out; each frame records the page it holds and since
+ * when, so a double allocation is caught (SIM_ASSERT) and residency
+ * lifetimes come out at eviction.  Simplification: the real driver's PMM
+ * (uvm_pmm_gpu.c) carves 2 MiB root chunks into 64 KiB / 4 KiB pieces;
+ * here every piece is a 4 KiB frame and chunk structure is not modelled
+ * (no transfer depends on frame contiguity). */
+#include <stdlib.h>
+#include "drv_internal.h"
+#include "../stats.h"
+
+#define NO_PAGE UINT64_MAX
+
+void drv_frames_init(struct driver *d)
+{
+    d->free_frames = xcalloc(d->capacity, sizeof *d->free_frames);
+    d->frames = xcalloc(d->capacity, sizeof *d->frames);
+    for (uint64_t i = 0; i < d->capacity; i++) d->frames[i].vpn = NO_PAGE;
+    count_map_init(&d->evicted);
+    count_map_init(&d->refaulted);
+}
+
+void drv_frames_free(struct driver *d)
+{
+    free(d->free_frames);
+    free(d->frames);
+    count_map_free(&d->evicted);
+    count_map_free(&d->refaulted);
+}
+
+bool drv_frame_take(struct driver *d, uint64_t *pfn)
+{
+    if (d->nfree) { *pfn = d->free_frames[--d->nfree]; return true; }
+    if (d->never_used < d->capacity) { *pfn = d->never_used++; return true; }
+    return false;
+}
+
+void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now)
+{
+    SIM_ASSERT(pfn < d->capacity && d->frames[pfn].vpn == NO_PAGE, "driver", now,
+               "frame %llu given to page %#llx while holding page %#llx",
+               (unsigned long long)pfn, (unsigned long long)vpn,
+               (unsigned long long)(pfn < d->capacity ? d->frames[pfn].vpn : 0));
+    d->frames[pfn] = (struct frame){ vpn, now };
+}
+
+void drv_frame_evicted(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now)
+{
+    SIM_ASSERT(pfn < d->capacity && d->frames[pfn].vpn == vpn, "driver", now,
+               "evicting page %#llx from frame %llu, which does not hold it",
+               (unsigned long long)vpn, (unsigned long long)pfn);
+    stat_hist_add(d->lifetime, (now - d->frames[pfn].since) / 1000000);
+    d->frames[pfn].vpn = NO_PAGE;
+    count_map_inc(&d->evicted, vpn);
+}
+
+void drv_note_fault(struct driver *d, uint64_t vpn)
+{
+    if (count_map_get(&d->evicted, vpn) > count_map_get(&d->refaulted, vpn)) {
+        count_map_inc(&d->refaulted, vpn);
+        *d->n_premature += 1;
+    }
+}

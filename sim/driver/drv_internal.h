@@ -1,0 +1,101 @@
+/* Private to sim/driver: the timed driver's state, shared by its files:
+ *   driver.c     configuration, construction, the public entry points;
+ *   drv_loop.c   the servicing state machine (wake, batches, wake limit);
+ *   drv_batch.c  fetch, coalesce, sort, group by 2 MiB VA block, costs;
+ *   drv_block.c  one VA block: prefetch, frames (evicting), migration runs;
+ *   drv_frames.c the GPU frame allocator and residency bookkeeping. */
+#ifndef UVMSIM_DRIVER_INTERNAL_H
+#define UVMSIM_DRIVER_INTERNAL_H
+
+#include "driver.h"
+#include "evict.h"
+#include "prefetch.h"
+#include "count_map.h"
+#include "page_map.h"
+#include "../mem_req.h"
+#include "../gmmu/gmmu.h"
+
+struct config;
+struct stats;
+
+enum drv_state { D_IDLE, D_HANDLING, D_SERVICE, D_WAIT };
+
+/* A unique faulted page of the batch (duplicates coalesced). */
+struct batch_page { uint64_t vpn; enum req_kind access; };
+/* A page chosen for migration and the frame it goes to. */
+struct migr_page { uint64_t vpn, pfn; };
+/* Contiguous pages copied by one copy-engine transfer. */
+struct run { uint32_t first, n; };
+
+/* One GPU frame: the page it holds (UINT64_MAX when free) and since when. */
+struct frame { uint64_t vpn; sim_time since; };
+
+struct driver {
+    struct component comp;
+    driver_unmap_hook unmap_hook;
+    void *unmap_ctx;
+    struct gmmu *gmmu;
+    struct tlb *tlb;
+    struct link *link;
+    struct evictor *evict;
+    const struct prefetch_ops *prefetch;
+    unsigned prefetch_threshold;
+    bool drop_clean;
+    /* costs */
+    sim_time fault_latency, fault_cost, block_cost, irq_latency;
+    uint32_t batch_size, batches_per_wake, wake_batches;
+    enum drv_state state;
+    sim_time busy_until;
+    /* the batch */
+    struct fault_entry *fetched;
+    struct batch_page *pages;       /* sorted by vpn, unique */
+    size_t nfaults, npages;
+    size_t *block_start;            /* index into pages of each VA block */
+    size_t nblocks, cur_block;
+    /* the block being serviced */
+    struct block_bits want;         /* pages of cur_block to migrate */
+    unsigned want_next;             /* next page index 0..511 to allocate */
+    bool block_ready;               /* want computed for cur_block */
+    size_t chunk_first;             /* first migr entry not yet launched */
+    size_t pending_d2h;             /* write-backs the chunk waits on */
+    /* migrations of the batch */
+    struct migr_page *migr;
+    struct run *runs;
+    size_t nmigr, nruns, inflight;  /* pages copied and not yet landed */
+    /* frames */
+    uint64_t capacity, never_used;
+    uint64_t *free_frames;
+    size_t nfree;
+    struct frame *frames;
+    struct count_map evicted, refaulted;   /* premature evictions */
+    /* stats of the batch */
+    sim_time batch_start, handling, migr_start;
+    uint64_t batch_h2d, batch_d2h, batch_evictions, batch_migrated;
+    struct rec_table *batches;
+    struct stat_hist *batch_faults, *lifetime;
+    uint64_t *n_batches, *n_faults, *n_pages, *n_evictions, *n_writebacks,
+             *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
+             *n_transfers, *n_wakeups, *n_blocks, *n_mapped;
+};
+
+/* drv_batch.c */
+void drv_fetch_batch(struct driver *d, sim_time now);
+void drv_end_batch(struct driver *d, sim_time now);
+/* drv_block.c: advance the service of the batch's blocks; returns true
+ * when every block's pages are allocated and their copies started. */
+bool drv_service(struct driver *d, sim_time now);
+/* drv_frames.c */
+void drv_frames_init(struct driver *d);
+void drv_frames_free(struct driver *d);
+/* A free frame, or false when every frame holds a page. */
+bool drv_frame_take(struct driver *d, uint64_t *pfn);
+void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now);
+/* The frame holding vpn is released: lifetime recorded, premature-eviction
+ * tracking armed.  The frame itself is reused by the caller. */
+void drv_frame_evicted(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now);
+/* A fault on vpn was fetched: counts a premature eviction once per
+ * eviction that the page faults back after. */
+void drv_note_fault(struct driver *d, uint64_t vpn);
+void drv_stats_init(struct driver *d, struct stats *st);
+
+#endif
