@@ -1,0 +1,294 @@
+/* The timed driver (sim/driver drv_*.c) against hand-derived batch
+ * timelines, prefetch outcomes and eviction counts.  Walks go straight into
+ * the real walker of the translation rig (fixed 8-cycle walks at 1 GHz); the
+ * real link carries the copies: a 4 KiB page is 16 TLPs of 256 B payload +
+ * 24 B header = 4480 B on a 16 GB/s wire = 280 ns, and lands 1 us
+ * (link.latency) later; a run of n contiguous pages is one transfer of
+ * n x 280 ns + 1 us (no copy-engine setup, link.ce_setup = 0). */
+#include <stdlib.h>
+#include "xlate_rig.h"
+#include "suite_main.h"
+#include <stdlib.h>
+#include "system.h"
+#include "driver/driver.h"
+
+#define US 1000000ULL
+#define PAGE_WIRE_PS 280000ULL      /* 4480 B at 16 GB/s */
+#define FAULT_PS (20 * US)
+#define LAT_PS (1 * US)
+
+struct drig { struct rig *r; struct driver *d; struct domain dom; };
+
+static struct drig *drig_new(const char *const *extra, size_t nextra)
+{
+    static const char *const base[] = {
+        "gmmu.walker.mode=fixed", "gmmu.walk_latency=8", "gmmu.interrupt_latency=0ns",
+        "driver.fault_latency=20us", "link.bandwidth=16GB/s", "link.latency=1us",
+        "link.ce_setup=0ns", "gmmu.access_counters.enabled=false",
+        "gpu.memory.capacity=4MiB",
+    };
+    const char *sets[32];
+    size_t n = 0;
+    for (size_t i = 0; i < NSETS(base); i++) sets[n++] = base[i];
+    for (size_t i = 0; i < nextra; i++) sets[n++] = extra[i];
+    struct drig *g = calloc(1, sizeof *g);
+    g->r = rig_new(sets, n, 2, 1);
+    /* The driver ticks after the walker in a same-time tie, as in system.c. */
+    g->dom = (struct domain){ "driver", 1, 3 };
+    g->d = driver_create(g->r->e, g->r->cfg, g->r->st, &g->dom, g->r->gmmu, g->r->tlb,
+                         g->r->link, 0);
+    return g;
+}
+
+static void drig_free(struct drig *g)
+{
+    driver_free(g->d);
+    rig_free(g->r);
+    free(g);
+}
+
+static const struct rec_table *batches(const struct rig *r)
+{
+    for (size_t i = 0; i < stats_table_count(r->st); i++)
+        if (!strcmp(stats_table_at(r->st, i)->name, "batches")) return stats_table_at(r->st, i);
+    ck_abort_msg("no /batches");
+    return NULL;
+}
+
+/* Field f of row i of /batches (every field is a uint64_t). */
+static uint64_t brow(const struct rig *r, size_t i, const char *f)
+{
+    const struct rec_table *t = batches(r);
+    ck_assert_uint_lt(i, t->nrows);
+    for (size_t k = 0; k < t->nfields; k++)
+        if (!strcmp(t->fields[k].name, f)) {
+            uint64_t v;
+            memcpy(&v, t->rows + i * t->row_bytes + k * 8, 8);
+            return v;
+        }
+    ck_abort_msg("no field %s", f);
+    return 0;
+}
+
+/* No fault lost or serviced twice: every logged entry was fetched, every
+ * migrated page mapped, every walk answered. */
+static void assert_conserved(const struct drig *g)
+{
+    ck_assert_uint_eq(rig_counter(g->r, "driver.faults"), rig_counter(g->r, "gmmu.faults"));
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_mapped"),
+                      rig_counter(g->r, "driver.pages_migrated"));
+    ck_assert_uint_eq(g->r->nans, g->r->nsent);
+    ck_assert_uint_eq(rig_counter(g->r, "gmmu.fault_buffer.occupancy"), 0);
+}
+
+/* Batch 1: page 0 alone.  Its walk logs the fault at t0 = 8 ns (one fixed
+ * walk); the driver fetches it at once and ends the batch when the page has
+ * landed: t0 + 20 us + 280 ns + 1 us.  While batch 1 is in flight (at
+ * 5 us) SM 0 faults on pages 1..5 and SM 1 on pages 6..10, and SM 1 also on
+ * page 3 (a duplicate): batch 2 starts at batch 1's end with 11 entries,
+ * 10 unique pages, one run of 10 contiguous pages: 20 us + 2.8 us + 1 us.
+ * A fault raised after batch 2 began (page 20, at batch 1's end + 1 us)
+ * waits for batch 3: 20 us + 280 ns + 1 us after batch 2's end. */
+START_TEST(batch_timeline_by_hand)
+{
+    struct drig *g = drig_new(NULL, 0);
+    struct rig *r = g->r;
+    const sim_time t0 = 8 * CYC;
+    const sim_time end1 = t0 + FAULT_PS + PAGE_WIRE_PS + LAT_PS;
+    const sim_time end2 = end1 + FAULT_PS + 10 * PAGE_WIRE_PS + LAT_PS;
+    const sim_time end3 = end2 + FAULT_PS + PAGE_WIRE_PS + LAT_PS;
+    rig_walk(r, 0, PG(0), REQ_LOAD);
+    for (unsigned i = 1; i <= 5; i++) rig_send(r, 5 * US, 0, PG(i), REQ_LOAD);
+    for (unsigned i = 6; i <= 10; i++) rig_send(r, 5 * US, 1, PG(i), REQ_STORE);
+    rig_send(r, 5 * US + 100 * CYC, 1, PG(3), REQ_STORE);
+    rig_walk(r, end1 + LAT_PS, PG(20), REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(rig_counter(r, "driver.batches"), 3);
+    ck_assert_uint_eq(batches(r)->nrows, 3);
+    static const uint64_t faults[] = { 1, 11, 1 }, pages[] = { 1, 10, 1 };
+    const sim_time start[] = { t0, end1, end2 }, end[] = { end1, end2, end3 };
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_uint_eq(brow(r, i, "faults"), faults[i]);
+        ck_assert_uint_eq(brow(r, i, "pages"), pages[i]);
+        ck_assert_uint_eq(brow(r, i, "migrated"), pages[i]);
+        ck_assert_uint_eq(brow(r, i, "h2d_bytes"), pages[i] * 4096);
+        ck_assert_uint_eq(brow(r, i, "start_ps"), start[i]);
+        ck_assert_uint_eq(brow(r, i, "end_ps"), end[i]);
+        ck_assert_uint_eq(brow(r, i, "handling_ps"), FAULT_PS);
+    }
+    ck_assert_uint_eq(rig_counter(r, "driver.duplicate_faults"), 1);
+    ck_assert_uint_eq(rig_counter(r, "driver.h2d_transfers"), 3);
+    /* The waiting walks are answered when their run lands. */
+    ck_assert_uint_eq(rig_ans(r, PG(7), 0)->t, end2);
+    ck_assert_uint_eq(rig_ans(r, PG(20), 0)->t, end3);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
+/* Per-fault and per-block costs add to the batch's handling time: 11
+ * entries in 2 VA blocks (pages 0..9 and page 512) with 1 us per fault and
+ * 5 us per block: 20 + 11 + 10 = 41 us. */
+START_TEST(fault_and_block_costs)
+{
+    static const char *const extra[] = { "driver.fault_cost=1us", "driver.block_cost=5us" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    for (unsigned i = 0; i < 10; i++) rig_walk(g->r, 0, PG(i), REQ_LOAD);
+    rig_walk(g->r, 0, PG(512), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 1);
+    ck_assert_uint_eq(brow(g->r, 0, "handling_ps"), 41 * US);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.va_blocks"), 2);
+    /* Two runs, one per block, on one copy engine back to back. */
+    ck_assert_uint_eq(rig_counter(g->r, "driver.h2d_transfers"), 2);
+    ck_assert_uint_eq(brow(g->r, 0, "end_ps"),
+                      8 * CYC + 41 * US + 11 * PAGE_WIRE_PS + LAT_PS);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
+/* Tree prefetch over one 2 MiB block.  Phase 1 touches pages 0..255 (no
+ * subtree reaching past page 255 can exceed 51 %: at most 256 of 512), so
+ * exactly those 256 become resident.  Phase 2 touches pages 256..n-1:
+ * resident + faulted = n; the whole block comes when n x 100 > 51 x 512,
+ * i.e. n >= 262: 512 pages migrated.  With n = 261 only the faulting
+ * pages' 64 KiB big page (256..271) comes: 272 pages. */
+static uint64_t tree_pages(unsigned n)
+{
+    static const char *const extra[] = { "driver.prefetch=tree", "gpu.memory.capacity=4MiB" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    for (unsigned i = 0; i < 256; i++) rig_walk(g->r, 0, PG(i), REQ_LOAD);
+    for (unsigned i = 256; i < n; i++) rig_walk(g->r, 200 * US, PG(i), REQ_LOAD);
+    rig_run(g->r);
+    uint64_t migrated = rig_counter(g->r, "driver.pages_migrated");
+    ck_assert_uint_eq(rig_counter(g->r, "driver.evictions"), 0);
+    assert_conserved(g);
+    drig_free(g);
+    return migrated;
+}
+
+START_TEST(tree_prefetch_262_brings_the_block)
+{
+    ck_assert_uint_eq(tree_pages(262), 512);
+    ck_assert_uint_eq(tree_pages(261), 272);
+}
+END_TEST
+
+/* Sequential-local: pages 0, 20, 40 and 100 fault in one batch; their big
+ * pages 0, 1, 2 and 6 come whole: 64 pages, 60 of them prefetched, in two
+ * runs (pages 0..47 and 96..111). */
+START_TEST(seq_prefetch_brings_each_64k_block)
+{
+    static const char *const extra[] = { "driver.prefetch=seq" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    static const unsigned pg[] = { 0, 20, 40, 100 };
+    for (unsigned i = 0; i < 4; i++) rig_walk(g->r, 0, PG(pg[i]), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 1);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 64);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_prefetched"), 60);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.h2d_transfers"), 2);
+    for (unsigned p = 0; p < 48; p++) ck_assert(gmmu_is_resident(g->r->gmmu, PG(p) >> 12));
+    ck_assert(!gmmu_is_resident(g->r->gmmu, PG(48) >> 12));
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
+/* ---- cyclic sweeps on the whole machine ---- */
+
+static struct config *load(const char *const *sets, size_t n)
+{
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, n, &err);
+    if (!c) ck_abort_msg("config: %s", err.msg);
+    return c;
+}
+
+static uint64_t sys_counter(struct system *s, const char *name)
+{
+    const struct stat_entry *st = stats_find(system_stats(s), name);
+    ck_assert_msg(st && st->kind == STAT_COUNTER, "no counter %s", name);
+    return *st->p.u;
+}
+
+#define SWEEP_PAGES 80      /* 1.25 x the 64-page memory */
+#define SWEEP_PASSES 3
+
+/* One warp reading one page per instruction (lane stride 128 B), pages in
+ * order, 3 passes over 80 pages with 64 frames.  FIFO and LRU both evict
+ * the page touched longest ago, which is the next one the sweep needs, so
+ * every page of every pass faults: 3 x 80 = 240 faults, 240 - 64 = 176
+ * evictions (pass 1: pages 0..15; passes 2 and 3: all 80 pages each).
+ * Premature evictions are those whose page faults again later: every one
+ * but the last 16 (pages 0..15, pushed out by pages 64..79 of pass 3; the
+ * others, e.g. page 16 evicted by page 0 of pass 3, fault later in the same
+ * pass): 176 - 16 = 160. */
+static struct system *sweep(const char *policy, unsigned seed, struct config **c)
+{
+    char ev[64], sd[64];
+    snprintf(ev, sizeof ev, "driver.eviction=%s", policy);
+    snprintf(sd, sizeof sd, "sim.seed=%u", seed);
+    const char *sets[] = {
+        "workload.stream.footprint=320KiB", "workload.stream.grid=1",
+        "workload.stream.block=32", "workload.stream.lane_stride=128B",
+        "workload.stream.passes=3", "workload.stream.op=read",
+        "gpu.memory.capacity=256KiB", ev, sd,
+    };
+    *c = load(sets, NSETS(sets));
+    struct system *s = system_build(*c);
+    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    ck_assert_uint_eq(sys_counter(s, "driver.faults"), sys_counter(s, "gmmu.faults"));
+    ck_assert_uint_eq(sys_counter(s, "driver.pages_mapped"), sys_counter(s, "driver.pages_migrated"));
+    return s;
+}
+
+START_TEST(cyclic_sweep_fifo_lru_fault_every_page)
+{
+    static const char *const pol[] = { "fifo", "lru" };
+    for (int i = 0; i < 2; i++) {
+        struct config *c;
+        struct system *s = sweep(pol[i], 1, &c);
+        ck_assert_uint_eq(sys_counter(s, "gmmu.faults"), SWEEP_PASSES * SWEEP_PAGES);
+        ck_assert_uint_eq(sys_counter(s, "driver.evictions"), SWEEP_PASSES * SWEEP_PAGES - 64);
+        ck_assert_uint_eq(sys_counter(s, "driver.premature_evictions"), 176 - 16);
+        system_free(s);
+        config_free(c);
+    }
+}
+END_TEST
+
+START_TEST(cyclic_sweep_random_faults_less)
+{
+    uint64_t sum = 0;
+    for (unsigned seed = 1; seed <= 5; seed++) {
+        struct config *c;
+        struct system *s = sweep("random", seed, &c);
+        uint64_t f = sys_counter(s, "gmmu.faults");
+        ck_assert_uint_le(f, SWEEP_PASSES * SWEEP_PAGES);
+        ck_assert_uint_ge(f, SWEEP_PAGES + 2 * (SWEEP_PAGES - 64));
+        sum += f;
+        system_free(s);
+        config_free(c);
+    }
+    ck_assert_uint_lt(sum, 5 * SWEEP_PASSES * SWEEP_PAGES);
+}
+END_TEST
+
+static Suite *driver_suite(void)
+{
+    Suite *s = suite_create("driver");
+    TCase *tc = tcase_create("timed");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, batch_timeline_by_hand);
+    tcase_add_test(tc, fault_and_block_costs);
+    tcase_add_test(tc, tree_prefetch_262_brings_the_block);
+    tcase_add_test(tc, seq_prefetch_brings_each_64k_block);
+    tcase_add_test(tc, cyclic_sweep_fifo_lru_fault_every_page);
+    tcase_add_test(tc, cyclic_sweep_random_faults_less);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return run_suite(driver_suite()); }
