@@ -28,6 +28,10 @@ const struct cfg_key driver_config_keys[] = {
      "seq (the faulting 64 KiB block), tree (real driver's density tree)"},
     {"driver.prefetch.threshold", CFG_INT, "51", 1, 100, NULL,
      "tree prefetch: a subtree comes when more than this % of it is resident or faulted (real driver: 51)"},
+    {"driver.replay_policy", CFG_ENUM, "batch_flush", 0, -1, "block|batch|batch_flush|once",
+     "when the GPU replays faulted accesses (real driver's uvm_perf_fault_replay_policy, default batch_flush): "
+     "after each block's copy lands, after each batch, after each batch with the fault buffer flushed, "
+     "or once the wake-up's batches are done"},
     {"driver.drop_clean", CFG_BOOL, "true", 0, -1, NULL,
      "evicted pages the GPU did not write are dropped (host copy valid) instead of copied back"},
     {"gpu.memory.capacity", CFG_SIZE, "0B", 0, 1.2e18, NULL,
@@ -72,6 +76,10 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     SIM_ASSERT(d->prefetch, "driver", 0, "prefetch policy not in the table");
     d->prefetch_threshold = (unsigned)cfg_u64(cfg, "driver.prefetch.threshold");
     d->drop_clean = cfg_bool(cfg, "driver.drop_clean");
+    static const char *const rp[] = { "block", "batch", "batch_flush", "once" };
+    const char *pol = cfg_str(cfg, "driver.replay_policy");
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(pol, rp[i])) d->replay = (enum drv_replay)i;
     d->fetched = xcalloc(d->batch_size, sizeof *d->fetched);
     d->pages = xcalloc(d->batch_size, sizeof *d->pages);
     d->block_start = xcalloc(d->batch_size + 1, sizeof *d->block_start);
@@ -84,6 +92,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity, st);
     drv_stats_init(d, st);
     gmmu_set_driver(g, &d->comp);
+    gmmu_defer_replay(g, true);
     return d;
 }
 

@@ -96,6 +96,7 @@ void drv_stats_init(struct driver *d, struct stats *st)
     d->batches = stat_table(st, "batches", "one row per fault batch the driver serviced",
                             batch_fields, sizeof batch_fields / sizeof batch_fields[0]);
     d->n_batches = stat_counter(st, "driver.batches", "batches", "fault batches serviced");
+    d->n_replays = stat_counter(st, "driver.replays", "signals", "replays issued to the GPU");
     d->n_wakeups = stat_counter(st, "driver.wakeups", "wakeups",
                                 "times the thread woke on the fault interrupt");
     d->n_faults = stat_counter(st, "driver.faults", "faults", "fault-buffer entries fetched");

@@ -13,7 +13,8 @@
  *   3. one H2D copy-engine transfer per run of virtually contiguous pages
  *      (the real driver copies contiguous regions with one CE operation);
  *      a run's pages are mapped, and the walks parked on them answered,
- *      when its last byte lands.
+ *      when its last byte lands; the walks parked on them are answered at
+ *      the next replay (driver.replay_policy, drv_loop.c).
  * When every frame holds a page still in flight, the allocation waits for
  * landings (tiny memories, large prefetches). */
 #include "drv_internal.h"
@@ -40,6 +41,7 @@ static void compute_block(struct driver *d, sim_time now)
         if (mapped(d, p->vpn)) {
             if (p->access != REQ_LOAD && gmmu_is_read_only(d->gmmu, p->vpn))
                 gmmu_set_writable(d->gmmu, p->vpn, now);
+            d->unreplayed = true;
             continue;
         }
         bb_set(&faulted, (unsigned)(p->vpn - base));
@@ -74,6 +76,10 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
     }
     *d->n_mapped += r->n;
     d->inflight -= r->n;
+    d->unreplayed = true;
+    /* block policy: replay as soon as a block's copy has landed (a block's
+     * pages are one run unless they have holes). */
+    if (d->replay == RP_BLOCK) drv_replay(d, false, now);
     comp_wake(&d->comp, now);
 }
 

@@ -19,6 +19,8 @@ struct config;
 struct stats;
 
 enum drv_state { D_IDLE, D_HANDLING, D_SERVICE, D_WAIT };
+/* When the GPU is told to replay (real driver: uvm_perf_fault_replay_policy). */
+enum drv_replay { RP_BLOCK, RP_BATCH, RP_BATCH_FLUSH, RP_ONCE };
 
 /* A unique faulted page of the batch (duplicates coalesced). */
 struct batch_page { uint64_t vpn; enum req_kind access; };
@@ -41,6 +43,8 @@ struct driver {
     const struct prefetch_ops *prefetch;
     unsigned prefetch_threshold;
     bool drop_clean;
+    enum drv_replay replay;
+    bool unreplayed;                /* pages mapped since the last replay */
     /* costs */
     sim_time fault_latency, fault_cost, block_cost, irq_latency;
     uint32_t batch_size, batches_per_wake, wake_batches;
@@ -75,9 +79,11 @@ struct driver {
     struct stat_hist *batch_faults, *lifetime;
     uint64_t *n_batches, *n_faults, *n_pages, *n_evictions, *n_writebacks,
              *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
-             *n_transfers, *n_wakeups, *n_blocks, *n_mapped;
+             *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays;
 };
 
+/* drv_loop.c: the replay signal (flushing the buffer first if asked). */
+void drv_replay(struct driver *d, bool flush, sim_time now);
 /* drv_batch.c */
 void drv_fetch_batch(struct driver *d, sim_time now);
 void drv_end_batch(struct driver *d, sim_time now);

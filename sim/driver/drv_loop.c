@@ -8,7 +8,15 @@
  *   driver's uvm_perf_fault_max_batches_per_service = 20) per wake-up;
  *   then the thread yields and the still-pending interrupt wakes it again
  *   after gmmu.interrupt_latency.
- * Faults logged after a batch was fetched wait for the next batch. */
+ * Faults logged after a batch was fetched wait for the next batch.
+ * Replay (driver.replay_policy, the real driver's
+ * uvm_perf_fault_replay_policy): block replays at each block's landing
+ * (drv_block.c); batch after each batch; batch_flush (the real default)
+ * after each batch, first discarding the entries left in the fault buffer
+ * (stale duplicates of what was just serviced; the walks behind them fault
+ * again at the replay if their page is still absent); once when the
+ * wake-up's batches are done.  Every policy also replays at the end of a
+ * wake-up if anything was mapped since the last replay. */
 #include "drv_internal.h"
 
 static const char *state_name(enum drv_state s)
@@ -17,12 +25,25 @@ static const char *state_name(enum drv_state s)
     return n[s];
 }
 
+void drv_replay(struct driver *d, bool flush, sim_time now)
+{
+    if (flush) gmmu_flush_faults(d->gmmu, now);
+    gmmu_replay(d->gmmu, now);
+    *d->n_replays += 1;
+    d->unreplayed = false;
+}
+
 sim_time drv_tick(struct component *c, sim_time now)
 {
     struct driver *d = (struct driver *)c;
     for (;;) {
         switch (d->state) {
         case D_IDLE:
+            if (!gmmu_faults_pending(d->gmmu) || d->wake_batches == d->batches_per_wake) {
+                /* The wake-up ends: replay what is still unreplayed (the
+                 * re-raised faults, if any, are seen by the check above). */
+                if (d->unreplayed) { drv_replay(d, false, now); continue; }
+            }
             if (!gmmu_faults_pending(d->gmmu)) { d->wake_batches = 0; return TIME_NEVER; }
             if (d->wake_batches == d->batches_per_wake) {
                 /* Yield: the interrupt is re-armed and fires again. */
@@ -46,6 +67,8 @@ sim_time drv_tick(struct component *c, sim_time now)
             if (d->inflight) return TIME_NEVER;
             drv_end_batch(d, now);
             d->state = D_IDLE;
+            if (d->replay == RP_BATCH || d->replay == RP_BATCH_FLUSH)
+                drv_replay(d, d->replay == RP_BATCH_FLUSH, now);
             break;
         }
     }

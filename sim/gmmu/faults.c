@@ -21,11 +21,15 @@ static void log_fault(struct gmmu *g, struct mem_req *r, bool protection, sim_ti
     *g->faults += 1;
     if (protection) *g->prot_faults += 1;
     struct pte *p = pt_get(&g->pt, vpn);
-    if (!p->waiters) p->t_fault = now;
+    if (!p->waiters) {
+        if (!g->relogging) p->t_fault = now;
+        if (g->deferred) gmmu_park_page(g, vpn);
+    }
     r->next = p->waiters;
     p->waiters = r;
     g->parked++;
-    if (g->fault_hook) g->fault_hook(g->fault_ctx, r->sm, vpn, now);
+    /* A replayed access faulting again: its warps are already stalled. */
+    if (g->fault_hook && !g->relogging) g->fault_hook(g->fault_ctx, r->sm, vpn, now);
     if (g->driver) comp_wake_at(g->driver, now + g->irq_latency);
     /* HPE Sec. IV-B / V-A: the HIR goes to the driver every 16th fault. */
     if (g->hir_on && ++g->faults_since_xfer >= g->hir_every) {

@@ -67,6 +67,11 @@ static void register_stats(struct gmmu *g, struct stats *st)
     g->pte_reads = stat_counter(st, "gmmu.pte_reads", "reads", "page-table entry reads sent to memory");
     g->pwc_hits = stat_counter(st, "gmmu.pwc_hits", "walks", "walks that started below the root (page-walk cache hit)");
     g->faults = stat_counter(st, "gmmu.faults", "faults", "fault-buffer entries logged (duplicates included)");
+    g->replays = stat_counter(st, "gmmu.replays", "signals", "replay signals from the driver");
+    g->refaults = stat_counter(st, "gmmu.refaults", "faults",
+                               "entries logged again by replayed walks whose page was still absent");
+    g->flushed = stat_counter(st, "gmmu.flushed_faults", "faults",
+                              "fault-buffer entries discarded by the driver (batch_flush)");
     g->prot_faults = stat_counter(st, "gmmu.protection_faults", "faults", "faults by writes to read-only pages");
     g->dirty_sets = stat_counter(st, "gmmu.dirty_sets", "walks", "walks that set a PTE's dirty bit");
     g->fb_occ = stat_counter(st, "gmmu.fault_buffer.occupancy", "entries",
@@ -152,6 +157,8 @@ void gmmu_free(struct gmmu *g)
     free(g->hir_tmp);
     free(g->host);
     free(g->note);
+    free(g->pk);
+    free(g->pk_tmp);
     free(g->slot);
     free(g->free_slot);
     free(g->busy);
@@ -240,6 +247,7 @@ void gmmu_map_page(struct gmmu *g, uint64_t vpn, uint64_t pfn, unsigned page_shi
         p->pfn = pfn + i;
         p->shift = (uint8_t)page_shift;
     }
+    if (g->deferred) return;          /* answered at the replay signal */
     for (uint64_t i = 0; i < n; i++) replay(g, pt_find(&g->pt, vpn + i), now);
     engine_progress(g->comp.eng);
 }
@@ -272,6 +280,7 @@ void gmmu_set_writable(struct gmmu *g, uint64_t vpn, sim_time now)
                "protection change of unmapped page %#llx", (unsigned long long)vpn);
     uint64_t n = 1ULL << (p->shift - PAGE_SHIFT), base = vpn & ~(n - 1);
     for (uint64_t i = 0; i < n; i++) pt_find(&g->pt, base + i)->flags &= (uint8_t)~PTE_READONLY;
+    if (g->deferred) return;
     for (uint64_t i = 0; i < n; i++) replay(g, pt_find(&g->pt, base + i), now);
     engine_progress(g->comp.eng);
 }

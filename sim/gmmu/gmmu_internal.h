@@ -1,6 +1,6 @@
 /* Private to sim/gmmu: the GMMU's state, shared by its files (walker.c:
  * the walks; gmmu.c: construction and the driver side; faults.c: fault
- * logging; hir_xfer.c: HIR transfers). */
+ * logging; replay.c: the replay signal; hir_xfer.c: HIR transfers). */
 #ifndef UVMSIM_GMMU_INTERNAL_H
 #define UVMSIM_GMMU_INTERNAL_H
 
@@ -47,6 +47,11 @@ struct gmmu {
     struct fault_buffer fb;
     sim_time irq_latency, stall_start;
     uint64_t parked;
+    /* Replay at the driver's signal (replay.c): pages with parked walks,
+     * each listed once (appended when its first walk parks). */
+    bool deferred, relogging;
+    uint64_t *pk, *pk_tmp;
+    size_t pk_n, pk_cap;
     struct component *driver;
     gmmu_fault_hook fault_hook;
     gmmu_walk_hit_hook hit_hook;
@@ -70,6 +75,7 @@ struct gmmu {
     /* stats */
     uint64_t *walks, *walk_hits, *pte_reads, *pwc_hits, *faults, *prot_faults,
              *dirty_sets, *fb_stall, *fb_occ, *fb_max, *fb_waited;
+    uint64_t *replays, *refaults, *flushed;
     uint64_t *hir_records, *hir_lost, *hir_xfers, *hir_bytes, *hir_dropped;
     uint64_t *ac_counted, *ac_notes, *ac_dropped;
     struct stat_hist *walk_lat;
@@ -82,6 +88,8 @@ void gmmu_answer(struct gmmu *g, struct mem_req *r, const struct pte *p, sim_tim
 /* faults.c */
 void gmmu_fault(struct gmmu *g, struct mem_req *r, bool protection, sim_time now);
 void gmmu_fault_drained(struct gmmu *g, sim_time now);
+/* replay.c */
+void gmmu_park_page(struct gmmu *g, uint64_t vpn);
 /* hir_xfer.c */
 void gmmu_hir_transfer(struct gmmu *g, sim_time now);
 

@@ -70,11 +70,12 @@ static uint64_t brow(const struct rig *r, size_t i, const char *f)
     return 0;
 }
 
-/* No fault lost or serviced twice: every logged entry was fetched, every
- * migrated page mapped, every walk answered. */
+/* No fault lost or serviced twice: every logged entry was fetched or
+ * flushed (batch_flush), every migrated page mapped, every walk answered. */
 static void assert_conserved(const struct drig *g)
 {
-    ck_assert_uint_eq(rig_counter(g->r, "driver.faults"), rig_counter(g->r, "gmmu.faults"));
+    ck_assert_uint_eq(rig_counter(g->r, "driver.faults") + rig_counter(g->r, "gmmu.flushed_faults"),
+                      rig_counter(g->r, "gmmu.faults"));
     ck_assert_uint_eq(rig_counter(g->r, "driver.pages_mapped"),
                       rig_counter(g->r, "driver.pages_migrated"));
     ck_assert_uint_eq(g->r->nans, g->r->nsent);
@@ -88,7 +89,10 @@ static void assert_conserved(const struct drig *g)
  * page 3 (a duplicate): batch 2 starts at batch 1's end with 11 entries,
  * 10 unique pages, one run of 10 contiguous pages: 20 us + 2.8 us + 1 us.
  * A fault raised after batch 2 began (page 20, at batch 1's end + 1 us)
- * waits for batch 3: 20 us + 280 ns + 1 us after batch 2's end. */
+ * waits for batch 3: 20 us + 280 ns + 1 us after batch 2's end.
+ * Replay policy batch_flush (default): at batch 1's end the 11 entries are
+ * flushed and their 11 walks fault again at the replay; at batch 2's end
+ * page 20's entry likewise: 12 flushed, 12 re-raised, 25 logged. */
 START_TEST(batch_timeline_by_hand)
 {
     struct drig *g = drig_new(NULL, 0);
@@ -118,6 +122,9 @@ START_TEST(batch_timeline_by_hand)
     }
     ck_assert_uint_eq(rig_counter(r, "driver.duplicate_faults"), 1);
     ck_assert_uint_eq(rig_counter(r, "driver.h2d_transfers"), 3);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.flushed_faults"), 12);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.refaults"), 12);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.faults"), 25);
     /* The waiting walks are answered when their run lands. */
     ck_assert_uint_eq(rig_ans(r, PG(7), 0)->t, end2);
     ck_assert_uint_eq(rig_ans(r, PG(20), 0)->t, end3);
@@ -196,6 +203,85 @@ START_TEST(seq_prefetch_brings_each_64k_block)
 }
 END_TEST
 
+/* Replay policies.  Pages 0 and 512 (two VA blocks) fault together at
+ * t0 = 8 ns: one batch; block 0's copy lands at L1 = t0 + 20 us + 280 ns +
+ * 1 us, block 1's (queued behind it on the one copy engine) 280 ns later.
+ * block answers page 0 at L1; batch, batch_flush and once at L2.  Under
+ * block, the replay at L1 also makes page 512's walk (its copy still in
+ * flight) fault again: a second batch, which finds the page resident. */
+static void two_blocks(const char *policy, uint64_t nbatches, sim_time *a0, sim_time *a512)
+{
+    char set[64];
+    snprintf(set, sizeof set, "driver.replay_policy=%s", policy);
+    const char *extra[] = { set };
+    struct drig *g = drig_new(extra, 1);
+    rig_walk(g->r, 0, PG(0), REQ_LOAD);
+    rig_walk(g->r, 0, PG(512), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), nbatches);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 2);
+    *a0 = rig_ans(g->r, PG(0), 0)->t;
+    *a512 = rig_ans(g->r, PG(512), 0)->t;
+    assert_conserved(g);
+    drig_free(g);
+}
+
+START_TEST(replay_block_answers_each_block_at_its_landing)
+{
+    const sim_time l1 = 8 * CYC + FAULT_PS + PAGE_WIRE_PS + LAT_PS, l2 = l1 + PAGE_WIRE_PS;
+    static const char *const pol[] = { "block", "batch", "batch_flush", "once" };
+    for (int i = 0; i < 4; i++) {
+        sim_time a0, a512;
+        two_blocks(pol[i], i == 0 ? 2 : 1, &a0, &a512);
+        ck_assert_uint_eq(a0, i == 0 ? l1 : l2);
+        ck_assert_uint_eq(a512, l2);
+    }
+}
+END_TEST
+
+/* Page 0 faults at t0 = 8 ns, page 1 at 5 us while batch 1 is serviced.
+ * batch: at batch 1's end (end1) page 0 is answered and page 1's parked
+ * walk faults again next to its first entry: batch 2 has 2 entries, 1
+ * page.  batch_flush: the first entry is flushed first: 1 entry.  once: no
+ * replay until the wake-up's last batch, so no re-raise (1 entry) and page
+ * 0 waits for the replay at end2. */
+static void late_fault(const char *policy, uint64_t *faults2, sim_time *a0)
+{
+    char set[64];
+    snprintf(set, sizeof set, "driver.replay_policy=%s", policy);
+    const char *extra[] = { set };
+    struct drig *g = drig_new(extra, 1);
+    rig_walk(g->r, 0, PG(0), REQ_LOAD);
+    rig_walk(g->r, 5 * US, PG(1), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 2);
+    *faults2 = brow(g->r, 1, "faults");
+    ck_assert_uint_eq(brow(g->r, 1, "pages"), 1);
+    *a0 = rig_ans(g->r, PG(0), 0)->t;
+    const sim_time end1 = 8 * CYC + FAULT_PS + PAGE_WIRE_PS + LAT_PS;
+    ck_assert_uint_eq(rig_ans(g->r, PG(1), 0)->t, end1 + FAULT_PS + PAGE_WIRE_PS + LAT_PS);
+    assert_conserved(g);
+    drig_free(g);
+}
+
+START_TEST(replay_batch_flush_and_once_differ_by_hand)
+{
+    const sim_time end1 = 8 * CYC + FAULT_PS + PAGE_WIRE_PS + LAT_PS;
+    const sim_time end2 = end1 + FAULT_PS + PAGE_WIRE_PS + LAT_PS;
+    uint64_t f;
+    sim_time a0;
+    late_fault("batch", &f, &a0);
+    ck_assert_uint_eq(f, 2);
+    ck_assert_uint_eq(a0, end1);
+    late_fault("batch_flush", &f, &a0);
+    ck_assert_uint_eq(f, 1);
+    ck_assert_uint_eq(a0, end1);
+    late_fault("once", &f, &a0);
+    ck_assert_uint_eq(f, 1);
+    ck_assert_uint_eq(a0, end2);
+}
+END_TEST
+
 /* ---- cyclic sweeps on the whole machine ---- */
 
 static struct config *load(const char *const *sets, size_t n)
@@ -239,7 +325,8 @@ static struct system *sweep(const char *policy, unsigned seed, struct config **c
     *c = load(sets, NSETS(sets));
     struct system *s = system_build(*c);
     ck_assert_int_eq(system_run(s), RUN_COMPLETED);
-    ck_assert_uint_eq(sys_counter(s, "driver.faults"), sys_counter(s, "gmmu.faults"));
+    ck_assert_uint_eq(sys_counter(s, "driver.faults") + sys_counter(s, "gmmu.flushed_faults"),
+                      sys_counter(s, "gmmu.faults"));
     ck_assert_uint_eq(sys_counter(s, "driver.pages_mapped"), sys_counter(s, "driver.pages_migrated"));
     return s;
 }
@@ -285,6 +372,8 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, fault_and_block_costs);
     tcase_add_test(tc, tree_prefetch_262_brings_the_block);
     tcase_add_test(tc, seq_prefetch_brings_each_64k_block);
+    tcase_add_test(tc, replay_block_answers_each_block_at_its_landing);
+    tcase_add_test(tc, replay_batch_flush_and_once_differ_by_hand);
     tcase_add_test(tc, cyclic_sweep_fifo_lru_fault_every_page);
     tcase_add_test(tc, cyclic_sweep_random_faults_less);
     suite_add_tcase(s, tc);
