@@ -57,6 +57,20 @@ static void frame_unmapped(void *ctx, uint64_t pa, sim_time now)
     l2_invalidate_frame(s->l2, pa);
 }
 
+/* Host steps between kernels run on the driver thread; the front end
+ * resumes the program when the driver says the step is done. */
+static void host_step_done(void *ctx, sim_time now)
+{
+    struct system *s = ctx;
+    gpu_host_step_done(s->gpu, now);
+}
+
+static void host_step(void *ctx, const struct wl_step *step, sim_time now)
+{
+    struct system *s = ctx;
+    driver_host_step(s->drv, step, host_step_done, s, now);
+}
+
 static void walk_hit(void *ctx, uint64_t vpn, sim_time now)
 {
     (void)now;
@@ -116,6 +130,8 @@ struct system *system_build(const struct config *cfg)
     gmmu_set_memory(s->gmmu, l2_port(s->l2), &s->pool);
     gmmu_set_link(s->gmmu, s->link);
     driver_set_unmap_hook(s->drv, frame_unmapped, s);
+    driver_set_workload(s->drv, s->wl);
+    gpu_set_host_step_hook(s->gpu, host_step, s);
     /* Policies that rank pages by use see every walk hit (the HPE paper's
      * "ideal" feed; with the HIR on, HPE takes the HIR records instead). */
     if (driver_wants_walk_hits(s->drv)) gmmu_set_walk_hit_hook(s->gmmu, walk_hit, s->drv);

@@ -106,6 +106,7 @@ void driver_free(struct driver *d)
     free(d->block_start);
     free(d->migr);
     free(d->runs);
+    free(d->allocs);
     free(d);
 }
 

@@ -37,6 +37,17 @@ bool driver_wants_walk_hits(const struct driver *d);
 void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count);
 
 
+/* The workload's allocations and their initial cudaMemAdvise hints. */
+struct workload;
+void driver_set_workload(struct driver *d, const struct workload *wl);
+/* Run a host step between kernels (workloads/workload.h wl_host_step:
+ * prefetch, memcpy, advise) on the driver thread; done(ctx, t) when it has
+ * completed. */
+struct wl_step;
+typedef void (*driver_step_done)(void *ctx, sim_time now);
+void driver_host_step(struct driver *d, const struct wl_step *step,
+                      driver_step_done done, void *ctx, sim_time now);
+
 /* Policy-only replay (`uvmsim replay`): the page-reference trace read from
  * `in` (named `name` in errors) through eviction policy `policy` with
  * `frames` GPU frames, no timing.  Returns 0, or -1 with err set

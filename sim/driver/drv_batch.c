@@ -96,6 +96,14 @@ void drv_stats_init(struct driver *d, struct stats *st)
     d->batches = stat_table(st, "batches", "one row per fault batch the driver serviced",
                             batch_fields, sizeof batch_fields / sizeof batch_fields[0]);
     d->n_batches = stat_counter(st, "driver.batches", "batches", "fault batches serviced");
+    d->n_remote = stat_counter(st, "driver.remote_mapped", "pages",
+                               "faulted pages mapped remotely (preferred location host)");
+    d->n_steps = stat_counter(st, "driver.host_steps", "steps",
+                              "host steps run between kernels (prefetch, memcpy, advise)");
+    d->n_step_h2d = stat_counter(st, "driver.step_h2d_bytes", "bytes",
+                                 "bytes host steps copied to the GPU");
+    d->n_step_d2h = stat_counter(st, "driver.step_d2h_bytes", "bytes",
+                                 "bytes host steps copied to the host");
     d->n_replays = stat_counter(st, "driver.replays", "signals", "replays issued to the GPU");
     d->n_wakeups = stat_counter(st, "driver.wakeups", "wakeups",
                                 "times the thread woke on the fault interrupt");

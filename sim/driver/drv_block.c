@@ -17,7 +17,9 @@
  *      the next replay (driver.replay_policy, drv_loop.c).
  * When every frame holds a page still in flight, the allocation waits for
  * landings (tiny memories, large prefetches). */
+#include <string.h>
 #include "drv_internal.h"
+#include "../../workloads/workload.h"
 #include "../stats.h"
 #include "../tlb/tlb.h"
 #include "../pcie/pcie.h"
@@ -32,10 +34,19 @@ static bool mapped(const struct driver *d, uint64_t vpn)
     return gmmu_is_resident(d->gmmu, vpn) || gmmu_is_remote(d->gmmu, vpn);
 }
 
+/* A fault on a page whose preferred location is the host (cudaMemAdvise
+ * SetPreferredLocation(cpu)) is answered with a remote mapping of the host
+ * copy instead of a migration, as the real driver keeps a page at its
+ * preferred location when the faulting GPU can map it
+ * (uvm_va_policy / uvm_va_block_select_residency).  Read-mostly pages read
+ * by the GPU are duplicated: copied and mapped read-only, the host copy
+ * stays valid; a later write faults on the protection and collapses the
+ * duplicates (the write lifts the protection here). */
 static void compute_block(struct driver *d, sim_time now)
 {
     uint64_t base = block_base(d);
-    struct block_bits resident = {{0}}, faulted = {{0}};
+    struct block_bits resident = {{0}}, faulted = {{0}}, written = {{0}};
+    bool any_ro = false;
     for (size_t i = d->block_start[d->cur_block]; i < d->block_start[d->cur_block + 1]; i++) {
         const struct batch_page *p = &d->pages[i];
         if (mapped(d, p->vpn)) {
@@ -44,7 +55,16 @@ static void compute_block(struct driver *d, sim_time now)
             d->unreplayed = true;
             continue;
         }
+        unsigned adv = drv_advice(d, p->vpn);
+        if ((adv & WL_ADV_PREFERRED_HOST) && !(adv & WL_ADV_READ_MOSTLY)) {
+            gmmu_map_page(d->gmmu, p->vpn, p->vpn, PAGE_SHIFT, GMMU_MAP_REMOTE, now);
+            *d->n_remote += 1;
+            d->unreplayed = true;
+            continue;
+        }
+        any_ro = any_ro || (adv & WL_ADV_READ_MOSTLY);
         bb_set(&faulted, (unsigned)(p->vpn - base));
+        if (p->access != REQ_LOAD) bb_set(&written, (unsigned)(p->vpn - base));
     }
     /* Only a prefetcher needs the block's residency (512 lookups). */
     if (d->prefetch != &prefetch_none_ops)
@@ -52,6 +72,12 @@ static void compute_block(struct driver *d, sim_time now)
             if (mapped(d, base + p)) bb_set(&resident, p);
     d->prefetch->compute(&resident, &faulted, d->prefetch_threshold, &d->want);
     *d->n_prefetched += bb_count(&d->want) - bb_count(&faulted);
+    memset(&d->ro, 0, sizeof d->ro);
+    if (any_ro)
+        for (unsigned p = 0; p < VA_BLOCK_PAGES; p++)
+            if (bb_test(&d->want, p) && !bb_test(&written, p) &&
+                (drv_advice(d, base + p) & WL_ADV_READ_MOSTLY))
+                bb_set(&d->ro, p);
     d->want_next = 0;
     d->block_ready = true;
 }
@@ -70,7 +96,7 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
     const struct run *r = &d->runs[idx];
     for (uint32_t i = r->first; i < r->first + r->n; i++) {
         const struct migr_page *m = &d->migr[i];
-        gmmu_map(d->gmmu, m->vpn, m->pfn, now);
+        gmmu_map_page(d->gmmu, m->vpn, m->pfn, PAGE_SHIFT, m->readonly ? GMMU_MAP_READONLY : 0, now);
         d->frames[m->pfn].since = now;
         evictor_resident(d->evict, m->vpn);
     }
@@ -130,26 +156,32 @@ static void launch_chunk(struct driver *d, sim_time now)
     d->chunk_first = d->nmigr;
 }
 
+bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
+{
+    while (d->want_next < VA_BLOCK_PAGES) {
+        unsigned i = d->want_next;
+        if (!bb_test(&d->want, i)) { d->want_next++; continue; }
+        uint64_t pfn;
+        if (!drv_frame_take(d, &pfn) && !evict_one(d, &pfn, now)) break;
+        d->want_next++;
+        drv_frame_hold(d, pfn, base + i, now);
+        d->migr[d->nmigr++] = (struct migr_page){ base + i, pfn, bb_test(&d->ro, i) };
+    }
+    if (d->pending_d2h) return false;          /* a write-back landing wakes us */
+    launch_chunk(d, now);
+    if (d->want_next < VA_BLOCK_PAGES) {
+        SIM_ASSERT(d->inflight > 0, "driver", now,
+                   "no frame free, none evictable and no copy in flight");
+        return false;                           /* a copy landing wakes us */
+    }
+    return true;
+}
+
 bool drv_service(struct driver *d, sim_time now)
 {
     while (d->cur_block < d->nblocks) {
         if (!d->block_ready) compute_block(d, now);
-        uint64_t base = block_base(d);
-        while (d->want_next < VA_BLOCK_PAGES) {
-            if (!bb_test(&d->want, d->want_next)) { d->want_next++; continue; }
-            uint64_t pfn;
-            if (!drv_frame_take(d, &pfn) && !evict_one(d, &pfn, now)) break;
-            uint64_t vpn = base + d->want_next++;
-            drv_frame_hold(d, pfn, vpn, now);
-            d->migr[d->nmigr++] = (struct migr_page){ vpn, pfn };
-        }
-        if (d->pending_d2h) return false;          /* a write-back landing wakes us */
-        launch_chunk(d, now);
-        if (d->want_next < VA_BLOCK_PAGES) {
-            SIM_ASSERT(d->inflight > 0, "driver", now,
-                       "no frame free, none evictable and no copy in flight");
-            return false;                           /* a copy landing wakes us */
-        }
+        if (!drv_block_fill(d, block_base(d), now)) return false;
         d->cur_block++;
         d->block_ready = false;
     }

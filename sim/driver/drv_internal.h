@@ -18,14 +18,14 @@
 struct config;
 struct stats;
 
-enum drv_state { D_IDLE, D_HANDLING, D_SERVICE, D_WAIT };
+enum drv_state { D_IDLE, D_HANDLING, D_SERVICE, D_WAIT, D_STEP };
 /* When the GPU is told to replay (real driver: uvm_perf_fault_replay_policy). */
 enum drv_replay { RP_BLOCK, RP_BATCH, RP_BATCH_FLUSH, RP_ONCE };
 
 /* A unique faulted page of the batch (duplicates coalesced). */
 struct batch_page { uint64_t vpn; enum req_kind access; };
 /* A page chosen for migration and the frame it goes to. */
-struct migr_page { uint64_t vpn, pfn; };
+struct migr_page { uint64_t vpn, pfn; bool readonly; };
 /* Contiguous pages copied by one copy-engine transfer. */
 struct run { uint32_t first, n; };
 
@@ -58,6 +58,7 @@ struct driver {
     size_t nblocks, cur_block;
     /* the block being serviced */
     struct block_bits want;         /* pages of cur_block to migrate */
+    struct block_bits ro;           /* ... of them, mapped read-only (read-mostly) */
     unsigned want_next;             /* next page index 0..511 to allocate */
     bool block_ready;               /* want computed for cur_block */
     size_t chunk_first;             /* first migr entry not yet launched */
@@ -66,6 +67,19 @@ struct driver {
     struct migr_page *migr;
     struct run *runs;
     size_t nmigr, nruns, inflight;  /* pages copied and not yet landed */
+    /* allocations and their cudaMemAdvise hints (enum wl_advice bits) */
+    struct drv_alloc { uint64_t first_vpn, npages; unsigned advice; } *allocs;
+    size_t nallocs;
+    /* the host step being run (drv_step.c) */
+    bool step_active;
+    struct drv_step {
+        int kind, dir, advice;
+        bool unset;
+        uint32_t alloc;
+        uint64_t first, end, next;  /* pages [first, end); next block base */
+    } step;
+    driver_step_done step_done;
+    void *step_ctx;
     /* frames */
     uint64_t capacity, never_used;
     uint64_t *free_frames;
@@ -79,7 +93,8 @@ struct driver {
     struct stat_hist *batch_faults, *lifetime;
     uint64_t *n_batches, *n_faults, *n_pages, *n_evictions, *n_writebacks,
              *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
-             *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays;
+             *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays,
+             *n_remote, *n_steps, *n_step_h2d, *n_step_d2h;
 };
 
 /* drv_loop.c: the replay signal (flushing the buffer first if asked). */
@@ -87,6 +102,15 @@ void drv_replay(struct driver *d, bool flush, sim_time now);
 /* drv_batch.c */
 void drv_fetch_batch(struct driver *d, sim_time now);
 void drv_end_batch(struct driver *d, sim_time now);
+/* drv_block.c: allocate frames for the pages of d->want (in the block at
+ * `base`) from d->want_next on, evicting as needed, and start their copies;
+ * true when every page's copy has started, false when waiting (a landing
+ * wakes the driver). */
+bool drv_block_fill(struct driver *d, uint64_t base, sim_time now);
+/* drv_step.c: the advice bits of the allocation holding vpn (0: none). */
+unsigned drv_advice(const struct driver *d, uint64_t vpn);
+/* Advance the host step; true when it has completed. */
+bool drv_step_service(struct driver *d, sim_time now);
 /* drv_block.c: advance the service of the batch's blocks; returns true
  * when every block's pages are allocated and their copies started. */
 bool drv_service(struct driver *d, sim_time now);

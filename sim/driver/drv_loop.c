@@ -16,12 +16,13 @@
  * (stale duplicates of what was just serviced; the walks behind them fault
  * again at the replay if their page is still absent); once when the
  * wake-up's batches are done.  Every policy also replays at the end of a
- * wake-up if anything was mapped since the last replay. */
+ * wake-up if anything was mapped since the last replay.
+ * Host steps (drv_step.c) run when no fault is pending. */
 #include "drv_internal.h"
 
 static const char *state_name(enum drv_state s)
 {
-    static const char *const n[] = {"idle", "handling", "service", "wait"};
+    static const char *const n[] = {"idle", "handling", "service", "wait", "host step"};
     return n[s];
 }
 
@@ -44,7 +45,11 @@ sim_time drv_tick(struct component *c, sim_time now)
                  * re-raised faults, if any, are seen by the check above). */
                 if (d->unreplayed) { drv_replay(d, false, now); continue; }
             }
-            if (!gmmu_faults_pending(d->gmmu)) { d->wake_batches = 0; return TIME_NEVER; }
+            if (!gmmu_faults_pending(d->gmmu)) {
+                d->wake_batches = 0;
+                if (d->step_active) { d->state = D_STEP; continue; }
+                return TIME_NEVER;
+            }
             if (d->wake_batches == d->batches_per_wake) {
                 /* Yield: the interrupt is re-armed and fires again. */
                 d->wake_batches = 0;
@@ -62,6 +67,12 @@ sim_time drv_tick(struct component *c, sim_time now)
         case D_SERVICE:
             if (!drv_service(d, now)) return TIME_NEVER;   /* a landing wakes us */
             d->state = D_WAIT;
+            break;
+        case D_STEP:
+            if (!drv_step_service(d, now)) return TIME_NEVER;
+            d->step_active = false;
+            d->state = D_IDLE;
+            d->step_done(d->step_ctx, now);    /* may hand the next step */
             break;
         case D_WAIT:
             if (d->inflight) return TIME_NEVER;

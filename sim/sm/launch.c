@@ -109,11 +109,23 @@ static void kernel_end(struct gpu *g, sim_time now)
 
 /* Kernels of the (single) stream run in order: the next kernel is taken
  * from the workload when the previous one has retired its last block (or
- * at the start), and starts gpu.kernel_launch_latency later.  The program
- * ends with its last kernel. */
+ * at the start), and starts gpu.kernel_launch_latency later.  Host steps
+ * before it (prefetch, memcpy, advise) are handed to the driver in order
+ * and the walk through the program resumes when each completes.  The
+ * program ends with its last step. */
 static void launch_after(struct gpu *g, sim_time now)
 {
-    if (!wl_next_kernel(g->wl, &g->k)) { g->program_done = true; return; }
+    struct wl_step st;
+    for (;;) {
+        if (!wl_next_step(g->wl, &st)) { g->program_done = true; return; }
+        if (st.kind == WL_STEP_KERNEL) break;
+        if (g->host_fn) {               /* the driver runs it, then calls back */
+            g->host_step = st;
+            g->host_fn(g->host_ctx, &g->host_step, now);
+            return;
+        }
+    }
+    g->k = st.kernel;
     engine_at(g->eng, now + g->launch_latency, g->dom, launch_next, g, 0);
 }
 
@@ -141,6 +153,14 @@ void launch_next(void *obj, uint64_t arg, sim_time now)
 }
 
 void gpu_start(struct gpu *g, sim_time now) { launch_after(g, now); }
+
+void gpu_set_host_step_hook(struct gpu *g, gpu_host_step_fn fn, void *ctx)
+{
+    g->host_fn = fn;
+    g->host_ctx = ctx;
+}
+
+void gpu_host_step_done(struct gpu *g, sim_time now) { launch_after(g, now); }
 
 void retire_block(struct sm *s, struct block_slot *b, sim_time now)
 {

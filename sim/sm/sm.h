@@ -35,6 +35,14 @@ void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until);
  * drops its lines (write-through: none is dirty).  For the driver to call
  * when it unmaps a page, with l2_invalidate_frame. */
 void gpu_invalidate_frame(struct gpu *g, uint64_t pa);
+/* Host steps between kernels (prefetch, memcpy, advise: workload.h
+ * wl_host_step) go to `fn`, which must call gpu_host_step_done when the
+ * step has completed; the next kernel launches only then (program order,
+ * as a CUDA stream).  Without a hook host steps are skipped. */
+struct wl_step;
+typedef void (*gpu_host_step_fn)(void *ctx, const struct wl_step *step, sim_time now);
+void gpu_set_host_step_hook(struct gpu *g, gpu_host_step_fn fn, void *ctx);
+void gpu_host_step_done(struct gpu *g, sim_time now);
 /* Start the workload's program. */
 void gpu_start(struct gpu *g, sim_time now);
 bool gpu_busy(const struct gpu *g);

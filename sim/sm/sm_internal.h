@@ -124,6 +124,9 @@ struct gpu {
     const struct sched_ops *sched;
     sim_time launch_latency, xbar_latency;
     struct wl_kernel k;
+    struct wl_step host_step;           /* the step the driver is running */
+    gpu_host_step_fn host_fn;
+    void *host_ctx;
     bool kernel_active, program_done;
     uint64_t next_block, nblocks, blocks_done, kernels_done, k_insts, warp_age;
     uint32_t k_blocks_per_sm;

@@ -1,0 +1,142 @@
+/* Host steps between kernels, run on the driver thread while the GPU waits
+ * (the stream's order: the next kernel launches when the step completes):
+ *   prefetch to GPU (cudaMemPrefetchAsync): the range's absent pages are
+ *     migrated block by block exactly as faulted pages are (frames,
+ *     eviction, runs of contiguous pages as one copy), without a fault
+ *     batch's handling time; as the real driver's uvm_migrate, which makes
+ *     each 2 MiB VA block resident in turn;
+ *   memcpy H2D (the legacy explicit-copy baseline): the same copy into
+ *     GPU frames;
+ *   memcpy D2H / prefetch to host: the range's GPU-resident pages are
+ *     copied back, one D2H transfer per run of contiguous resident pages.
+ *     Simplification: the pages stay mapped on the GPU (the eviction
+ *     policies have no "remove this page" operation yet), so a prefetch to
+ *     host costs its copy but frees no frame;
+ *   advise: the allocation's hint bits change (set or unset); they act at
+ *     the next fault (drv_block.c): preferred location host -> remote
+ *     mapping, read-mostly -> read-only duplicate.  Accessed-by and
+ *     preferred location GPU change nothing in this model (the GPU is the
+ *     only processor that faults). */
+#include <stdlib.h>
+#include <string.h>
+#include "drv_internal.h"
+#include "../stats.h"
+#include "../pcie/pcie.h"
+#include "../../workloads/workload.h"
+
+void driver_set_workload(struct driver *d, const struct workload *wl)
+{
+    free(d->allocs);
+    d->allocs = xcalloc(wl->nallocs ? wl->nallocs : 1, sizeof *d->allocs);
+    d->nallocs = wl->nallocs;
+    for (size_t i = 0; i < wl->nallocs; i++)
+        d->allocs[i] = (struct drv_alloc){ wl->allocs[i].base >> PAGE_SHIFT,
+                                           (wl->allocs[i].size + PAGE_SIZE - 1) >> PAGE_SHIFT,
+                                           wl->allocs[i].advice };
+}
+
+/* A handful of allocations: a scan per looked-up page. */
+unsigned drv_advice(const struct driver *d, uint64_t vpn)
+{
+    for (size_t i = 0; i < d->nallocs; i++)
+        if (vpn - d->allocs[i].first_vpn < d->allocs[i].npages) return d->allocs[i].advice;
+    return 0;
+}
+
+void driver_host_step(struct driver *d, const struct wl_step *step,
+                      driver_step_done done, void *ctx, sim_time now)
+{
+    const struct wl_host_step *s = &step->host;
+    SIM_ASSERT(!d->step_active, "driver", now, "host step while another runs");
+    SIM_ASSERT(s->alloc < d->nallocs, "driver", now,
+               "host step on allocation %u of %zu (driver_set_workload)", s->alloc, d->nallocs);
+    const struct drv_alloc *a = &d->allocs[s->alloc];
+    uint64_t first = a->first_vpn + (s->offset >> PAGE_SHIFT);
+    uint64_t end = a->first_vpn + ((s->offset + s->bytes + PAGE_SIZE - 1) >> PAGE_SHIFT);
+    d->step = (struct drv_step){ (int)step->kind, s->dir, s->advice, s->unset, s->alloc, first, end, first };
+    d->step_done = done;
+    d->step_ctx = ctx;
+    d->step_active = true;
+    d->block_ready = false;
+    *d->n_steps += 1;
+    comp_wake(&d->comp, now);
+}
+
+static void d2h_step_landed(void *obj, uint64_t bytes, sim_time now)
+{
+    struct driver *d = obj;
+    (void)bytes;
+    d->pending_d2h--;
+    comp_wake(&d->comp, now);
+}
+
+/* One D2H transfer per run of resident pages, all issued at once. */
+static void copy_back(struct driver *d, sim_time now)
+{
+    uint64_t v = d->step.first;
+    while (v < d->step.end) {
+        if (!gmmu_is_resident(d->gmmu, v)) { v++; continue; }
+        uint64_t w = v + 1;
+        while (w < d->step.end && gmmu_is_resident(d->gmmu, w)) w++;
+        uint64_t bytes = (w - v) * PAGE_SIZE;
+        *d->n_step_d2h += bytes;
+        d->pending_d2h++;
+        link_transfer(d->link, LINK_D2H, bytes, now, d2h_step_landed, d, bytes);
+        v = w;
+    }
+    d->step.next = d->step.end;
+}
+
+/* To the GPU: one VA block of the range at a time. */
+static bool bring_in(struct driver *d, sim_time now)
+{
+    while (d->step.next < d->step.end) {
+        uint64_t base = d->step.next / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
+        if (!d->block_ready) {
+            /* Landed copies free their migr slots only between blocks. */
+            if (d->nmigr + VA_BLOCK_PAGES > (size_t)d->batch_size * VA_BLOCK_PAGES) {
+                if (d->inflight) return false;
+                d->nmigr = d->nruns = d->chunk_first = 0;
+            }
+            memset(&d->want, 0, sizeof d->want);
+            memset(&d->ro, 0, sizeof d->ro);
+            uint64_t end = base + VA_BLOCK_PAGES < d->step.end ? base + VA_BLOCK_PAGES : d->step.end;
+            for (uint64_t v = d->step.next; v < end; v++)
+                if (!gmmu_is_resident(d->gmmu, v) && !gmmu_is_remote(d->gmmu, v)) {
+                    bb_set(&d->want, (unsigned)(v - base));
+                    if (drv_advice(d, v) & WL_ADV_READ_MOSTLY) bb_set(&d->ro, (unsigned)(v - base));
+                }
+            *d->n_step_h2d += (uint64_t)bb_count(&d->want) * PAGE_SIZE;
+            d->want_next = 0;
+            d->block_ready = true;
+        }
+        if (!drv_block_fill(d, base, now)) return false;
+        d->block_ready = false;
+        d->step.next = base + VA_BLOCK_PAGES;
+    }
+    return true;
+}
+
+bool drv_step_service(struct driver *d, sim_time now)
+{
+    struct drv_alloc *a = &d->allocs[d->step.alloc];
+    switch (d->step.kind) {
+    case WL_STEP_ADVISE:
+        if (d->step.unset) a->advice &= ~(unsigned)d->step.advice;
+        else a->advice |= (unsigned)d->step.advice;
+        break;
+    case WL_STEP_PREFETCH:
+    case WL_STEP_MEMCPY:
+        if (d->step.dir == WL_TO_GPU) {
+            if (!bring_in(d, now)) return false;
+        } else if (d->step.next < d->step.end) {
+            copy_back(d, now);
+        }
+        break;
+    default:
+        sim_panic("driver", now, "host step of kind %d", d->step.kind);
+    }
+    if (d->inflight || d->pending_d2h) return false;
+    d->nmigr = d->nruns = d->chunk_first = 0;
+    return true;
+}
