@@ -77,6 +77,8 @@ struct driver {
         bool unset;
         uint32_t alloc;
         uint64_t first, end, next;  /* pages [first, end); next block base */
+        uint64_t bytes;             /* the step's byte count */
+        bool copied;                /* resident runs copied (memcpy) */
     } step;
     driver_step_done step_done;
     void *step_ctx;

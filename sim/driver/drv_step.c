@@ -6,7 +6,7 @@
  *     batch's handling time; as the real driver's uvm_migrate, which makes
  *     each 2 MiB VA block resident in turn;
  *   memcpy H2D (the legacy explicit-copy baseline): the same copy into
- *     GPU frames;
+ *     GPU frames, plus a copy of the range's pages already resident;
  *   memcpy D2H / prefetch to host: the range's GPU-resident pages are
  *     copied back, one D2H transfer per run of contiguous resident pages.
  *     Simplification: the pages stay mapped on the GPU (the eviction
@@ -53,7 +53,8 @@ void driver_host_step(struct driver *d, const struct wl_step *step,
     const struct drv_alloc *a = &d->allocs[s->alloc];
     uint64_t first = a->first_vpn + (s->offset >> PAGE_SHIFT);
     uint64_t end = a->first_vpn + ((s->offset + s->bytes + PAGE_SIZE - 1) >> PAGE_SHIFT);
-    d->step = (struct drv_step){ (int)step->kind, s->dir, s->advice, s->unset, s->alloc, first, end, first };
+    d->step = (struct drv_step){ (int)step->kind, s->dir, s->advice, s->unset, s->alloc,
+                                 first, end, first, s->bytes, false };
     d->step_done = done;
     d->step_ctx = ctx;
     d->step_active = true;
@@ -62,6 +63,7 @@ void driver_host_step(struct driver *d, const struct wl_step *step,
     comp_wake(&d->comp, now);
 }
 
+/* A step's copy of resident pages (either direction) has landed. */
 static void d2h_step_landed(void *obj, uint64_t bytes, sim_time now)
 {
     struct driver *d = obj;
@@ -70,8 +72,9 @@ static void d2h_step_landed(void *obj, uint64_t bytes, sim_time now)
     comp_wake(&d->comp, now);
 }
 
-/* One D2H transfer per run of resident pages, all issued at once. */
-static void copy_back(struct driver *d, sim_time now)
+/* One transfer in `dir` per run of GPU-resident pages of the range, all
+ * issued at once; a range smaller than its pages moves only its bytes. */
+static void copy_resident(struct driver *d, enum link_dir dir, sim_time now)
 {
     uint64_t v = d->step.first;
     while (v < d->step.end) {
@@ -79,12 +82,13 @@ static void copy_back(struct driver *d, sim_time now)
         uint64_t w = v + 1;
         while (w < d->step.end && gmmu_is_resident(d->gmmu, w)) w++;
         uint64_t bytes = (w - v) * PAGE_SIZE;
-        *d->n_step_d2h += bytes;
+        if (bytes > d->step.bytes) bytes = d->step.bytes;
+        *(dir == LINK_D2H ? d->n_step_d2h : d->n_step_h2d) += bytes;
         d->pending_d2h++;
-        link_transfer(d->link, LINK_D2H, bytes, now, d2h_step_landed, d, bytes);
+        link_transfer(d->link, dir, bytes, now, d2h_step_landed, d, bytes);
         v = w;
     }
-    d->step.next = d->step.end;
+    d->step.copied = true;
 }
 
 /* To the GPU: one VA block of the range at a time. */
@@ -128,9 +132,11 @@ bool drv_step_service(struct driver *d, sim_time now)
     case WL_STEP_PREFETCH:
     case WL_STEP_MEMCPY:
         if (d->step.dir == WL_TO_GPU) {
+            /* A memcpy writes the pages already on the GPU too. */
+            if (d->step.kind == WL_STEP_MEMCPY && !d->step.copied) copy_resident(d, LINK_H2D, now);
             if (!bring_in(d, now)) return false;
-        } else if (d->step.next < d->step.end) {
-            copy_back(d, now);
+        } else if (!d->step.copied) {
+            copy_resident(d, LINK_D2H, now);
         }
         break;
     default:

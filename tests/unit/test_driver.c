@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include "system.h"
 #include "driver/driver.h"
+#include "../../workloads/workload.h"
 
 #define US 1000000ULL
 #define PAGE_WIRE_PS 280000ULL      /* 4480 B at 16 GB/s */
@@ -282,6 +283,83 @@ START_TEST(replay_batch_flush_and_once_differ_by_hand)
 }
 END_TEST
 
+/* ---- host steps ---- */
+
+struct step_log { sim_time done[8]; unsigned n; };
+static void step_done(void *ctx, sim_time now)
+{
+    struct step_log *l = ctx;
+    ck_assert_uint_lt(l->n, 8);
+    l->done[l->n++] = now;
+}
+
+static void host_step(struct drig *g, enum wl_step_kind kind, enum wl_dir dir,
+                      uint64_t offset, uint64_t bytes, enum wl_advice adv,
+                      struct step_log *log)
+{
+    struct wl_step st = { .kind = kind };
+    st.host = (struct wl_host_step){ 0, offset, bytes, dir, adv, false };
+    /* The rig has no front end: the step starts when the engine is idle. */
+    driver_host_step(g->d, &st, step_done, log, engine_now(g->r->e));
+    rig_run(g->r);
+}
+
+/* One 256 KiB allocation at page 0.  A prefetch of its first 40 KiB to the
+ * GPU is one run of 10 pages: done 10 x 280 ns + 1 us after it starts.  A
+ * memcpy D2H of its first 64 KiB copies back only the 10 resident pages:
+ * another 10 x 280 ns + 1 us.  Then read-mostly: a read fault on page 20
+ * maps it read-only (and a write to it lifts that without a copy);
+ * preferred location host: a fault on page 30 maps it remotely, no copy. */
+START_TEST(host_steps_prefetch_memcpy_advise)
+{
+    struct drig *g = drig_new(NULL, 0);
+    struct workload wl = { .nallocs = 1, .footprint = 256 * 1024 };
+    wl.allocs[0] = (struct wl_alloc){ "a", 256 * 1024, PG(0), WL_PLACE_DEFAULT, 0 };
+    driver_set_workload(g->d, &wl);
+    struct step_log log = { {0}, 0 };
+    host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 40 * 1024, 0, &log);
+    ck_assert_uint_eq(log.n, 1);
+    ck_assert_uint_eq(log.done[0], 10 * PAGE_WIRE_PS + LAT_PS);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 10);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.h2d_transfers"), 1);
+    for (unsigned p = 0; p < 10; p++) ck_assert(gmmu_is_resident(g->r->gmmu, PG(p) >> 12));
+    ck_assert(!gmmu_is_resident(g->r->gmmu, PG(10) >> 12));
+    host_step(g, WL_STEP_MEMCPY, WL_TO_HOST, 0, 64 * 1024, 0, &log);
+    ck_assert_uint_eq(log.n, 2);
+    ck_assert_uint_eq(log.done[1] - log.done[0], 10 * PAGE_WIRE_PS + LAT_PS);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.step_d2h_bytes"), 10 * 4096);
+    ck_assert_uint_eq(rig_counter(g->r, "link.d2h.bytes"), 10 * 4096);
+    host_step(g, WL_STEP_ADVISE, WL_TO_GPU, 0, 256 * 1024, WL_ADV_READ_MOSTLY, &log);
+    ck_assert_uint_eq(log.n, 3);
+    ck_assert_uint_eq(log.done[2], log.done[1]);           /* advice costs no time here */
+    sim_time t = engine_now(g->r->e);
+    rig_walk(g->r, t, PG(20), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert(gmmu_is_resident(g->r->gmmu, PG(20) >> 12));
+    ck_assert(gmmu_is_read_only(g->r->gmmu, PG(20) >> 12));
+    rig_walk(g->r, engine_now(g->r->e), PG(20), REQ_STORE);
+    rig_run(g->r);
+    ck_assert(!gmmu_is_read_only(g->r->gmmu, PG(20) >> 12));
+    ck_assert_uint_eq(rig_counter(g->r, "gmmu.protection_faults"), 1);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 11);
+    /* Unset read-mostly, set preferred location host. */
+    struct wl_step st = { .kind = WL_STEP_ADVISE };
+    st.host = (struct wl_host_step){ 0, 0, 256 * 1024, WL_TO_GPU, WL_ADV_READ_MOSTLY, true };
+    driver_host_step(g->d, &st, step_done, &log, engine_now(g->r->e));
+    rig_run(g->r);
+    host_step(g, WL_STEP_ADVISE, WL_TO_GPU, 0, 256 * 1024, WL_ADV_PREFERRED_HOST, &log);
+    ck_assert_uint_eq(log.n, 5);
+    rig_walk(g->r, engine_now(g->r->e), PG(30), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert(gmmu_is_remote(g->r->gmmu, PG(30) >> 12));
+    ck_assert_uint_eq(rig_counter(g->r, "driver.remote_mapped"), 1);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 11);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.host_steps"), 5);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
 /* ---- cyclic sweeps on the whole machine ---- */
 
 static struct config *load(const char *const *sets, size_t n)
@@ -363,6 +441,29 @@ START_TEST(cyclic_sweep_random_faults_less)
 }
 END_TEST
 
+/* Rodinia bfs on the whole machine: the host copies its six arrays in, then
+ * per level copies the over flag in, runs two kernels, copies it out, and
+ * at the end copies the costs out (workloads/rodinia_bfs.c after bfs.cu).
+ * So the driver runs 6 + 2 x levels + 1 = 7 + kernels host steps, and with
+ * memory for everything no kernel access faults: every page was copied in
+ * before the first kernel touched it. */
+START_TEST(bfs_host_steps_run_in_program_order)
+{
+    const char *sets[] = { "workload.kind=bfs", "workload.bfs.nodes=3000",
+                           "gpu.memory.capacity=64MiB" };
+    struct config *c = load(sets, NSETS(sets));
+    struct system *s = system_build(c);
+    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    uint64_t kernels = sys_counter(s, "gpu.kernels");
+    ck_assert_uint_gt(kernels, 0);
+    ck_assert_uint_eq(sys_counter(s, "driver.host_steps"), 7 + kernels);
+    ck_assert_uint_eq(sys_counter(s, "gmmu.faults"), 0);
+    ck_assert_uint_gt(sys_counter(s, "driver.step_h2d_bytes"), 3000 * 8);
+    system_free(s);
+    config_free(c);
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
     Suite *s = suite_create("driver");
@@ -374,6 +475,8 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, seq_prefetch_brings_each_64k_block);
     tcase_add_test(tc, replay_block_answers_each_block_at_its_landing);
     tcase_add_test(tc, replay_batch_flush_and_once_differ_by_hand);
+    tcase_add_test(tc, host_steps_prefetch_memcpy_advise);
+    tcase_add_test(tc, bfs_host_steps_run_in_program_order);
     tcase_add_test(tc, cyclic_sweep_fifo_lru_fault_every_page);
     tcase_add_test(tc, cyclic_sweep_random_faults_less);
     suite_add_tcase(s, tc);
