@@ -28,8 +28,7 @@ static const char *state_name(enum drv_state s)
 
 void drv_replay(struct driver *d, bool flush, sim_time now)
 {
-    if (flush) gmmu_flush_faults(d->gmmu, now);
-    gmmu_replay(d->gmmu, now);
+    gmmu_replay(d->gmmu, flush, now);
     *d->n_replays += 1;
     d->unreplayed = false;
 }

@@ -61,14 +61,11 @@ size_t gmmu_fetch_faults(struct gmmu *g, struct fault_entry *out, size_t max,
 
 /* Replay at the driver's signal (replay.c).  Off (the default): mapping a
  * page answers its parked walks at once.  On: they wait for gmmu_replay,
- * which answers the walks whose page now allows the access and makes every
- * other parked walk fault again (one new entry each); returns the walks
- * answered. */
+ * which (with flush, after discarding every fault-buffer entry) answers
+ * the walks whose page now allows the access and makes every other parked
+ * walk fault again (one new entry each); returns the walks answered. */
 void gmmu_defer_replay(struct gmmu *g, bool on);
-size_t gmmu_replay(struct gmmu *g, sim_time now);
-/* Discard every fault-buffer entry (their walks stay parked and fault
- * again at the next replay); returns how many. */
-size_t gmmu_flush_faults(struct gmmu *g, sim_time now);
+size_t gmmu_replay(struct gmmu *g, bool flush, sim_time now);
 
 enum { GMMU_MAP_READONLY = 1, GMMU_MAP_REMOTE = 2 };
 /* Map the page of 2^page_shift bytes (12, 16 or 21; vpn and pfn aligned to

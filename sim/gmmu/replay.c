@@ -5,9 +5,9 @@
  * gmmu_defer_replay() the GMMU models that: mapping a page no longer
  * answers its parked walks; gmmu_replay() answers every parked walk whose
  * page now allows the access and re-logs one entry per other parked walk.
- * gmmu_flush_faults() is the driver's fault-buffer flush (the batch_flush
- * replay policy): the discarded entries' walks stay parked and fault again
- * at the next replay, so no fault is lost. */
+ * With flush (the batch_flush replay policy) the fault buffer is emptied
+ * first: the discarded entries' walks stay parked and fault again at this
+ * replay, so no fault is lost. */
 #include <stdlib.h>
 #include "gmmu_internal.h"
 #include "../stats.h"
@@ -24,9 +24,16 @@ void gmmu_park_page(struct gmmu *g, uint64_t vpn)
     g->pk[g->pk_n++] = vpn;
 }
 
-size_t gmmu_replay(struct gmmu *g, sim_time now)
+size_t gmmu_replay(struct gmmu *g, bool flush, sim_time now)
 {
     *g->replays += 1;
+    if (flush) {
+        /* Not drained yet: faults waiting for room must not be logged
+         * before the replay, or their walks would be re-logged twice. */
+        size_t n = 0;
+        while (g->fb.n) { fb_pop(&g->fb); n++; }
+        *g->flushed += n;
+    }
     /* Take the list: re-logged walks park again onto a fresh one. */
     uint64_t *list = g->pk;
     size_t n = g->pk_n;
@@ -58,15 +65,8 @@ size_t gmmu_replay(struct gmmu *g, sim_time now)
         }
     }
     g->relogging = false;
+    /* Re-raised faults queued behind earlier waiters; room goes in order. */
+    gmmu_fault_drained(g, now);
     if (answered) engine_progress(g->comp.eng);
     return answered;
-}
-
-size_t gmmu_flush_faults(struct gmmu *g, sim_time now)
-{
-    size_t n = 0;
-    while (g->fb.n) { fb_pop(&g->fb); n++; }
-    *g->flushed += n;
-    gmmu_fault_drained(g, now);
-    return n;
 }

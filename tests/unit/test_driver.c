@@ -283,6 +283,37 @@ START_TEST(replay_batch_flush_and_once_differ_by_hand)
 }
 END_TEST
 
+/* batch_flush with a full fault buffer (2 entries): pages 0..5 fault at
+ * t0; 0 and 1 are logged, 2..5 wait for room.  Batch 1 fetches 0,1 and the
+ * freed room takes 2,3.  At its end (end1) the flush drops 2,3; the
+ * replay answers 0,1 and re-raises 2,3, which queue behind the still
+ * waiting 4,5: the room goes to 4,5 first.  Batch 2 (4,5) frees room for
+ * 2,3, which are flushed again at its end and re-raised into the empty
+ * buffer: batch 3 (2,3).  Each batch: 2 faults, one run of 2 pages,
+ * 20 us + 2 x 280 ns + 1 us.  Entries logged: 6 first + 2 (2,3 from the
+ * wait) + 2 (re-raised at end2) = 10 = 6 fetched + 4 flushed. */
+START_TEST(flush_with_waiting_faults_keeps_order_and_count)
+{
+    static const char *const extra[] = { "gmmu.fault_buffer.entries=2" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    for (unsigned i = 0; i < 6; i++) rig_walk(g->r, 0, PG(i), REQ_LOAD);
+    rig_run(g->r);
+    const sim_time per = FAULT_PS + 2 * PAGE_WIRE_PS + LAT_PS;
+    const sim_time end1 = 8 * CYC + per, end2 = end1 + per, end3 = end2 + per;
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 3);
+    for (size_t i = 0; i < 3; i++) ck_assert_uint_eq(brow(g->r, i, "faults"), 2);
+    ck_assert_uint_eq(rig_ans(g->r, PG(1), 0)->t, end1);
+    ck_assert_uint_eq(rig_ans(g->r, PG(5), 0)->t, end2);
+    ck_assert_uint_eq(rig_ans(g->r, PG(2), 0)->t, end3);
+    ck_assert_uint_eq(rig_counter(g->r, "gmmu.faults"), 10);
+    ck_assert_uint_eq(rig_counter(g->r, "gmmu.flushed_faults"), 4);
+    ck_assert_uint_eq(rig_counter(g->r, "gmmu.refaults"), 4);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 6);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
 /* ---- host steps ---- */
 
 struct step_log { sim_time done[8]; unsigned n; };
@@ -475,6 +506,7 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, seq_prefetch_brings_each_64k_block);
     tcase_add_test(tc, replay_block_answers_each_block_at_its_landing);
     tcase_add_test(tc, replay_batch_flush_and_once_differ_by_hand);
+    tcase_add_test(tc, flush_with_waiting_faults_keeps_order_and_count);
     tcase_add_test(tc, host_steps_prefetch_memcpy_advise);
     tcase_add_test(tc, bfs_host_steps_run_in_program_order);
     tcase_add_test(tc, cyclic_sweep_fifo_lru_fault_every_page);
