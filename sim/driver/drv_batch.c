@@ -104,6 +104,10 @@ void drv_stats_init(struct driver *d, struct stats *st)
                                  "bytes host steps copied to the GPU");
     d->n_step_d2h = stat_counter(st, "driver.step_d2h_bytes", "bytes",
                                  "bytes host steps copied to the host");
+    d->n_alloc64 = stat_counter(st, "driver.pmm.chunks_64k", "chunks",
+                                "64 KiB chunks given whole to a big page being filled");
+    d->n_alloc2m = stat_counter(st, "driver.pmm.chunks_2m", "chunks",
+                                "2 MiB root chunks given whole to a VA block being filled");
     d->n_replays = stat_counter(st, "driver.replays", "signals", "replays issued to the GPU");
     d->n_wakeups = stat_counter(st, "driver.wakeups", "wakeups",
                                 "times the thread woke on the fault interrupt");

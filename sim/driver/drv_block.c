@@ -156,16 +156,38 @@ static void launch_chunk(struct driver *d, sim_time now)
     d->chunk_first = d->nmigr;
 }
 
+/* The real driver populates a VA block with the largest chunks that the
+ * region being made resident fills (uvm_va_block.c, block_populate_pages):
+ * a whole 2 MiB block takes a root chunk, a whole 64 KiB big page a 64 KiB
+ * chunk, the rest 4 KiB pieces; only 4 KiB pieces are freed by evicting. */
+static void hold_run(struct driver *d, uint64_t base, unsigned i, uint64_t pfn, unsigned n,
+                     sim_time now)
+{
+    for (unsigned k = 0; k < n; k++) {
+        drv_frame_hold(d, pfn + k, base + i + k, now);
+        d->migr[d->nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k) };
+    }
+    d->want_next = i + n;
+}
+
 bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
 {
     while (d->want_next < VA_BLOCK_PAGES) {
         unsigned i = d->want_next;
         if (!bb_test(&d->want, i)) { d->want_next++; continue; }
         uint64_t pfn;
-        if (!drv_frame_take(d, &pfn) && !evict_one(d, &pfn, now)) break;
-        d->want_next++;
-        drv_frame_hold(d, pfn, base + i, now);
-        d->migr[d->nmigr++] = (struct migr_page){ base + i, pfn, bb_test(&d->ro, i) };
+        if (i == 0 && bb_count(&d->want) == VA_BLOCK_PAGES &&
+            drv_frame_take(d, PMM_2M, &pfn)) {
+            hold_run(d, base, i, pfn, VA_BLOCK_PAGES, now);
+            continue;
+        }
+        if (i % BIG_PAGE_PAGES == 0 && bb_count_range(&d->want, i, BIG_PAGE_PAGES) == BIG_PAGE_PAGES &&
+            drv_frame_take(d, PMM_64K, &pfn)) {
+            hold_run(d, base, i, pfn, BIG_PAGE_PAGES, now);
+            continue;
+        }
+        if (!drv_frame_take(d, PMM_4K, &pfn) && !evict_one(d, &pfn, now)) break;
+        hold_run(d, base, i, pfn, 1, now);
     }
     if (d->pending_d2h) return false;          /* a write-back landing wakes us */
     launch_chunk(d, now);

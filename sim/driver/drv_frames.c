@@ -1,10 +1,8 @@
-/* GPU frames: never-used frames handed out in address order, freed frames
- * reused last-in first-out; each frame records the page it holds and since
- * when, so a double allocation is caught (SIM_ASSERT) and residency
- * lifetimes come out at eviction.  Simplification: the real driver's PMM
- * (uvm_pmm_gpu.c) carves 2 MiB root chunks into 64 KiB / 4 KiB pieces;
- * here every piece is a 4 KiB frame and chunk structure is not modelled
- * (no transfer depends on frame contiguity). */
+/* GPU frames come from the chunk allocator (pmm.c, after the real
+ * driver's PMM); each frame records the page it holds and since when, so a
+ * double allocation is caught (SIM_ASSERT) and residency lifetimes come out
+ * at eviction.  An evicted page's frame goes straight to the page that
+ * needed it, as the real driver reuses the evicted chunk. */
 #include <stdlib.h>
 #include "drv_internal.h"
 #include "../stats.h"
@@ -13,7 +11,7 @@
 
 void drv_frames_init(struct driver *d)
 {
-    d->free_frames = xcalloc(d->capacity, sizeof *d->free_frames);
+    pmm_init(&d->pmm, d->capacity);
     d->frames = xcalloc(d->capacity, sizeof *d->frames);
     for (uint64_t i = 0; i < d->capacity; i++) d->frames[i].vpn = NO_PAGE;
     count_map_init(&d->evicted);
@@ -22,17 +20,18 @@ void drv_frames_init(struct driver *d)
 
 void drv_frames_free(struct driver *d)
 {
-    free(d->free_frames);
+    pmm_free_all(&d->pmm);
     free(d->frames);
     count_map_free(&d->evicted);
     count_map_free(&d->refaulted);
 }
 
-bool drv_frame_take(struct driver *d, uint64_t *pfn)
+bool drv_frame_take(struct driver *d, enum pmm_size size, uint64_t *pfn)
 {
-    if (d->nfree) { *pfn = d->free_frames[--d->nfree]; return true; }
-    if (d->never_used < d->capacity) { *pfn = d->never_used++; return true; }
-    return false;
+    if (!pmm_alloc(&d->pmm, size, pfn)) return false;
+    if (size == PMM_64K) *d->n_alloc64 += 1;
+    if (size == PMM_2M) *d->n_alloc2m += 1;
+    return true;
 }
 
 void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now)

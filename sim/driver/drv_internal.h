@@ -3,7 +3,8 @@
  *   drv_loop.c   the servicing state machine (wake, batches, wake limit);
  *   drv_batch.c  fetch, coalesce, sort, group by 2 MiB VA block, costs;
  *   drv_block.c  one VA block: prefetch, frames (evicting), migration runs;
- *   drv_frames.c the GPU frame allocator and residency bookkeeping. */
+ *   drv_frames.c frames (pmm.c: 2 MiB / 64 KiB / 4 KiB chunks) and residency
+ *                bookkeeping. */
 #ifndef UVMSIM_DRIVER_INTERNAL_H
 #define UVMSIM_DRIVER_INTERNAL_H
 
@@ -12,6 +13,7 @@
 #include "prefetch.h"
 #include "count_map.h"
 #include "page_map.h"
+#include "pmm.h"
 #include "../mem_req.h"
 #include "../gmmu/gmmu.h"
 
@@ -83,9 +85,8 @@ struct driver {
     driver_step_done step_done;
     void *step_ctx;
     /* frames */
-    uint64_t capacity, never_used;
-    uint64_t *free_frames;
-    size_t nfree;
+    uint64_t capacity;
+    struct pmm pmm;
     struct frame *frames;
     struct count_map evicted, refaulted;   /* premature evictions */
     /* stats of the batch */
@@ -96,7 +97,8 @@ struct driver {
     uint64_t *n_batches, *n_faults, *n_pages, *n_evictions, *n_writebacks,
              *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
              *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays,
-             *n_remote, *n_steps, *n_step_h2d, *n_step_d2h;
+             *n_remote, *n_steps, *n_step_h2d, *n_step_d2h,
+             *n_alloc64, *n_alloc2m;
 };
 
 /* drv_loop.c: the replay signal (flushing the buffer first if asked). */
@@ -119,8 +121,8 @@ bool drv_service(struct driver *d, sim_time now);
 /* drv_frames.c */
 void drv_frames_init(struct driver *d);
 void drv_frames_free(struct driver *d);
-/* A free frame, or false when every frame holds a page. */
-bool drv_frame_take(struct driver *d, uint64_t *pfn);
+/* A free piece of `size` (first frame in *pfn), or false. */
+bool drv_frame_take(struct driver *d, enum pmm_size size, uint64_t *pfn);
 void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now);
 /* The frame holding vpn is released: lifetime recorded, premature-eviction
  * tracking armed.  The frame itself is reused by the caller. */

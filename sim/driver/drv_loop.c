@@ -89,8 +89,8 @@ void drv_dump(struct component *c, FILE *out)
     struct driver *d = (struct driver *)c;
     fprintf(out, "    state %s, batch of %zu faults / %zu pages in %zu blocks, block %zu, "
             "%zu pages migrating, %zu copies in flight, %zu write-backs pending, "
-            "%llu of %llu frames ever used, %zu free\n",
+            "%llu of %llu frames free\n",
             state_name(d->state), d->nfaults, d->npages, d->nblocks, d->cur_block,
             d->nmigr, d->inflight, d->pending_d2h,
-            (unsigned long long)d->never_used, (unsigned long long)d->capacity, d->nfree);
+            (unsigned long long)d->pmm.free_frames, (unsigned long long)d->capacity);
 }

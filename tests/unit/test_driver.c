@@ -199,6 +199,11 @@ START_TEST(seq_prefetch_brings_each_64k_block)
     ck_assert_uint_eq(rig_counter(g->r, "driver.h2d_transfers"), 2);
     for (unsigned p = 0; p < 48; p++) ck_assert(gmmu_is_resident(g->r->gmmu, PG(p) >> 12));
     ck_assert(!gmmu_is_resident(g->r->gmmu, PG(48) >> 12));
+    /* Each filled big page got one 64 KiB chunk: 16 contiguous frames. */
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pmm.chunks_64k"), 4);
+    uint64_t f16 = gmmu_frame_of(g->r->gmmu, PG(16) >> 12);
+    ck_assert_uint_eq(f16 % 16, 0);
+    ck_assert_uint_eq(gmmu_frame_of(g->r->gmmu, PG(20) >> 12), f16 + 4);
     assert_conserved(g);
     drig_free(g);
 }
@@ -391,6 +396,27 @@ START_TEST(host_steps_prefetch_memcpy_advise)
 }
 END_TEST
 
+/* A prefetch of a whole 2 MiB block takes one root chunk: page i in frame
+ * root + i, one transfer of 512 pages: 512 x 280 ns + 1 us. */
+START_TEST(whole_block_prefetch_takes_a_root_chunk)
+{
+    struct drig *g = drig_new(NULL, 0);
+    struct workload wl = { .nallocs = 1, .footprint = 2 << 20 };
+    wl.allocs[0] = (struct wl_alloc){ "a", 2 << 20, PG(0), WL_PLACE_DEFAULT, 0 };
+    driver_set_workload(g->d, &wl);
+    struct step_log log = { {0}, 0 };
+    host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 2 << 20, 0, &log);
+    ck_assert_uint_eq(log.done[0], 512 * PAGE_WIRE_PS + LAT_PS);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pmm.chunks_2m"), 1);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.h2d_transfers"), 1);
+    uint64_t f0 = gmmu_frame_of(g->r->gmmu, PG(0) >> 12);
+    ck_assert_uint_eq(f0 % 512, 0);
+    for (unsigned p = 0; p < 512; p++)
+        ck_assert_uint_eq(gmmu_frame_of(g->r->gmmu, PG(p) >> 12), f0 + p);
+    drig_free(g);
+}
+END_TEST
+
 /* ---- cyclic sweeps on the whole machine ---- */
 
 static struct config *load(const char *const *sets, size_t n)
@@ -508,6 +534,7 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, replay_batch_flush_and_once_differ_by_hand);
     tcase_add_test(tc, flush_with_waiting_faults_keeps_order_and_count);
     tcase_add_test(tc, host_steps_prefetch_memcpy_advise);
+    tcase_add_test(tc, whole_block_prefetch_takes_a_root_chunk);
     tcase_add_test(tc, bfs_host_steps_run_in_program_order);
     tcase_add_test(tc, cyclic_sweep_fifo_lru_fault_every_page);
     tcase_add_test(tc, cyclic_sweep_random_faults_less);
