@@ -319,6 +319,71 @@ START_TEST(flush_with_waiting_faults_keeps_order_and_count)
 }
 END_TEST
 
+/* The wake-up limit: batches of one entry, two batches per wake-up, the
+ * interrupt 5 us after a fault.  Pages 0, 1, 2 fault at t0 = 8 ns; the
+ * driver wakes at t0 + 5 us and services page 0, then (the flushed entries
+ * of 1 and 2 re-raised at the replay) page 1; then it yields and the
+ * still-pending interrupt wakes it 5 us later for page 2.  Each batch:
+ * 20 us + 280 ns + 1 us. */
+START_TEST(batches_per_wake_yields_to_the_interrupt)
+{
+    static const char *const extra[] = { "driver.batch_size=1", "driver.batches_per_wake=2",
+                                         "gmmu.interrupt_latency=5us" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    for (unsigned i = 0; i < 3; i++) rig_walk(g->r, 0, PG(i), REQ_LOAD);
+    rig_run(g->r);
+    const sim_time per = FAULT_PS + PAGE_WIRE_PS + LAT_PS;
+    const sim_time s1 = 8 * CYC + 5 * US, s2 = s1 + per, s3 = s2 + per + 5 * US;
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 3);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.wakeups"), 2);
+    ck_assert_uint_eq(brow(g->r, 0, "start_ps"), s1);
+    ck_assert_uint_eq(brow(g->r, 1, "start_ps"), s2);
+    ck_assert_uint_eq(brow(g->r, 2, "start_ps"), s3);
+    ck_assert_uint_eq(rig_ans(g->r, PG(2), 0)->t, s3 + per);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
+/* Eviction before migration (batch-aware paper Sec. 3): one frame.  Page 0
+ * is written (batch 1); page 1 faults 1 us after batch 1's end (t1 = end1
+ * + 1 us + 8 ns).  Batch 2 evicts page 0: dirty, so its D2H write-back
+ * (280 ns + 1 us) lands before page 1's H2D copy starts: batch 2 ends at
+ * t1 + 20 us + 2 x 1.28 us.  Read instead of written, page 0 is dropped:
+ * t1 + 20 us + 1.28 us; unless driver.drop_clean is off. */
+static sim_time evict_timeline(enum req_kind first, const char *drop, uint64_t *wb)
+{
+    const char *extra[] = { "gpu.memory.capacity=4KiB", drop };
+    struct drig *g = drig_new(extra, 2);
+    const sim_time end1 = 8 * CYC + FAULT_PS + PAGE_WIRE_PS + LAT_PS;
+    rig_walk(g->r, 0, PG(0), first);
+    rig_walk(g->r, end1 + LAT_PS, PG(1), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 2);
+    ck_assert_uint_eq(brow(g->r, 0, "end_ps"), end1);
+    ck_assert_uint_eq(brow(g->r, 1, "start_ps"), end1 + LAT_PS + 8 * CYC);
+    ck_assert_uint_eq(brow(g->r, 1, "evictions"), 1);
+    *wb = rig_counter(g->r, "driver.writebacks");
+    ck_assert_uint_eq(rig_counter(g->r, "driver.evictions_clean"), first == REQ_LOAD);
+    sim_time d = brow(g->r, 1, "end_ps") - brow(g->r, 1, "start_ps");
+    assert_conserved(g);
+    drig_free(g);
+    return d;
+}
+
+START_TEST(eviction_serialised_before_migration)
+{
+    const sim_time one = PAGE_WIRE_PS + LAT_PS;
+    uint64_t wb;
+    ck_assert_uint_eq(evict_timeline(REQ_STORE, "driver.drop_clean=true", &wb), FAULT_PS + 2 * one);
+    ck_assert_uint_eq(wb, 1);
+    ck_assert_uint_eq(evict_timeline(REQ_LOAD, "driver.drop_clean=true", &wb), FAULT_PS + one);
+    ck_assert_uint_eq(wb, 0);
+    ck_assert_uint_eq(evict_timeline(REQ_LOAD, "driver.drop_clean=false", &wb), FAULT_PS + 2 * one);
+    ck_assert_uint_eq(wb, 1);
+}
+END_TEST
+
 /* ---- host steps ---- */
 
 struct step_log { sim_time done[8]; unsigned n; };
@@ -533,6 +598,8 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, replay_block_answers_each_block_at_its_landing);
     tcase_add_test(tc, replay_batch_flush_and_once_differ_by_hand);
     tcase_add_test(tc, flush_with_waiting_faults_keeps_order_and_count);
+    tcase_add_test(tc, batches_per_wake_yields_to_the_interrupt);
+    tcase_add_test(tc, eviction_serialised_before_migration);
     tcase_add_test(tc, host_steps_prefetch_memcpy_advise);
     tcase_add_test(tc, whole_block_prefetch_takes_a_root_chunk);
     tcase_add_test(tc, bfs_host_steps_run_in_program_order);
