@@ -71,6 +71,13 @@ static void compute_block(struct driver *d, sim_time now)
         for (unsigned p = 0; p < VA_BLOCK_PAGES; p++)
             if (mapped(d, base + p)) bb_set(&resident, p);
     d->prefetch->compute(&resident, &faulted, d->prefetch_threshold, &d->want);
+    /* A prefetch larger than GPU memory would evict the block's own faulted
+     * pages before the replay (a livelock); the real driver cannot evict a
+     * block it is servicing.  Such a block gets its faulted pages only. */
+    if (bb_count(&d->want) > d->capacity) {
+        d->want = faulted;
+        *d->n_prefetch_dropped += 1;
+    }
     *d->n_prefetched += bb_count(&d->want) - bb_count(&faulted);
     memset(&d->ro, 0, sizeof d->ro);
     if (any_ro)

@@ -98,7 +98,7 @@ struct driver {
              *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
              *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays,
              *n_remote, *n_steps, *n_step_h2d, *n_step_d2h,
-             *n_alloc64, *n_alloc2m;
+             *n_alloc64, *n_alloc2m, *n_prefetch_dropped;
 };
 
 /* drv_loop.c: the replay signal (flushing the buffer first if asked). */

@@ -482,6 +482,22 @@ START_TEST(whole_block_prefetch_takes_a_root_chunk)
 }
 END_TEST
 
+/* A prefetch larger than memory is dropped: 8 frames, sequential-local on
+ * page 0 would want 16 pages; only page 0 comes. */
+START_TEST(prefetch_larger_than_memory_is_dropped)
+{
+    static const char *const extra[] = { "driver.prefetch=seq", "gpu.memory.capacity=32KiB" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    rig_walk(g->r, 0, PG(0), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 1);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_prefetched"), 0);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.prefetch_dropped"), 1);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
 /* ---- cyclic sweeps on the whole machine ---- */
 
 static struct config *load(const char *const *sets, size_t n)
@@ -600,6 +616,7 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, flush_with_waiting_faults_keeps_order_and_count);
     tcase_add_test(tc, batches_per_wake_yields_to_the_interrupt);
     tcase_add_test(tc, eviction_serialised_before_migration);
+    tcase_add_test(tc, prefetch_larger_than_memory_is_dropped);
     tcase_add_test(tc, host_steps_prefetch_memcpy_advise);
     tcase_add_test(tc, whole_block_prefetch_takes_a_root_chunk);
     tcase_add_test(tc, bfs_host_steps_run_in_program_order);
