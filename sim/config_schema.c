@@ -30,6 +30,7 @@ extern const struct cfg_key hotspot3d_config_keys[];
 extern const struct cfg_key mriq_config_keys[];
 extern const struct cfg_key bfs_config_keys[];
 extern const struct cfg_key kmeans_config_keys[];
+extern const struct cfg_key backprop_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -60,5 +61,6 @@ const struct cfg_key *const config_schema_tables[] = {
     mriq_config_keys,
     bfs_config_keys,
     kmeans_config_keys,
+    backprop_config_keys,
     NULL,
 };

@@ -25,5 +25,6 @@ extern const struct wl_info hotspot3d_info;
 extern const struct wl_info mriq_info;
 extern const struct wl_info bfs_info;
 extern const struct wl_info kmeans_info;
+extern const struct wl_info backprop_info;
 
 #endif

@@ -272,6 +272,59 @@ START_TEST(kmeans_pages_and_thread_sequence)
 }
 END_TEST
 
+/* backprop, in = 64: 4 blocks of 16x16.  Allocs: 0 input, 1 output_hidden,
+ * 2 w (input_hidden), 3 partial_sum, 4 delta, 5 oldw (prev weights). */
+static void bp_ref(struct wlh_seq *s, int k, int by, int tx, int ty)
+{
+    int hid = 16, HEIGHT = 16;
+    int index = (hid + 1) * HEIGHT * by + (hid + 1) * ty + tx + 1 + (hid + 1);
+    int index_in = HEIGHT * by + ty + 1, index_x = tx + 1, index_y = index_in;
+    if (k == 0) {
+        if (tx == 0) wlh_push(s, L(0, index_in * 4));
+        wlh_push(s, BAR);
+        wlh_push(s, L(2, index * 4));
+        wlh_push(s, BAR);
+        wlh_push(s, BAR);
+        for (int i = 1; i <= 4; i++) wlh_push(s, BAR);
+        wlh_push(s, S(2, index * 4));
+        wlh_push(s, BAR);
+        if (tx == 0) wlh_push(s, S(3, (by * hid + ty) * 4));
+        return;
+    }
+    wlh_push(s, L(4, index_x * 4)); wlh_push(s, L(0, index_y * 4));
+    wlh_push(s, L(5, index * 4)); wlh_push(s, L(2, index * 4)); wlh_push(s, S(2, index * 4));
+    wlh_push(s, L(4, index_x * 4)); wlh_push(s, L(0, index_y * 4));
+    wlh_push(s, L(5, index * 4)); wlh_push(s, S(5, index * 4));
+    wlh_push(s, BAR);
+    if (ty == 0 && by == 0) {
+        wlh_push(s, L(4, index_x * 4)); wlh_push(s, L(5, index_x * 4));
+        wlh_push(s, L(2, index_x * 4)); wlh_push(s, S(2, index_x * 4));
+        wlh_push(s, L(4, index_x * 4)); wlh_push(s, L(5, index_x * 4));
+        wlh_push(s, S(5, index_x * 4));
+    }
+}
+
+START_TEST(backprop_pages_and_thread_sequence)
+{
+    const uint64_t IN = 64;
+    static const char *const sets[] = { "workload.kind=backprop", "workload.backprop.in=64" };
+    struct wlh h = open_check(sets, NSETS(sets),
+        wlh_pages((IN + 1) * 4) + 2 * wlh_pages((IN + 1) * 17 * 4) + wlh_pages(IN * 4) +
+        wlh_pages(17 * 4), 2);
+    ck_assert_uint_eq(h.wl->nallocs, 6);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    bp_ref(&want, 0, 2, 0, 5);
+    check_thread(sets, NSETS(sets), 0, 2, 5 * 16, &want, "layerforward by 2 (0,5)");
+    bp_ref(&want, 0, 3, 7, 15);
+    check_thread(sets, NSETS(sets), 0, 3, 15 * 16 + 7, &want, "layerforward by 3 (7,15)");
+    bp_ref(&want, 1, 0, 9, 0);
+    check_thread(sets, NSETS(sets), 1, 0, 9, &want, "adjust by 0 (9,0)");
+    bp_ref(&want, 1, 1, 9, 0);
+    check_thread(sets, NSETS(sets), 1, 1, 9, &want, "adjust by 1 (9,0)");
+}
+END_TEST
+
 static Suite *rodinia_suite(void)
 {
     Suite *s = suite_create("wl_rodinia");
@@ -282,6 +335,7 @@ static Suite *rodinia_suite(void)
     tcase_add_test(tc, hotspot3d_pages_and_thread_sequence);
     tcase_add_test(tc, bfs_levels_pages_and_thread_sequence);
     tcase_add_test(tc, kmeans_pages_and_thread_sequence);
+    tcase_add_test(tc, backprop_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }
