@@ -26,5 +26,6 @@ extern const struct wl_info mriq_info;
 extern const struct wl_info bfs_info;
 extern const struct wl_info kmeans_info;
 extern const struct wl_info backprop_info;
+extern const struct wl_info sgemm_info;
 
 #endif
