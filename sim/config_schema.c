@@ -32,6 +32,7 @@ extern const struct cfg_key bfs_config_keys[];
 extern const struct cfg_key kmeans_config_keys[];
 extern const struct cfg_key backprop_config_keys[];
 extern const struct cfg_key sgemm_config_keys[];
+extern const struct cfg_key stencil_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -64,5 +65,6 @@ const struct cfg_key *const config_schema_tables[] = {
     kmeans_config_keys,
     backprop_config_keys,
     sgemm_config_keys,
+    stencil_config_keys,
     NULL,
 };

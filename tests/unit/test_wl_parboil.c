@@ -60,12 +60,81 @@ START_TEST(sgemm_pages_and_thread_sequence)
 }
 END_TEST
 
+/* block2D_hybrid_coarsen_x for one thread, transcribed from the kernel;
+ * blocks 32 x 4; A0 and Anext are allocation indices. */
+#define Index3D(nx, ny, i, j, k) (((k) * (ny) + (j)) * (nx) + (i))
+static void stencil_ref(struct wlh_seq *s, int nx, int ny, int nz, int bx, int by,
+                        int tx, int ty, int A0, int Anext)
+{
+    const int bdx = 32, bdy = 4;
+    const int i = bx * bdx * 2 + tx, i2 = bx * bdx * 2 + tx + bdx, j = by * bdy + ty;
+    wlh_push(s, BAR);
+    const bool w_region = i > 0 && j > 0 && (i < nx - 1) && (j < ny - 1);
+    const bool w_region2 = j > 0 && (i2 < nx - 1) && (j < ny - 1);
+    const bool x_l_bound = (tx == 0), x_h_bound = ((tx + bdx) == (bdx * 2 - 1));
+    const bool y_l_bound = (ty == 0), y_h_bound = (ty == (bdy - 1));
+    if ((i < nx) && (j < ny)) {
+        wlh_push(s, L(A0, Index3D(nx, ny, i, j, 0) * 4));
+        wlh_push(s, L(A0, Index3D(nx, ny, i, j, 1) * 4));
+    }
+    if ((i2 < nx) && (j < ny)) {
+        wlh_push(s, L(A0, Index3D(nx, ny, i2, j, 0) * 4));
+        wlh_push(s, L(A0, Index3D(nx, ny, i2, j, 1) * 4));
+    }
+    wlh_push(s, BAR);
+    for (int k = 1; k < nz - 1; k++) {
+        if ((i < nx) && (j < ny)) wlh_push(s, L(A0, Index3D(nx, ny, i, j, k + 1) * 4));
+        if (w_region) {
+            if (x_l_bound) wlh_push(s, L(A0, Index3D(nx, ny, i - 1, j, k) * 4));
+            if (y_l_bound) wlh_push(s, L(A0, Index3D(nx, ny, i, j - 1, k) * 4));
+            if (y_h_bound) wlh_push(s, L(A0, Index3D(nx, ny, i, j + 1, k) * 4));
+            wlh_push(s, S(Anext, Index3D(nx, ny, i, j, k) * 4));
+        }
+        if ((i2 < nx) && (j < ny)) wlh_push(s, L(A0, Index3D(nx, ny, i2, j, k + 1) * 4));
+        if (w_region2) {
+            if (x_h_bound) wlh_push(s, L(A0, Index3D(nx, ny, i2 + 1, j, k) * 4));
+            if (y_l_bound) wlh_push(s, L(A0, Index3D(nx, ny, i2, j - 1, k) * 4));
+            if (y_h_bound) wlh_push(s, L(A0, Index3D(nx, ny, i2, j + 1, k) * 4));
+            wlh_push(s, S(Anext, Index3D(nx, ny, i2, j, k) * 4));
+        }
+        wlh_push(s, BAR);
+        wlh_push(s, BAR);
+    }
+}
+
+START_TEST(stencil_pages_and_thread_sequence)
+{
+    static const char *const sets[] = { "workload.kind=stencil", "workload.stencil.nx=70",
+        "workload.stencil.ny=9", "workload.stencil.nz=5", "workload.stencil.iterations=2" };
+    struct wlh h = open_check(sets, NSETS(sets), 2 * wlh_pages(70 * 9 * 5 * 4), 2);
+    wlh_close(&h);
+    static const char *const one[] = { "workload.kind=stencil", "workload.stencil.nx=70",
+        "workload.stencil.ny=9", "workload.stencil.nz=5", "workload.stencil.iterations=1" };
+    /* One launch writes Anext only from (1,1,1) to (68,7,3). */
+    uint64_t lo = (uint64_t)Index3D(70, 9, 1, 1, 1) * 4, hi = (uint64_t)Index3D(70, 9, 68, 7, 3) * 4 + 4;
+    h = open_check(one, NSETS(one), wlh_pages(70 * 9 * 5 * 4) + (hi - 1) / 4096 - lo / 4096 + 1, 1);
+    wlh_close(&h);
+    /* Grid (2, 3).  Threads on each bound, in launches 0 and 1. */
+    static const int th[][4] = { {0, 0, 0, 0}, {0, 1, 0, 3}, {1, 1, 31, 0}, {1, 2, 5, 0},
+                                 {0, 1, 31, 2}, {1, 0, 3, 1} };
+    struct wlh_seq want = {0};
+    for (size_t q = 0; q < sizeof th / sizeof th[0]; q++)
+        for (int launch = 0; launch < 2; launch++) {
+            stencil_ref(&want, 70, 9, 5, th[q][0], th[q][1], th[q][2], th[q][3],
+                        launch, 1 - launch);
+            check_thread(sets, NSETS(sets), launch, th[q][1] * 2 + th[q][0],
+                         th[q][3] * 32 + th[q][2], &want, "stencil thread");
+        }
+}
+END_TEST
+
 static Suite *parboil_suite(void)
 {
     Suite *s = suite_create("wl_parboil");
     TCase *tc = tcase_create("kernels");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, sgemm_pages_and_thread_sequence);
+    tcase_add_test(tc, stencil_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }
