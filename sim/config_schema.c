@@ -33,6 +33,7 @@ extern const struct cfg_key kmeans_config_keys[];
 extern const struct cfg_key backprop_config_keys[];
 extern const struct cfg_key sgemm_config_keys[];
 extern const struct cfg_key stencil_config_keys[];
+extern const struct cfg_key srad_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -66,5 +67,6 @@ const struct cfg_key *const config_schema_tables[] = {
     backprop_config_keys,
     sgemm_config_keys,
     stencil_config_keys,
+    srad_config_keys,
     NULL,
 };

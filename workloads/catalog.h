@@ -28,5 +28,6 @@ extern const struct wl_info kmeans_info;
 extern const struct wl_info backprop_info;
 extern const struct wl_info sgemm_info;
 extern const struct wl_info stencil_info;
+extern const struct wl_info srad_info;
 
 #endif

@@ -325,6 +325,83 @@ START_TEST(backprop_pages_and_thread_sequence)
 }
 END_TEST
 
+/* srad_v2 for one thread, transcribed from srad_kernel.cu; loads outside
+ * the array are dropped.  Allocs: 0 J, 1 C, 2 E, 3 W, 4 N, 5 S. */
+static void srad_push(struct wlh_seq *s, int op, int a, long idx, long size)
+{
+    if (idx < 0 || idx >= size) return;
+    wlh_push(s, WLH_REC(op, a, (uint64_t)idx * 4));
+}
+
+static void srad_ref(struct wlh_seq *q, int k, int cols, int rows, int gx, int gy,
+                     int bx, int by, int tx, int ty)
+{
+    const int B = 16;
+    long size = (long)rows * cols;
+    long index = cols * B * by + B * bx + cols * ty + tx;
+    long index_n = cols * B * by + B * bx + tx - cols;
+    long index_s = cols * B * by + B * bx + cols * B + tx;
+    long index_w = cols * B * by + B * bx + cols * ty - 1;
+    long index_e = cols * B * by + B * bx + cols * ty + B;
+    if (k == 0) {
+        srad_push(q, INST_LOAD, 0, index_n, size);
+        srad_push(q, INST_LOAD, 0, index_s, size);
+        if (by == 0) srad_push(q, INST_LOAD, 0, B * bx + tx, size);
+        else if (by == gy - 1)
+            srad_push(q, INST_LOAD, 0, cols * B * (gy - 1) + B * bx + cols * (B - 1) + tx, size);
+        wlh_push(q, BAR);
+        srad_push(q, INST_LOAD, 0, index_w, size);
+        srad_push(q, INST_LOAD, 0, index_e, size);
+        if (bx == 0) srad_push(q, INST_LOAD, 0, cols * B * by + cols * ty, size);
+        else if (bx == gx - 1)
+            srad_push(q, INST_LOAD, 0, cols * B * by + B * (gx - 1) + cols * ty + B - 1, size);
+        wlh_push(q, BAR);
+        srad_push(q, INST_LOAD, 0, index, size);
+        wlh_push(q, BAR);
+        wlh_push(q, BAR);
+        srad_push(q, INST_STORE, 1, index, size); srad_push(q, INST_STORE, 2, index, size);
+        srad_push(q, INST_STORE, 3, index, size); srad_push(q, INST_STORE, 5, index, size);
+        srad_push(q, INST_STORE, 4, index, size);
+        return;
+    }
+    srad_push(q, INST_LOAD, 0, index, size);
+    wlh_push(q, BAR);
+    srad_push(q, INST_LOAD, 1, index_s, size);
+    if (by == gy - 1)
+        srad_push(q, INST_LOAD, 1, cols * B * (gy - 1) + B * bx + cols * (B - 1) + tx, size);
+    wlh_push(q, BAR);
+    srad_push(q, INST_LOAD, 1, index_e, size);
+    if (bx == gx - 1)
+        srad_push(q, INST_LOAD, 1, cols * B * by + B * (gx - 1) + cols * ty + B - 1, size);
+    wlh_push(q, BAR);
+    srad_push(q, INST_LOAD, 1, index, size);
+    wlh_push(q, BAR);
+    srad_push(q, INST_LOAD, 4, index, size); srad_push(q, INST_LOAD, 5, index, size);
+    srad_push(q, INST_LOAD, 3, index, size); srad_push(q, INST_LOAD, 2, index, size);
+    wlh_push(q, BAR);
+    srad_push(q, INST_STORE, 0, index, size);
+}
+
+START_TEST(srad_pages_and_thread_sequence)
+{
+    static const char *const sets[] = { "workload.kind=srad", "workload.srad.rows=48",
+        "workload.srad.cols=64", "workload.srad.iterations=2" };
+    struct wlh h = open_check(sets, NSETS(sets), 6 * wlh_pages(48 * 64 * 4), 4);
+    ck_assert_uint_eq(h.wl->nallocs, 6);
+    wlh_close(&h);
+    /* Grid 4 x 3: corners, edges and the middle, both kernels. */
+    static const int th[][4] = { {0, 0, 0, 0}, {3, 2, 15, 15}, {0, 2, 0, 15}, {3, 0, 15, 0},
+                                 {1, 1, 7, 9}, {2, 0, 3, 0}, {0, 1, 0, 4} };
+    struct wlh_seq want = {0};
+    for (size_t q = 0; q < sizeof th / sizeof th[0]; q++)
+        for (int k = 0; k < 2; k++) {
+            srad_ref(&want, k, 64, 48, 4, 3, th[q][0], th[q][1], th[q][2], th[q][3]);
+            check_thread(sets, NSETS(sets), 2 + k, th[q][1] * 4 + th[q][0],
+                         th[q][3] * 16 + th[q][2], &want, k ? "srad_cuda_2" : "srad_cuda_1");
+        }
+}
+END_TEST
+
 static Suite *rodinia_suite(void)
 {
     Suite *s = suite_create("wl_rodinia");
@@ -336,6 +413,7 @@ static Suite *rodinia_suite(void)
     tcase_add_test(tc, bfs_levels_pages_and_thread_sequence);
     tcase_add_test(tc, kmeans_pages_and_thread_sequence);
     tcase_add_test(tc, backprop_pages_and_thread_sequence);
+    tcase_add_test(tc, srad_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }
