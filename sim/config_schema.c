@@ -34,6 +34,7 @@ extern const struct cfg_key backprop_config_keys[];
 extern const struct cfg_key sgemm_config_keys[];
 extern const struct cfg_key stencil_config_keys[];
 extern const struct cfg_key srad_config_keys[];
+extern const struct cfg_key nw_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -68,5 +69,6 @@ const struct cfg_key *const config_schema_tables[] = {
     sgemm_config_keys,
     stencil_config_keys,
     srad_config_keys,
+    nw_config_keys,
     NULL,
 };

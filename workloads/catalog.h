@@ -29,5 +29,6 @@ extern const struct wl_info backprop_info;
 extern const struct wl_info sgemm_info;
 extern const struct wl_info stencil_info;
 extern const struct wl_info srad_info;
+extern const struct wl_info nw_info;
 
 #endif

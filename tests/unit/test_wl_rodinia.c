@@ -402,6 +402,58 @@ START_TEST(srad_pages_and_thread_sequence)
 }
 END_TEST
 
+/* needle_cuda_shared_1/2 for one thread, transcribed; allocs 0 ref, 1 matrix. */
+static void nw_ref(struct wlh_seq *s, int kernel, int cols, int i, int bw, int bx, int tx)
+{
+    const int B = 16;
+    int b_index_x = kernel == 1 ? bx : bx + bw - i;
+    int b_index_y = kernel == 1 ? i - 1 - bx : bw - bx - 1;
+    int index = cols * B * b_index_y + B * b_index_x + tx + (cols + 1);
+    int index_n = cols * B * b_index_y + B * b_index_x + tx + 1;
+    int index_w = cols * B * b_index_y + B * b_index_x + cols;
+    int index_nw = cols * B * b_index_y + B * b_index_x;
+    if (kernel == 1) {
+        if (tx == 0) wlh_push(s, L(1, index_nw * 4));
+        for (int ty = 0; ty < B; ty++) wlh_push(s, L(0, (index + cols * ty) * 4));
+        wlh_push(s, BAR);
+    } else {
+        for (int ty = 0; ty < B; ty++) wlh_push(s, L(0, (index + cols * ty) * 4));
+        wlh_push(s, BAR);
+        if (tx == 0) wlh_push(s, L(1, index_nw * 4));
+    }
+    wlh_push(s, L(1, (index_w + cols * tx) * 4));
+    wlh_push(s, BAR);
+    wlh_push(s, L(1, index_n * 4));
+    wlh_push(s, BAR);
+    for (int m = 0; m < B; m++) wlh_push(s, BAR);
+    for (int m = B - 2; m >= 0; m--) wlh_push(s, BAR);
+    for (int ty = 0; ty < B; ty++) wlh_push(s, S(1, (index + ty * cols) * 4));
+}
+
+START_TEST(nw_pages_and_thread_sequence)
+{
+    const uint64_t DIM = 1040, COLS = DIM + 1, BW = DIM / 16;
+    static const char *const sets[] = { "workload.kind=nw", "workload.nw.dim=1040" };
+    /* ref row 0 (4164 B) is never read: its first page stays untouched. */
+    uint64_t lo = 4 * (DIM + 2), hi = 4 * COLS * COLS;
+    struct wlh h = open_check(sets, NSETS(sets),
+        wlh_pages(COLS * COLS * 4) + (hi - 1) / 4096 - lo / 4096 + 1, 2 * BW - 1);
+    wlh_run_all(h.wl);
+    ck_assert_uint_eq(h.wl->host_steps, 3);     /* two copies in, one out */
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    nw_ref(&want, 1, (int)COLS, 5, (int)BW, 2, 0);
+    check_thread(sets, NSETS(sets), 4, 2, 0, &want, "shared_1 i=5 bx=2 tx=0");
+    nw_ref(&want, 1, (int)COLS, 65, (int)BW, 64, 15);
+    check_thread(sets, NSETS(sets), 64, 64, 15, &want, "shared_1 i=65 bx=64 tx=15");
+    /* shared_2 with i = 60 is launch BW + (BW-1-60). */
+    nw_ref(&want, 2, (int)COLS, 60, (int)BW, 3, 0);
+    check_thread(sets, NSETS(sets), BW + (BW - 1 - 60), 3, 0, &want, "shared_2 i=60 bx=3 tx=0");
+    nw_ref(&want, 2, (int)COLS, 1, (int)BW, 0, 9);
+    check_thread(sets, NSETS(sets), 2 * BW - 2, 0, 9, &want, "shared_2 i=1 tx=9");
+}
+END_TEST
+
 static Suite *rodinia_suite(void)
 {
     Suite *s = suite_create("wl_rodinia");
@@ -414,6 +466,7 @@ static Suite *rodinia_suite(void)
     tcase_add_test(tc, kmeans_pages_and_thread_sequence);
     tcase_add_test(tc, backprop_pages_and_thread_sequence);
     tcase_add_test(tc, srad_pages_and_thread_sequence);
+    tcase_add_test(tc, nw_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }
