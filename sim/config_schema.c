@@ -35,6 +35,7 @@ extern const struct cfg_key sgemm_config_keys[];
 extern const struct cfg_key stencil_config_keys[];
 extern const struct cfg_key srad_config_keys[];
 extern const struct cfg_key nw_config_keys[];
+extern const struct cfg_key lud_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -70,5 +71,6 @@ const struct cfg_key *const config_schema_tables[] = {
     stencil_config_keys,
     srad_config_keys,
     nw_config_keys,
+    lud_config_keys,
     NULL,
 };

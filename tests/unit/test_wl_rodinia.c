@@ -454,6 +454,80 @@ START_TEST(nw_pages_and_thread_sequence)
 }
 END_TEST
 
+/* lud kernels for one thread, transcribed from lud_kernel.cu (alloc 0 m). */
+static void lud_ref(struct wlh_seq *s, int kernel, int dim, int offset, int bx, int by,
+                    int tx, int ty)
+{
+    const int B = 16;
+    if (kernel == 0) {
+        int array_offset = offset * dim + offset;
+        for (int i = 0; i < B; i++) { wlh_push(s, L(0, (array_offset + tx) * 4)); array_offset += dim; }
+        wlh_push(s, BAR);
+        for (int i = 0; i < B - 1; i++) { wlh_push(s, BAR); wlh_push(s, BAR); }
+        array_offset = (offset + 1) * dim + offset;
+        for (int i = 1; i < B; i++) { wlh_push(s, S(0, (array_offset + tx) * 4)); array_offset += dim; }
+        return;
+    }
+    if (kernel == 1) {
+        int idx, array_offset;
+        if (tx < B) {
+            idx = tx;
+            array_offset = offset * dim + offset;
+            for (int i = 0; i < B / 2; i++) { wlh_push(s, L(0, (array_offset + idx) * 4)); array_offset += dim; }
+            array_offset = offset * dim + offset;
+            for (int i = 0; i < B; i++) {
+                wlh_push(s, L(0, (array_offset + (bx + 1) * B + idx) * 4)); array_offset += dim;
+            }
+        } else {
+            idx = tx - B;
+            array_offset = (offset + B / 2) * dim + offset;
+            for (int i = B / 2; i < B; i++) { wlh_push(s, L(0, (array_offset + idx) * 4)); array_offset += dim; }
+            array_offset = (offset + (bx + 1) * B) * dim + offset;
+            for (int i = 0; i < B; i++) { wlh_push(s, L(0, (array_offset + idx) * 4)); array_offset += dim; }
+        }
+        wlh_push(s, BAR);
+        wlh_push(s, BAR);
+        if (tx < B) {
+            idx = tx;
+            array_offset = (offset + 1) * dim + offset;
+            for (int i = 1; i < B; i++) {
+                wlh_push(s, S(0, (array_offset + (bx + 1) * B + idx) * 4)); array_offset += dim;
+            }
+        } else {
+            idx = tx - B;
+            array_offset = (offset + (bx + 1) * B) * dim + offset;
+            for (int i = 0; i < B; i++) { wlh_push(s, S(0, (array_offset + idx) * 4)); array_offset += dim; }
+        }
+        return;
+    }
+    int grow = offset + (by + 1) * B, gcol = offset + (bx + 1) * B;
+    wlh_push(s, L(0, ((offset + ty) * dim + gcol + tx) * 4));
+    wlh_push(s, L(0, ((grow + ty) * dim + offset + tx) * 4));
+    wlh_push(s, BAR);
+    wlh_push(s, L(0, ((grow + ty) * dim + gcol + tx) * 4));
+    wlh_push(s, S(0, ((grow + ty) * dim + gcol + tx) * 4));
+}
+
+START_TEST(lud_pages_and_thread_sequence)
+{
+    static const char *const sets[] = { "workload.kind=lud", "workload.lud.dim=80" };
+    /* Offsets 0, 16, 32, 48 (3 launches each), then the diagonal at 64. */
+    struct wlh h = open_check(sets, NSETS(sets), wlh_pages(80 * 80 * 4), 13);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    lud_ref(&want, 0, 80, 32, 0, 0, 5, 0);
+    check_thread(sets, NSETS(sets), 6, 0, 5, &want, "lud_diagonal offset 32");
+    lud_ref(&want, 0, 80, 64, 0, 0, 15, 0);
+    check_thread(sets, NSETS(sets), 12, 0, 15, &want, "lud_diagonal last");
+    lud_ref(&want, 1, 80, 16, 2, 0, 3, 0);
+    check_thread(sets, NSETS(sets), 4, 2, 3, &want, "lud_perimeter row thread");
+    lud_ref(&want, 1, 80, 16, 1, 0, 20, 0);
+    check_thread(sets, NSETS(sets), 4, 1, 20, &want, "lud_perimeter column thread");
+    lud_ref(&want, 2, 80, 0, 3, 1, 7, 11);
+    check_thread(sets, NSETS(sets), 2, 1 * 4 + 3, 11 * 16 + 7, &want, "lud_internal");
+}
+END_TEST
+
 static Suite *rodinia_suite(void)
 {
     Suite *s = suite_create("wl_rodinia");
@@ -467,6 +541,7 @@ static Suite *rodinia_suite(void)
     tcase_add_test(tc, backprop_pages_and_thread_sequence);
     tcase_add_test(tc, srad_pages_and_thread_sequence);
     tcase_add_test(tc, nw_pages_and_thread_sequence);
+    tcase_add_test(tc, lud_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }
