@@ -36,6 +36,7 @@ extern const struct cfg_key stencil_config_keys[];
 extern const struct cfg_key srad_config_keys[];
 extern const struct cfg_key nw_config_keys[];
 extern const struct cfg_key lud_config_keys[];
+extern const struct cfg_key spmv_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -72,5 +73,6 @@ const struct cfg_key *const config_schema_tables[] = {
     srad_config_keys,
     nw_config_keys,
     lud_config_keys,
+    spmv_config_keys,
     NULL,
 };

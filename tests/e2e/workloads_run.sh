@@ -42,6 +42,7 @@ run stencil 2 -s workload.stencil.nx=64 -s workload.stencil.ny=16 -s workload.st
 run srad 2 -s workload.srad.rows=32 -s workload.srad.cols=32 -s workload.srad.iterations=1
 run nw 3 -s workload.nw.dim=32
 run lud 10 -s workload.lud.dim=64
+run spmv 2 -s workload.spmv.dim=2048 -s workload.spmv.iterations=2
 
 # Every listed workload is exercised above.
 for k in $("$UVMSIM" workloads | sed -n 's/^## //p'); do

@@ -128,6 +128,80 @@ START_TEST(stencil_pages_and_thread_sequence)
 }
 END_TEST
 
+/* spmv over the documented generated matrix, rebuilt here: dim 3200 rows
+ * (100 warps; 3200*32 <= 15*1536, so 32-thread blocks, one per warp).
+ * Allocs: 0 data, 1 indices, 2 ptr, 3 perm, 4 nzcnt, 5 x, 6 Ax. */
+static uint64_t sm64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+#define SD 3200
+#define SAVG 6
+static uint64_t sp_seed;
+static uint64_t sp_nnz(uint64_t r) { return 1 + sm64(sp_seed + r) % (2 * SAVG - 1); }
+static uint64_t sp_col(uint64_t r, uint64_t k)
+{ return k < sp_nnz(r) ? sm64((sp_seed ^ 0x5bd1e995ULL) + r * 2 * SAVG + k) % SD : 0; }
+
+START_TEST(spmv_pages_and_thread_sequence)
+{
+    static const char *const sets[] = { "workload.kind=spmv", "workload.spmv.dim=3200",
+        "workload.spmv.avg_nnz=6", "workload.spmv.iterations=2", "sim.seed=11" };
+    sp_seed = sm64(11);
+    /* JDS: a stable sort by nnz, longest first. */
+    static uint32_t perm[SD];
+    size_t n = 0;
+    for (int len = 2 * SAVG - 1; len >= 1; len--)
+        for (uint32_t r = 0; r < SD; r++) if (sp_nnz(r) == (uint64_t)len) perm[n++] = r;
+    ck_assert_uint_eq(n, SD);
+    uint64_t depth = sp_nnz(perm[0]), ptr[2 * SAVG + 1] = {0};
+    for (uint64_t k = 0; k < depth; k++) {
+        uint64_t w = 0;
+        for (uint64_t q = 0; q < SD / 32; q++) if (sp_nnz(perm[q * 32]) > k) w++;
+        ptr[k + 1] = ptr[k] + 32 * w;
+    }
+    uint64_t len = ptr[depth];
+    static uint8_t xpage[SD * 4 / 4096 + 1];
+    memset(xpage, 0, sizeof xpage);
+    uint64_t xp = 0;
+    for (uint32_t ix = 0; ix < SD; ix++)
+        for (uint64_t k = 0; k < sp_nnz(perm[ix / 32 * 32]); k++) {
+            uint64_t c = sp_col(perm[ix], k) * 4 / 4096;
+            if (!xpage[c]) { xpage[c] = 1; xp++; }
+        }
+    struct wlh h = open_check(sets, NSETS(sets),
+        2 * wlh_pages(4 * len) + 2 * wlh_pages(4 * SD) + xp, 2);
+    wlh_close(&h);
+    /* Threads in a long, a middle and the last warp. */
+    static const uint32_t ixs[] = { 5, 1601, 3199 };
+    struct wlh_seq want = {0};
+    for (size_t q = 0; q < 3; q++) {
+        uint32_t ix = ixs[q];
+        uint64_t bound = sp_nnz(perm[ix / 32 * 32]), row = perm[ix];
+#define J(k) (ptr[k] + ix)
+        wlh_push(&want, L(0, J(0) * 4)); wlh_push(&want, L(1, J(0) * 4));
+        wlh_push(&want, L(5, sp_col(row, 0) * 4));
+        if (bound > 1) {
+            wlh_push(&want, L(1, J(1) * 4));
+            for (uint64_t k = 2; k < bound; k++) {
+                wlh_push(&want, L(0, J(k - 1) * 4));
+                wlh_push(&want, L(1, J(k) * 4));
+                wlh_push(&want, L(5, sp_col(row, k - 1) * 4));
+            }
+            wlh_push(&want, L(0, J(bound - 1) * 4));
+            wlh_push(&want, L(5, sp_col(row, bound - 1) * 4));
+        }
+#undef J
+        wlh_push(&want, L(3, ix * 4));
+        wlh_push(&want, S(6, row * 4));
+        check_thread(sets, NSETS(sets), 1, ix / 32, ix % 32, &want, "spmv_jds thread");
+    }
+}
+END_TEST
+
 static Suite *parboil_suite(void)
 {
     Suite *s = suite_create("wl_parboil");
@@ -135,6 +209,7 @@ static Suite *parboil_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, sgemm_pages_and_thread_sequence);
     tcase_add_test(tc, stencil_pages_and_thread_sequence);
+    tcase_add_test(tc, spmv_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }
