@@ -37,6 +37,7 @@ extern const struct cfg_key srad_config_keys[];
 extern const struct cfg_key nw_config_keys[];
 extern const struct cfg_key lud_config_keys[];
 extern const struct cfg_key spmv_config_keys[];
+extern const struct cfg_key cutcp_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -74,5 +75,6 @@ const struct cfg_key *const config_schema_tables[] = {
     nw_config_keys,
     lud_config_keys,
     spmv_config_keys,
+    cutcp_config_keys,
     NULL,
 };

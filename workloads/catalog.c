@@ -32,6 +32,7 @@ static const struct wl_info *const catalog[] = {
     &nw_info,
     &lud_info,
     &spmv_info,
+    &cutcp_info,
 };
 #define NCAT (sizeof catalog / sizeof catalog[0])
 
@@ -39,7 +40,7 @@ static const struct wl_info *const catalog[] = {
  * checks both lists agree). */
 const struct cfg_key workload_config_keys[] = {
     {"workload.kind", CFG_ENUM, "stream", 0, -1,
-     "stream|gemm|2dconv|3dconv|2mm|mvt|atax|bicg|gesummv|fdtd2d|vecadd|gups|cyclic|pattern|pathfinder|hotspot|hotspot3d|mriq|bfs|kmeans|backprop|sgemm|stencil|srad|nw|lud|spmv",
+     "stream|gemm|2dconv|3dconv|2mm|mvt|atax|bicg|gesummv|fdtd2d|vecadd|gups|cyclic|pattern|pathfinder|hotspot|hotspot3d|mriq|bfs|kmeans|backprop|sgemm|stencil|srad|nw|lud|spmv|cutcp",
      "which generator produces the warps' instructions (uvmsim workloads)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };

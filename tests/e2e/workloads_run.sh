@@ -43,6 +43,7 @@ run srad 2 -s workload.srad.rows=32 -s workload.srad.cols=32 -s workload.srad.it
 run nw 3 -s workload.nw.dim=32
 run lud 10 -s workload.lud.dim=64
 run spmv 2 -s workload.spmv.dim=2048 -s workload.spmv.iterations=2
+run cutcp 2 -s workload.cutcp.nx=16 -s workload.cutcp.ny=16 -s workload.cutcp.nz=16
 
 # Every listed workload is exercised above.
 for k in $("$UVMSIM" workloads | sed -n 's/^## //p'); do

@@ -3,6 +3,7 @@
 #include <check.h>
 #include "suite_main.h"
 #include "wl_harness.h"
+#include <math.h>
 
 static struct wlh open_check(const char *const *sets, size_t n, uint64_t pages,
                              uint64_t kernels)
@@ -202,6 +203,82 @@ START_TEST(spmv_pages_and_thread_sequence)
 }
 END_TEST
 
+/* cutcp, 20^3 lattice (3^3 regions), h 0.5, cutoff 12: the host's neighbour
+ * list and the kernel's loads transcribed.  Allocs: 0 regions, 1 bins. */
+static int cc_nbr[1331][3], cc_len;
+static int cc_bdx, cc_bdy, cc_c;
+
+static void cc_setup(void)
+{
+    float h = 0.5f, cutoff = 12.f, BIN_LENGTH = 4.f;
+    int lnx = 24;
+    cc_c = (int)ceil(cutoff / BIN_LENGTH);
+    cc_bdx = cc_bdy = (int)ceil(lnx * h / BIN_LENGTH) + 2 * cc_c;
+    float s = sqrtf(3);     /* 8h = 4: a multiple of the bin length */
+    float r2 = (cutoff + s * BIN_LENGTH) * (cutoff + s * BIN_LENGTH);
+    cc_len = 0;
+    for (int k = -cc_c; k <= cc_c; k++)
+        for (int j = -cc_c; j <= cc_c; j++)
+            for (int i = -cc_c; i <= cc_c; i++) {
+                if ((i * i + j * j + k * k) * BIN_LENGTH * BIN_LENGTH >= r2) continue;
+                cc_nbr[cc_len][0] = i; cc_nbr[cc_len][1] = j; cc_nbr[cc_len][2] = k;
+                cc_len++;
+            }
+}
+
+static uint64_t cc_bin(int X, int Y, int Z, int n)
+{
+    int bx = (int)floorf((8 * X + 4) * 0.5f / 4.f), by = (int)floorf((8 * Y + 4) * 0.5f / 4.f);
+    int bz = (int)floorf((8 * Z + 4) * 0.5f / 4.f);
+    int i = bx + cc_nbr[n][0], j = by + cc_nbr[n][1], k = bz + cc_nbr[n][2];
+    /* binZeroAddr is c bins in along every axis from the base. */
+    return (uint64_t)(((k + cc_c) * cc_bdy + (j + cc_c)) * cc_bdx + (i + cc_c));
+}
+
+static void cutcp_ref(struct wlh_seq *s, int X, int Y, int Z, int tid)
+{
+    int nbrid = tid >> 4;
+    for (int totalbins = 0; totalbins < cc_len; totalbins += 32) {
+        for (int bincnt = 0; bincnt < 4 && nbrid < cc_len; bincnt++, nbrid += 8) {
+            uint64_t b = cc_bin(X, Y, Z, nbrid) * 128;
+            int tidmask = tid & 15;
+            wlh_push(s, L(1, b + tidmask * 4));
+            wlh_push(s, L(1, b + (tidmask + 16) * 4));
+        }
+        wlh_push(s, BAR);
+        wlh_push(s, BAR);
+    }
+    uint64_t region = (uint64_t)((Z * 3 + Y) * 3 + X) * 512;
+    for (int e = 0; e < 4; e++)
+        wlh_push(s, S(0, (region + (tid >> 4) * 64 + (tid & 15) + 16 * e) * 4));
+}
+
+START_TEST(cutcp_pages_and_thread_sequence)
+{
+    static const char *const sets[] = { "workload.kind=cutcp", "workload.cutcp.nx=20",
+        "workload.cutcp.ny=20", "workload.cutcp.nz=20" };
+    cc_setup();
+    ck_assert_int_gt(cc_len, 100);
+    static uint8_t seen[9 * 9 * 9 * 128 / 4096 + 1];
+    memset(seen, 0, sizeof seen);
+    uint64_t bin_pages = 0;
+    for (int Z = 0; Z < 3; Z++) for (int Y = 0; Y < 3; Y++) for (int X = 0; X < 3; X++)
+        for (int n = 0; n < cc_len; n++) {
+            uint64_t pg = cc_bin(X, Y, Z, n) * 128 / 4096;
+            if (!seen[pg]) { seen[pg] = 1; bin_pages++; }
+        }
+    struct wlh h = open_check(sets, NSETS(sets), wlh_pages(27 * 512 * 4) + bin_pages, 3);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    static const int th[][4] = { {0, 0, 0, 0}, {2, 1, 2, 127}, {1, 2, 1, 77}, {0, 2, 2, 18} };
+    for (size_t q = 0; q < 4; q++) {
+        cutcp_ref(&want, th[q][0], th[q][1], th[q][2], th[q][3]);
+        check_thread(sets, NSETS(sets), (uint64_t)th[q][2], (uint64_t)(th[q][1] * 3 + th[q][0]),
+                     (uint32_t)th[q][3], &want, "cutcp thread");
+    }
+}
+END_TEST
+
 static Suite *parboil_suite(void)
 {
     Suite *s = suite_create("wl_parboil");
@@ -210,6 +287,7 @@ static Suite *parboil_suite(void)
     tcase_add_test(tc, sgemm_pages_and_thread_sequence);
     tcase_add_test(tc, stencil_pages_and_thread_sequence);
     tcase_add_test(tc, spmv_pages_and_thread_sequence);
+    tcase_add_test(tc, cutcp_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }
