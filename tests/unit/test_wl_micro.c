@@ -5,6 +5,8 @@
 #include <sys/resource.h>
 #include "wl_harness.h"
 #include "../workloads/gen.h"
+#include "stats.h"
+#include "system.h"
 
 /* splitmix64's finaliser, written out again here (not the library's). */
 static uint64_t sm64(uint64_t x)
@@ -229,6 +231,25 @@ START_TEST(host_steps_in_program_order)
 }
 END_TEST
 
+/* In a whole run the front end skips host steps and the result counts
+ * them: backprop's bpnn_train_cuda has 8 copies around its 2 kernels. */
+START_TEST(run_counts_skipped_host_steps)
+{
+    static const char *const sets[] = { "workload.kind=backprop", "workload.backprop.in=256" };
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, NSETS(sets), &err);
+    ck_assert_ptr_nonnull(c);
+    struct system *sys = system_build(c);
+    ck_assert_int_eq(system_run(sys), RUN_COMPLETED);
+    const struct stat_entry *st = stats_find(system_stats(sys), "workload.host_steps_skipped");
+    ck_assert_ptr_nonnull(st);
+    ck_assert_uint_eq(*st->p.u, 8);
+    ck_assert_uint_eq(system_kernels_done(sys), 2);
+    system_free(sys);
+    config_free(c);
+}
+END_TEST
+
 static long maxrss_kib(void)
 {
     struct rusage ru;
@@ -272,6 +293,7 @@ static Suite *micro_suite(void)
     tcase_add_test(tc, mriq_pages_and_thread_sequence);
     tcase_add_test(tc, every_generator_is_a_workload_kind);
     tcase_add_test(tc, host_steps_in_program_order);
+    tcase_add_test(tc, run_counts_skipped_host_steps);
     tcase_add_test(tc, four_gib_streaming_keeps_rss_under_50mb);
     suite_add_tcase(s, tc);
     return s;
