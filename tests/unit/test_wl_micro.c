@@ -17,29 +17,6 @@ static uint64_t sm64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static struct wlh open_check(const char *const *sets, size_t n, uint64_t pages,
-                             uint64_t kernels)
-{
-    struct wlh h = wlh_open(sets, n);
-    struct wlh_run r = wlh_run_all(h.wl);
-    ck_assert_uint_eq(r.kernels, kernels);
-    ck_assert_uint_eq(r.pages, pages);
-    wlh_close(&h);
-    return wlh_open(sets, n);
-}
-
-static void check_thread(const char *const *sets, size_t n, uint64_t kseq, uint64_t block,
-                         uint32_t tid, struct wlh_seq *want, const char *what)
-{
-    struct wlh h = wlh_open(sets, n);
-    struct wlh_seq got = wlh_thread(h.wl, kseq, block, tid);
-    wlh_seq_eq(&got, want, what);
-    free(got.v);
-    free(want->v);
-    memset(want, 0, sizeof *want);
-    wlh_close(&h);
-}
-
 START_TEST(vecadd_pages_and_thread_sequence)
 {
     static const char *const sets[] = { "workload.kind=vecadd", "workload.vecadd.n=5000" };

@@ -7,29 +7,6 @@
 
 #define IN_RANGE(x, lo, hi) ((x) >= (lo) && (x) <= (hi))
 
-static struct wlh open_check(const char *const *sets, size_t n, uint64_t pages,
-                             uint64_t kernels)
-{
-    struct wlh h = wlh_open(sets, n);
-    struct wlh_run r = wlh_run_all(h.wl);
-    ck_assert_uint_eq(r.kernels, kernels);
-    ck_assert_uint_eq(r.pages, pages);
-    wlh_close(&h);
-    return wlh_open(sets, n);
-}
-
-static void check_thread(const char *const *sets, size_t n, uint64_t kseq, uint64_t block,
-                         uint32_t tid, struct wlh_seq *want, const char *what)
-{
-    struct wlh h = wlh_open(sets, n);
-    struct wlh_seq got = wlh_thread(h.wl, kseq, block, tid);
-    wlh_seq_eq(&got, want, what);
-    free(got.v);
-    free(want->v);
-    memset(want, 0, sizeof *want);
-    wlh_close(&h);
-}
-
 /* dynproc_kernel for one thread; allocs 0 wall, 1 result0, 2 result1. */
 static void pathfinder_ref(struct wlh_seq *s, int iteration, int cols, int startStep,
                            int border, int bx, int tx, int src, int dst)
