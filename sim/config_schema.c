@@ -39,6 +39,14 @@ extern const struct cfg_key trace_config_keys[];
 extern const struct cfg_key pagerank_config_keys[];
 extern const struct cfg_key bc_config_keys[];
 extern const struct cfg_key kcore_config_keys[];
+extern const struct cfg_key backprop_config_keys[];
+extern const struct cfg_key sgemm_config_keys[];
+extern const struct cfg_key stencil_config_keys[];
+extern const struct cfg_key srad_config_keys[];
+extern const struct cfg_key nw_config_keys[];
+extern const struct cfg_key lud_config_keys[];
+extern const struct cfg_key spmv_config_keys[];
+extern const struct cfg_key cutcp_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -73,6 +81,14 @@ const struct cfg_key *const config_schema_tables[] = {
     mriq_config_keys,
     bfs_config_keys,
     kmeans_config_keys,
+    backprop_config_keys,
+    sgemm_config_keys,
+    stencil_config_keys,
+    srad_config_keys,
+    nw_config_keys,
+    lud_config_keys,
+    spmv_config_keys,
+    cutcp_config_keys,
     graph_config_keys,
     pagerank_config_keys,
     bc_config_keys,

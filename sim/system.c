@@ -36,7 +36,7 @@ struct system {
     struct link *link;
     struct driver *drv;
     double *ipc;
-    uint64_t *cycles, *footprint;
+    uint64_t *cycles, *footprint, *host_steps;
     const uint64_t *warp_insts;
 };
 
@@ -139,6 +139,10 @@ struct system *system_build(const struct config *cfg)
     s->footprint = stat_counter(s->st, "workload.footprint", "bytes",
                                 "bytes of all the workload's allocations");
     *s->footprint = s->wl->footprint;
+    /* Host steps (prefetch, memcpy, advise) are skipped by the front end
+     * until the driver executes them; counted so a run shows what it left out. */
+    s->host_steps = stat_counter(s->st, "workload.host_steps_skipped", "steps",
+                                 "host-side program steps not executed (prefetch, memcpy, advise)");
     s->cycles = stat_counter(s->st, "gpu.cycles", "cycles",
                              "simulated time in core cycles");
     s->ipc = stat_real(s->st, "gpu.ipc", "instructions/cycle",
@@ -153,6 +157,7 @@ enum run_status system_run(struct system *s)
 {
     gpu_start(s->gpu, 0);
     enum run_status st = engine_run(s->eng);
+    *s->host_steps = s->wl->host_steps;
     sim_time now = engine_end_time(s->eng);
     update_ipc(s, now);
     size_t rows = stats_series_rows(s->st);

@@ -31,5 +31,13 @@ extern const struct wl_info bfs_dwc_info, bfs_ta_info, bfs_tf_info, bfs_ttc_info
 extern const struct wl_info trace_info;
 extern const struct wl_info sssp_twc_info, pagerank_info, bc_info, gc_dtc_info,
     gc_ttc_info, kcore_info;
+extern const struct wl_info backprop_info;
+extern const struct wl_info sgemm_info;
+extern const struct wl_info stencil_info;
+extern const struct wl_info srad_info;
+extern const struct wl_info nw_info;
+extern const struct wl_info lud_info;
+extern const struct wl_info spmv_info;
+extern const struct wl_info cutcp_info;
 
 #endif

@@ -44,6 +44,7 @@ struct link *link_create(struct engine *e, const struct config *cfg,
     struct link *l = xcalloc(1, sizeof *l);
     l->eng = e;
     l->dom = dom;
+    l->st = st;
     l->bw = cfg_f64(cfg, "link.bandwidth");
     l->latency = cfg_u64(cfg, "link.latency");
     l->setup = cfg_u64(cfg, "link.ce_setup");
@@ -72,6 +73,7 @@ void link_free(struct link *l)
 {
     if (!l) return;
     link_host_free(l->host);
+    link_host_writer_free(l->hw);
     free(l);
 }
 
@@ -131,6 +133,7 @@ sim_time link_dma(struct link *l, enum link_dir dir, uint64_t host_addr,
     *d->transfers += 1;
     sim_time t = left + l->latency;
     engine_at(l->eng, t, l->dom, done, obj, arg);
+    if (dir == LINK_D2H && l->hw) link_host_write(l->hw, host_addr, bytes, t);
     return t;
 }
 

@@ -67,6 +67,7 @@ void link_attach_host(struct link *l, struct dram *host, struct req_pool *pool)
         mq_init(&e->replies, e->name, MAX_OUT, 0, &e->comp);
     }
     l->host = h;
+    l->hw = link_host_writer_new(l, host, pool, l->st);
 }
 
 void link_host_free(struct host_dma *h)

@@ -16,6 +16,10 @@ struct link_dir_state {
 };
 
 struct host_dma;   /* copy engines reading host memory (link_host.c) */
+struct host_writer; /* landed D2H data into host memory (link_host_write.c) */
+struct dram;
+struct req_pool;
+struct stats;
 
 struct link {
     struct engine *eng;
@@ -27,6 +31,8 @@ struct link {
     struct link_fmt fmt;
     struct link_dir_state d[2];
     struct host_dma *host;
+    struct host_writer *hw;
+    struct stats *st;
 };
 
 /* Put `payload` on direction d's wire no earlier than `ready`, its last
@@ -36,5 +42,10 @@ sim_time link_send(struct link *l, struct link_dir_state *d, uint64_t payload,
 sim_time link_host_dma(struct link *l, uint64_t host_addr, uint64_t bytes,
                        sim_time now, event_fn done, void *obj, uint64_t arg);
 void link_host_free(struct host_dma *h);
+struct host_writer *link_host_writer_new(struct link *l, struct dram *host,
+                                         struct req_pool *pool, struct stats *st);
+void link_host_writer_free(struct host_writer *w);
+/* Write `bytes` at host address addr once they land at `landing`. */
+void link_host_write(struct host_writer *w, uint64_t addr, uint64_t bytes, sim_time landing);
 
 #endif

@@ -99,6 +99,10 @@ START_TEST(half_capacity_two_passes_thrash_and_write_back)
      * one of the 2 passes x N pages x 32 lines misses. */
     ck_assert_uint_eq(counter(s, "l2.invalidated_lines"), 3 * N_PAGES / 2 * 32);
     ck_assert_uint_eq(counter(s, "l2.misses"), 2 * N_PAGES * 32);
+    /* Host DDR4 serves both directions of every migration in 128 B
+     * requests: 2N pages read for H2D, 1.5N dirty pages written by D2H. */
+    ck_assert_uint_eq(counter(s, "host.dram.reads"), 2 * N_PAGES * 32);
+    ck_assert_uint_eq(counter(s, "host.dram.writes"), 3 * N_PAGES / 2 * 32);
     ck_assert_uint_eq(counter(s, "gpu.kernels"), 2);
     system_free(s);
     config_free(c);

@@ -5,6 +5,8 @@
 #include <sys/resource.h>
 #include "wl_harness.h"
 #include "../workloads/gen.h"
+#include "stats.h"
+#include "system.h"
 
 /* splitmix64's finaliser, written out again here (not the library's). */
 static uint64_t sm64(uint64_t x)
@@ -13,29 +15,6 @@ static uint64_t sm64(uint64_t x)
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
     return x ^ (x >> 31);
-}
-
-static struct wlh open_check(const char *const *sets, size_t n, uint64_t pages,
-                             uint64_t kernels)
-{
-    struct wlh h = wlh_open(sets, n);
-    struct wlh_run r = wlh_run_all(h.wl);
-    ck_assert_uint_eq(r.kernels, kernels);
-    ck_assert_uint_eq(r.pages, pages);
-    wlh_close(&h);
-    return wlh_open(sets, n);
-}
-
-static void check_thread(const char *const *sets, size_t n, uint64_t kseq, uint64_t block,
-                         uint32_t tid, struct wlh_seq *want, const char *what)
-{
-    struct wlh h = wlh_open(sets, n);
-    struct wlh_seq got = wlh_thread(h.wl, kseq, block, tid);
-    wlh_seq_eq(&got, want, what);
-    free(got.v);
-    free(want->v);
-    memset(want, 0, sizeof *want);
-    wlh_close(&h);
 }
 
 START_TEST(vecadd_pages_and_thread_sequence)
@@ -229,6 +208,25 @@ START_TEST(host_steps_in_program_order)
 }
 END_TEST
 
+/* In a whole run the front end skips host steps and the result counts
+ * them: backprop's bpnn_train_cuda has 8 copies around its 2 kernels. */
+START_TEST(run_counts_skipped_host_steps)
+{
+    static const char *const sets[] = { "workload.kind=backprop", "workload.backprop.in=256" };
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, NSETS(sets), &err);
+    ck_assert_ptr_nonnull(c);
+    struct system *sys = system_build(c);
+    ck_assert_int_eq(system_run(sys), RUN_COMPLETED);
+    const struct stat_entry *st = stats_find(system_stats(sys), "workload.host_steps_skipped");
+    ck_assert_ptr_nonnull(st);
+    ck_assert_uint_eq(*st->p.u, 8);
+    ck_assert_uint_eq(system_kernels_done(sys), 2);
+    system_free(sys);
+    config_free(c);
+}
+END_TEST
+
 static long maxrss_kib(void)
 {
     struct rusage ru;
@@ -272,6 +270,7 @@ static Suite *micro_suite(void)
     tcase_add_test(tc, mriq_pages_and_thread_sequence);
     tcase_add_test(tc, every_generator_is_a_workload_kind);
     tcase_add_test(tc, host_steps_in_program_order);
+    tcase_add_test(tc, run_counts_skipped_host_steps);
     tcase_add_test(tc, four_gib_streaming_keeps_rss_under_50mb);
     suite_add_tcase(s, tc);
     return s;

@@ -44,30 +44,6 @@ END_TEST
 static uint64_t span_pages(uint64_t start, uint64_t end)
 { return (end - 1) / 4096 - start / 4096 + 1; }
 
-/* Opens SETS, checks the distinct pages of the whole program, reopens. */
-static struct wlh open_check_pages(const char *const *sets, size_t n, uint64_t pages,
-                                   uint64_t kernels)
-{
-    struct wlh h = wlh_open(sets, n);
-    struct wlh_run r = wlh_run_all(h.wl);
-    ck_assert_uint_eq(r.kernels, kernels);
-    ck_assert_uint_eq(r.pages, pages);
-    wlh_close(&h);
-    return wlh_open(sets, n);
-}
-
-static void check_thread(const char *const *sets, size_t n, uint64_t kseq, uint64_t block,
-                         uint32_t tid, struct wlh_seq *want, const char *what)
-{
-    struct wlh h = wlh_open(sets, n);
-    struct wlh_seq got = wlh_thread(h.wl, kseq, block, tid);
-    wlh_seq_eq(&got, want, what);
-    free(got.v);
-    free(want->v);
-    memset(want, 0, sizeof *want);
-    wlh_close(&h);
-}
-
 /* 2DCONV 20x1500: a row is 6000 B, so B's untouched first and last rows
  * leave whole pages untouched. */
 START_TEST(conv2d_pages_and_thread_sequence)
@@ -75,7 +51,7 @@ START_TEST(conv2d_pages_and_thread_sequence)
     const uint64_t NI = 20, NJ = 1500;
     static const char *const sets[] = { "workload.kind=2dconv", "workload.2dconv.ni=20",
                                         "workload.2dconv.nj=1500" };
-    struct wlh h = open_check_pages(sets, NSETS(sets),
+    struct wlh h = open_check(sets, NSETS(sets),
         wlh_pages(NI * NJ * 4) + span_pages(4 * (NJ + 1), 4 * ((NI - 2) * NJ + NJ - 1)), 1);
     wlh_close(&h);
     /* i = 9 (by 1, ty 1), j = 37 (bx 1, tx 5): block 1*47+1, tid 37. */
@@ -96,7 +72,7 @@ START_TEST(conv3d_pages_and_thread_sequence)
     const uint64_t NI = 5, NJ = 10, NK = 300;
     static const char *const sets[] = { "workload.kind=3dconv", "workload.3dconv.ni=5",
                                         "workload.3dconv.nj=10", "workload.3dconv.nk=300" };
-    struct wlh h = open_check_pages(sets, NSETS(sets),
+    struct wlh h = open_check(sets, NSETS(sets),
         wlh_pages(NI * NJ * NK * 4) +
         span_pages(4 * (NJ * NK + NK + 1), 4 * (((NI - 2) * NJ + NJ - 2) * NK + NK - 1)), NI - 2);
     wlh_close(&h);
@@ -127,7 +103,7 @@ START_TEST(mm2_pages_and_thread_sequence)
     const uint64_t NI = 9, NJ = 40, NK = 1030, NL = 33;
     static const char *const sets[] = { "workload.kind=2mm", "workload.2mm.ni=9",
         "workload.2mm.nj=40", "workload.2mm.nk=1030", "workload.2mm.nl=33" };
-    struct wlh h = open_check_pages(sets, NSETS(sets),
+    struct wlh h = open_check(sets, NSETS(sets),
         wlh_pages(NI * NK * 4) + wlh_pages(NK * NJ * 4) + wlh_pages(NI * NJ * 4) +
         wlh_pages(NJ * NL * 4) + wlh_pages(NI * NL * 4), 2);
     wlh_close(&h);
@@ -154,7 +130,7 @@ START_TEST(mvt_pages_and_thread_sequence)
 {
     const uint64_t N = 1100;
     static const char *const sets[] = { "workload.kind=mvt", "workload.mvt.n=1100" };
-    struct wlh h = open_check_pages(sets, NSETS(sets), wlh_pages(N * N * 4) + 4 * wlh_pages(N * 4), 2);
+    struct wlh h = open_check(sets, NSETS(sets), wlh_pages(N * N * 4) + 4 * wlh_pages(N * 4), 2);
     wlh_close(&h);
     struct wlh_seq want = {0};
     uint64_t i = 300;           /* block 1, tid 44 */
@@ -180,7 +156,7 @@ START_TEST(atax_pages_and_thread_sequence)
     const uint64_t NX = 700, NY = 1030;
     static const char *const sets[] = { "workload.kind=atax", "workload.atax.nx=700",
                                         "workload.atax.ny=1030" };
-    struct wlh h = open_check_pages(sets, NSETS(sets),
+    struct wlh h = open_check(sets, NSETS(sets),
         wlh_pages(NX * NY * 4) + 2 * wlh_pages(NY * 4) + wlh_pages(NX * 4), 2);
     wlh_close(&h);
     struct wlh_seq want = {0};
@@ -208,7 +184,7 @@ START_TEST(bicg_pages_and_thread_sequence)
     const uint64_t NX = 1030, NY = 700;
     static const char *const sets[] = { "workload.kind=bicg", "workload.bicg.nx=1030",
                                         "workload.bicg.ny=700" };
-    struct wlh h = open_check_pages(sets, NSETS(sets),
+    struct wlh h = open_check(sets, NSETS(sets),
         wlh_pages(NX * NY * 4) + 2 * wlh_pages(NX * 4) + 2 * wlh_pages(NY * 4), 2);
     wlh_close(&h);
     struct wlh_seq want = {0};
@@ -236,7 +212,7 @@ START_TEST(gesummv_pages_and_thread_sequence)
 {
     const uint64_t N = 600;
     static const char *const sets[] = { "workload.kind=gesummv", "workload.gesummv.n=600" };
-    struct wlh h = open_check_pages(sets, NSETS(sets),
+    struct wlh h = open_check(sets, NSETS(sets),
         2 * wlh_pages(N * N * 4) + 3 * wlh_pages(N * 4), 1);
     wlh_close(&h);
     struct wlh_seq want = {0};
@@ -258,7 +234,7 @@ START_TEST(fdtd2d_pages_and_thread_sequence)
     const uint64_t NX = 20, NY = 1100, TMAX = 3;
     static const char *const sets[] = { "workload.kind=fdtd2d", "workload.fdtd2d.nx=20",
                                         "workload.fdtd2d.ny=1100", "workload.fdtd2d.tmax=3" };
-    struct wlh h = open_check_pages(sets, NSETS(sets),
+    struct wlh h = open_check(sets, NSETS(sets),
         wlh_pages(TMAX * 4) + wlh_pages(NX * (NY + 1) * 4) + wlh_pages((NX + 1) * NY * 4) +
         wlh_pages(NX * NY * 4), 3 * TMAX);
     wlh_close(&h);

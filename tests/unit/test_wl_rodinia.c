@@ -7,29 +7,6 @@
 
 #define IN_RANGE(x, lo, hi) ((x) >= (lo) && (x) <= (hi))
 
-static struct wlh open_check(const char *const *sets, size_t n, uint64_t pages,
-                             uint64_t kernels)
-{
-    struct wlh h = wlh_open(sets, n);
-    struct wlh_run r = wlh_run_all(h.wl);
-    ck_assert_uint_eq(r.kernels, kernels);
-    ck_assert_uint_eq(r.pages, pages);
-    wlh_close(&h);
-    return wlh_open(sets, n);
-}
-
-static void check_thread(const char *const *sets, size_t n, uint64_t kseq, uint64_t block,
-                         uint32_t tid, struct wlh_seq *want, const char *what)
-{
-    struct wlh h = wlh_open(sets, n);
-    struct wlh_seq got = wlh_thread(h.wl, kseq, block, tid);
-    wlh_seq_eq(&got, want, what);
-    free(got.v);
-    free(want->v);
-    memset(want, 0, sizeof *want);
-    wlh_close(&h);
-}
-
 /* dynproc_kernel for one thread; allocs 0 wall, 1 result0, 2 result1. */
 static void pathfinder_ref(struct wlh_seq *s, int iteration, int cols, int startStep,
                            int border, int bx, int tx, int src, int dst)
@@ -272,6 +249,262 @@ START_TEST(kmeans_pages_and_thread_sequence)
 }
 END_TEST
 
+/* backprop, in = 64: 4 blocks of 16x16.  Allocs: 0 input, 1 output_hidden,
+ * 2 w (input_hidden), 3 partial_sum, 4 delta, 5 oldw (prev weights). */
+static void bp_ref(struct wlh_seq *s, int k, int by, int tx, int ty)
+{
+    int hid = 16, HEIGHT = 16;
+    int index = (hid + 1) * HEIGHT * by + (hid + 1) * ty + tx + 1 + (hid + 1);
+    int index_in = HEIGHT * by + ty + 1, index_x = tx + 1, index_y = index_in;
+    if (k == 0) {
+        if (tx == 0) wlh_push(s, L(0, index_in * 4));
+        wlh_push(s, BAR);
+        wlh_push(s, L(2, index * 4));
+        wlh_push(s, BAR);
+        wlh_push(s, BAR);
+        for (int i = 1; i <= 4; i++) wlh_push(s, BAR);
+        wlh_push(s, S(2, index * 4));
+        wlh_push(s, BAR);
+        if (tx == 0) wlh_push(s, S(3, (by * hid + ty) * 4));
+        return;
+    }
+    wlh_push(s, L(4, index_x * 4)); wlh_push(s, L(0, index_y * 4));
+    wlh_push(s, L(5, index * 4)); wlh_push(s, L(2, index * 4)); wlh_push(s, S(2, index * 4));
+    wlh_push(s, L(4, index_x * 4)); wlh_push(s, L(0, index_y * 4));
+    wlh_push(s, L(5, index * 4)); wlh_push(s, S(5, index * 4));
+    wlh_push(s, BAR);
+    if (ty == 0 && by == 0) {
+        wlh_push(s, L(4, index_x * 4)); wlh_push(s, L(5, index_x * 4));
+        wlh_push(s, L(2, index_x * 4)); wlh_push(s, S(2, index_x * 4));
+        wlh_push(s, L(4, index_x * 4)); wlh_push(s, L(5, index_x * 4));
+        wlh_push(s, S(5, index_x * 4));
+    }
+}
+
+START_TEST(backprop_pages_and_thread_sequence)
+{
+    const uint64_t IN = 64;
+    static const char *const sets[] = { "workload.kind=backprop", "workload.backprop.in=64" };
+    struct wlh h = open_check(sets, NSETS(sets),
+        wlh_pages((IN + 1) * 4) + 2 * wlh_pages((IN + 1) * 17 * 4) + wlh_pages(IN * 4) +
+        wlh_pages(17 * 4), 2);
+    ck_assert_uint_eq(h.wl->nallocs, 6);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    bp_ref(&want, 0, 2, 0, 5);
+    check_thread(sets, NSETS(sets), 0, 2, 5 * 16, &want, "layerforward by 2 (0,5)");
+    bp_ref(&want, 0, 3, 7, 15);
+    check_thread(sets, NSETS(sets), 0, 3, 15 * 16 + 7, &want, "layerforward by 3 (7,15)");
+    bp_ref(&want, 1, 0, 9, 0);
+    check_thread(sets, NSETS(sets), 1, 0, 9, &want, "adjust by 0 (9,0)");
+    bp_ref(&want, 1, 1, 9, 0);
+    check_thread(sets, NSETS(sets), 1, 1, 9, &want, "adjust by 1 (9,0)");
+}
+END_TEST
+
+/* srad_v2 for one thread, transcribed from srad_kernel.cu; loads outside
+ * the array are dropped.  Allocs: 0 J, 1 C, 2 E, 3 W, 4 N, 5 S. */
+static void srad_push(struct wlh_seq *s, int op, int a, long idx, long size)
+{
+    if (idx < 0 || idx >= size) return;
+    wlh_push(s, WLH_REC(op, a, (uint64_t)idx * 4));
+}
+
+static void srad_ref(struct wlh_seq *q, int k, int cols, int rows, int gx, int gy,
+                     int bx, int by, int tx, int ty)
+{
+    const int B = 16;
+    long size = (long)rows * cols;
+    long index = cols * B * by + B * bx + cols * ty + tx;
+    long index_n = cols * B * by + B * bx + tx - cols;
+    long index_s = cols * B * by + B * bx + cols * B + tx;
+    long index_w = cols * B * by + B * bx + cols * ty - 1;
+    long index_e = cols * B * by + B * bx + cols * ty + B;
+    if (k == 0) {
+        srad_push(q, INST_LOAD, 0, index_n, size);
+        srad_push(q, INST_LOAD, 0, index_s, size);
+        if (by == 0) srad_push(q, INST_LOAD, 0, B * bx + tx, size);
+        else if (by == gy - 1)
+            srad_push(q, INST_LOAD, 0, cols * B * (gy - 1) + B * bx + cols * (B - 1) + tx, size);
+        wlh_push(q, BAR);
+        srad_push(q, INST_LOAD, 0, index_w, size);
+        srad_push(q, INST_LOAD, 0, index_e, size);
+        if (bx == 0) srad_push(q, INST_LOAD, 0, cols * B * by + cols * ty, size);
+        else if (bx == gx - 1)
+            srad_push(q, INST_LOAD, 0, cols * B * by + B * (gx - 1) + cols * ty + B - 1, size);
+        wlh_push(q, BAR);
+        srad_push(q, INST_LOAD, 0, index, size);
+        wlh_push(q, BAR);
+        wlh_push(q, BAR);
+        srad_push(q, INST_STORE, 1, index, size); srad_push(q, INST_STORE, 2, index, size);
+        srad_push(q, INST_STORE, 3, index, size); srad_push(q, INST_STORE, 5, index, size);
+        srad_push(q, INST_STORE, 4, index, size);
+        return;
+    }
+    srad_push(q, INST_LOAD, 0, index, size);
+    wlh_push(q, BAR);
+    srad_push(q, INST_LOAD, 1, index_s, size);
+    if (by == gy - 1)
+        srad_push(q, INST_LOAD, 1, cols * B * (gy - 1) + B * bx + cols * (B - 1) + tx, size);
+    wlh_push(q, BAR);
+    srad_push(q, INST_LOAD, 1, index_e, size);
+    if (bx == gx - 1)
+        srad_push(q, INST_LOAD, 1, cols * B * by + B * (gx - 1) + cols * ty + B - 1, size);
+    wlh_push(q, BAR);
+    srad_push(q, INST_LOAD, 1, index, size);
+    wlh_push(q, BAR);
+    srad_push(q, INST_LOAD, 4, index, size); srad_push(q, INST_LOAD, 5, index, size);
+    srad_push(q, INST_LOAD, 3, index, size); srad_push(q, INST_LOAD, 2, index, size);
+    wlh_push(q, BAR);
+    srad_push(q, INST_STORE, 0, index, size);
+}
+
+START_TEST(srad_pages_and_thread_sequence)
+{
+    static const char *const sets[] = { "workload.kind=srad", "workload.srad.rows=48",
+        "workload.srad.cols=64", "workload.srad.iterations=2" };
+    struct wlh h = open_check(sets, NSETS(sets), 6 * wlh_pages(48 * 64 * 4), 4);
+    ck_assert_uint_eq(h.wl->nallocs, 6);
+    wlh_close(&h);
+    /* Grid 4 x 3: corners, edges and the middle, both kernels. */
+    static const int th[][4] = { {0, 0, 0, 0}, {3, 2, 15, 15}, {0, 2, 0, 15}, {3, 0, 15, 0},
+                                 {1, 1, 7, 9}, {2, 0, 3, 0}, {0, 1, 0, 4} };
+    struct wlh_seq want = {0};
+    for (size_t q = 0; q < sizeof th / sizeof th[0]; q++)
+        for (int k = 0; k < 2; k++) {
+            srad_ref(&want, k, 64, 48, 4, 3, th[q][0], th[q][1], th[q][2], th[q][3]);
+            check_thread(sets, NSETS(sets), 2 + k, th[q][1] * 4 + th[q][0],
+                         th[q][3] * 16 + th[q][2], &want, k ? "srad_cuda_2" : "srad_cuda_1");
+        }
+}
+END_TEST
+
+/* needle_cuda_shared_1/2 for one thread, transcribed; allocs 0 ref, 1 matrix. */
+static void nw_ref(struct wlh_seq *s, int kernel, int cols, int i, int bw, int bx, int tx)
+{
+    const int B = 16;
+    int b_index_x = kernel == 1 ? bx : bx + bw - i;
+    int b_index_y = kernel == 1 ? i - 1 - bx : bw - bx - 1;
+    int index = cols * B * b_index_y + B * b_index_x + tx + (cols + 1);
+    int index_n = cols * B * b_index_y + B * b_index_x + tx + 1;
+    int index_w = cols * B * b_index_y + B * b_index_x + cols;
+    int index_nw = cols * B * b_index_y + B * b_index_x;
+    if (kernel == 1) {
+        if (tx == 0) wlh_push(s, L(1, index_nw * 4));
+        for (int ty = 0; ty < B; ty++) wlh_push(s, L(0, (index + cols * ty) * 4));
+        wlh_push(s, BAR);
+    } else {
+        for (int ty = 0; ty < B; ty++) wlh_push(s, L(0, (index + cols * ty) * 4));
+        wlh_push(s, BAR);
+        if (tx == 0) wlh_push(s, L(1, index_nw * 4));
+    }
+    wlh_push(s, L(1, (index_w + cols * tx) * 4));
+    wlh_push(s, BAR);
+    wlh_push(s, L(1, index_n * 4));
+    wlh_push(s, BAR);
+    for (int m = 0; m < B; m++) wlh_push(s, BAR);
+    for (int m = B - 2; m >= 0; m--) wlh_push(s, BAR);
+    for (int ty = 0; ty < B; ty++) wlh_push(s, S(1, (index + ty * cols) * 4));
+}
+
+START_TEST(nw_pages_and_thread_sequence)
+{
+    const uint64_t DIM = 1040, COLS = DIM + 1, BW = DIM / 16;
+    static const char *const sets[] = { "workload.kind=nw", "workload.nw.dim=1040" };
+    /* ref row 0 (4164 B) is never read: its first page stays untouched. */
+    uint64_t lo = 4 * (DIM + 2), hi = 4 * COLS * COLS;
+    struct wlh h = open_check(sets, NSETS(sets),
+        wlh_pages(COLS * COLS * 4) + (hi - 1) / 4096 - lo / 4096 + 1, 2 * BW - 1);
+    wlh_run_all(h.wl);
+    ck_assert_uint_eq(h.wl->host_steps, 3);     /* two copies in, one out */
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    nw_ref(&want, 1, (int)COLS, 5, (int)BW, 2, 0);
+    check_thread(sets, NSETS(sets), 4, 2, 0, &want, "shared_1 i=5 bx=2 tx=0");
+    nw_ref(&want, 1, (int)COLS, 65, (int)BW, 64, 15);
+    check_thread(sets, NSETS(sets), 64, 64, 15, &want, "shared_1 i=65 bx=64 tx=15");
+    /* shared_2 with i = 60 is launch BW + (BW-1-60). */
+    nw_ref(&want, 2, (int)COLS, 60, (int)BW, 3, 0);
+    check_thread(sets, NSETS(sets), BW + (BW - 1 - 60), 3, 0, &want, "shared_2 i=60 bx=3 tx=0");
+    nw_ref(&want, 2, (int)COLS, 1, (int)BW, 0, 9);
+    check_thread(sets, NSETS(sets), 2 * BW - 2, 0, 9, &want, "shared_2 i=1 tx=9");
+}
+END_TEST
+
+/* lud kernels for one thread, transcribed from lud_kernel.cu (alloc 0 m). */
+static void lud_ref(struct wlh_seq *s, int kernel, int dim, int offset, int bx, int by,
+                    int tx, int ty)
+{
+    const int B = 16;
+    if (kernel == 0) {
+        int array_offset = offset * dim + offset;
+        for (int i = 0; i < B; i++) { wlh_push(s, L(0, (array_offset + tx) * 4)); array_offset += dim; }
+        wlh_push(s, BAR);
+        for (int i = 0; i < B - 1; i++) { wlh_push(s, BAR); wlh_push(s, BAR); }
+        array_offset = (offset + 1) * dim + offset;
+        for (int i = 1; i < B; i++) { wlh_push(s, S(0, (array_offset + tx) * 4)); array_offset += dim; }
+        return;
+    }
+    if (kernel == 1) {
+        int idx, array_offset;
+        if (tx < B) {
+            idx = tx;
+            array_offset = offset * dim + offset;
+            for (int i = 0; i < B / 2; i++) { wlh_push(s, L(0, (array_offset + idx) * 4)); array_offset += dim; }
+            array_offset = offset * dim + offset;
+            for (int i = 0; i < B; i++) {
+                wlh_push(s, L(0, (array_offset + (bx + 1) * B + idx) * 4)); array_offset += dim;
+            }
+        } else {
+            idx = tx - B;
+            array_offset = (offset + B / 2) * dim + offset;
+            for (int i = B / 2; i < B; i++) { wlh_push(s, L(0, (array_offset + idx) * 4)); array_offset += dim; }
+            array_offset = (offset + (bx + 1) * B) * dim + offset;
+            for (int i = 0; i < B; i++) { wlh_push(s, L(0, (array_offset + idx) * 4)); array_offset += dim; }
+        }
+        wlh_push(s, BAR);
+        wlh_push(s, BAR);
+        if (tx < B) {
+            idx = tx;
+            array_offset = (offset + 1) * dim + offset;
+            for (int i = 1; i < B; i++) {
+                wlh_push(s, S(0, (array_offset + (bx + 1) * B + idx) * 4)); array_offset += dim;
+            }
+        } else {
+            idx = tx - B;
+            array_offset = (offset + (bx + 1) * B) * dim + offset;
+            for (int i = 0; i < B; i++) { wlh_push(s, S(0, (array_offset + idx) * 4)); array_offset += dim; }
+        }
+        return;
+    }
+    int grow = offset + (by + 1) * B, gcol = offset + (bx + 1) * B;
+    wlh_push(s, L(0, ((offset + ty) * dim + gcol + tx) * 4));
+    wlh_push(s, L(0, ((grow + ty) * dim + offset + tx) * 4));
+    wlh_push(s, BAR);
+    wlh_push(s, L(0, ((grow + ty) * dim + gcol + tx) * 4));
+    wlh_push(s, S(0, ((grow + ty) * dim + gcol + tx) * 4));
+}
+
+START_TEST(lud_pages_and_thread_sequence)
+{
+    static const char *const sets[] = { "workload.kind=lud", "workload.lud.dim=80" };
+    /* Offsets 0, 16, 32, 48 (3 launches each), then the diagonal at 64. */
+    struct wlh h = open_check(sets, NSETS(sets), wlh_pages(80 * 80 * 4), 13);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    lud_ref(&want, 0, 80, 32, 0, 0, 5, 0);
+    check_thread(sets, NSETS(sets), 6, 0, 5, &want, "lud_diagonal offset 32");
+    lud_ref(&want, 0, 80, 64, 0, 0, 15, 0);
+    check_thread(sets, NSETS(sets), 12, 0, 15, &want, "lud_diagonal last");
+    lud_ref(&want, 1, 80, 16, 2, 0, 3, 0);
+    check_thread(sets, NSETS(sets), 4, 2, 3, &want, "lud_perimeter row thread");
+    lud_ref(&want, 1, 80, 16, 1, 0, 20, 0);
+    check_thread(sets, NSETS(sets), 4, 1, 20, &want, "lud_perimeter column thread");
+    lud_ref(&want, 2, 80, 0, 3, 1, 7, 11);
+    check_thread(sets, NSETS(sets), 2, 1 * 4 + 3, 11 * 16 + 7, &want, "lud_internal");
+}
+END_TEST
+
 static Suite *rodinia_suite(void)
 {
     Suite *s = suite_create("wl_rodinia");
@@ -282,6 +515,10 @@ static Suite *rodinia_suite(void)
     tcase_add_test(tc, hotspot3d_pages_and_thread_sequence);
     tcase_add_test(tc, bfs_levels_pages_and_thread_sequence);
     tcase_add_test(tc, kmeans_pages_and_thread_sequence);
+    tcase_add_test(tc, backprop_pages_and_thread_sequence);
+    tcase_add_test(tc, srad_pages_and_thread_sequence);
+    tcase_add_test(tc, nw_pages_and_thread_sequence);
+    tcase_add_test(tc, lud_pages_and_thread_sequence);
     suite_add_tcase(s, tc);
     return s;
 }

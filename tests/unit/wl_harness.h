@@ -153,6 +153,33 @@ static inline void wlh_seq_eq(const struct wlh_seq *got, const struct wlh_seq *w
     ck_assert_msg(got->n == want->n, "%s: %zu ops, loop nest has %zu", what, got->n, want->n);
 }
 
+/* Opens SETS, checks the kernel count and the distinct pages of the whole
+ * program against the formula, and reopens it for the caller. */
+static inline struct wlh open_check(const char *const *sets, size_t n, uint64_t pages,
+                                    uint64_t kernels)
+{
+    struct wlh h = wlh_open(sets, n);
+    struct wlh_run r = wlh_run_all(h.wl);
+    ck_assert_uint_eq(r.kernels, kernels);
+    ck_assert_uint_eq(r.pages, pages);
+    wlh_close(&h);
+    return wlh_open(sets, n);
+}
+
+/* Thread tid of `block` in launch kseq issues exactly `want` (consumed). */
+static inline void check_thread(const char *const *sets, size_t n, uint64_t kseq,
+                                uint64_t block, uint32_t tid, struct wlh_seq *want,
+                                const char *what)
+{
+    struct wlh h = wlh_open(sets, n);
+    struct wlh_seq got = wlh_thread(h.wl, kseq, block, tid);
+    wlh_seq_eq(&got, want, what);
+    free(got.v);
+    free(want->v);
+    memset(want, 0, sizeof *want);
+    wlh_close(&h);
+}
+
 #define L(a, o) WLH_REC(INST_LOAD, a, (uint64_t)(o))
 #define S(a, o) WLH_REC(INST_STORE, a, (uint64_t)(o))
 #define A(a, o) WLH_REC(INST_ATOMIC, a, (uint64_t)(o))

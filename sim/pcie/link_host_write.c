@@ -1,0 +1,105 @@
+/* D2H data lands in host memory: once a D2H transfer has crossed the link,
+ * its bytes are written into host DDR4 as 128 B posted writes.  PCIe
+ * memory writes are posted, so the transfer is complete for its sender at
+ * landing; the writes only load the host channels (which serve H2D reads
+ * and, later, remote accesses too).  At most MAX_OUT writes in flight. */
+#include <stdlib.h>
+#include "link_int.h"
+#include "../mem_req.h"
+#include "../dram/dram.h"
+#include "../stats.h"
+
+#define MAX_OUT 64
+#define CHUNK 128u
+
+struct pending { sim_time ready; uint64_t addr, bytes, done; };
+
+struct host_writer {
+    struct component comp;
+    struct dram *host;
+    struct req_pool *pool;
+    struct pending *q;          /* ring, in landing order */
+    size_t cap, head, n;
+    uint64_t outstanding;
+    struct mq replies;
+    uint64_t *writes;
+};
+
+static sim_time hw_tick(struct component *c, sim_time now)
+{
+    struct host_writer *w = (struct host_writer *)c;
+    struct mem_req *r;
+    while ((r = mq_pop(&w->replies, now))) {
+        req_release(w->pool, r);
+        w->outstanding--;
+    }
+    while (w->n && w->q[w->head].ready <= now && w->outstanding < MAX_OUT) {
+        struct pending *p = &w->q[w->head];
+        uint64_t pa = p->addr + p->done;
+        struct mq *q = dram_channel_in(w->host, dram_channel_of(w->host, pa));
+        if (mq_full(q)) { mq_wait_space(q, c); return TIME_NEVER; }
+        r = req_alloc(w->pool);
+        r->kind = REQ_STORE;
+        r->vaddr = r->paddr = pa;
+        uint64_t left = p->bytes - p->done;
+        r->size = (uint32_t)(left < CHUNK ? left : CHUNK);
+        r->sector_mask = 0xf;
+        r->t_issue = now;
+        r->reply = &w->replies;
+        mq_push(q, r, now, c);
+        w->outstanding++;
+        *w->writes += 1;
+        p->done += r->size;
+        if (p->done == p->bytes) { w->head = (w->head + 1) % w->cap; w->n--; }
+    }
+    /* Answers wake us; otherwise the next landing. */
+    if (w->n && w->q[w->head].ready > now) return w->q[w->head].ready;
+    return TIME_NEVER;
+}
+
+static void hw_dump(struct component *c, FILE *out)
+{
+    struct host_writer *w = (struct host_writer *)c;
+    fprintf(out, "    %zu landed transfers to write, %llu writes in flight\n", w->n,
+            (unsigned long long)w->outstanding);
+}
+
+static const struct comp_ops hw_ops = { hw_tick, hw_dump };
+
+struct host_writer *link_host_writer_new(struct link *l, struct dram *host,
+                                         struct req_pool *pool, struct stats *st)
+{
+    struct host_writer *w = xcalloc(1, sizeof *w);
+    w->host = host;
+    w->pool = pool;
+    comp_init(&w->comp, l->eng, &hw_ops, "link.d2h.host_writes", l->dom);
+    mq_init(&w->replies, "link.d2h.host_writes", MAX_OUT, 0, &w->comp);
+    w->writes = stat_counter(st, "link.d2h.host_writes", "requests",
+                             "128 B writes of landed D2H data into host memory");
+    return w;
+}
+
+void link_host_writer_free(struct host_writer *w)
+{
+    if (!w) return;
+    mq_free(&w->replies);
+    free(w->q);
+    free(w);
+}
+
+void link_host_write(struct host_writer *w, uint64_t addr, uint64_t bytes, sim_time landing)
+{
+    if (!bytes) return;
+    if (w->n == w->cap) {
+        /* Grows to the peak number of landed-but-unwritten transfers. */
+        size_t cap = w->cap ? 2 * w->cap : 64;
+        struct pending *q = xcalloc(cap, sizeof *q);
+        for (size_t i = 0; i < w->n; i++) q[i] = w->q[(w->head + i) % w->cap];
+        free(w->q);
+        w->q = q;
+        w->cap = cap;
+        w->head = 0;
+    }
+    w->q[(w->head + w->n++) % w->cap] = (struct pending){ landing, addr, bytes, 0 };
+    comp_wake_at(&w->comp, landing);
+}
