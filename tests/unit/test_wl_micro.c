@@ -208,8 +208,9 @@ START_TEST(host_steps_in_program_order)
 }
 END_TEST
 
-/* In a whole run the front end skips host steps and the result counts
- * them: backprop's bpnn_train_cuda has 8 copies around its 2 kernels. */
+/* In a whole run the driver runs the host steps between the kernels and
+ * none is skipped: backprop's bpnn_train_cuda has 8 copies around its 2
+ * kernels. */
 START_TEST(run_counts_skipped_host_steps)
 {
     static const char *const sets[] = { "workload.kind=backprop", "workload.backprop.in=256" };
@@ -219,6 +220,9 @@ START_TEST(run_counts_skipped_host_steps)
     struct system *sys = system_build(c);
     ck_assert_int_eq(system_run(sys), RUN_COMPLETED);
     const struct stat_entry *st = stats_find(system_stats(sys), "workload.host_steps_skipped");
+    ck_assert_ptr_nonnull(st);
+    ck_assert_uint_eq(*st->p.u, 0);
+    st = stats_find(system_stats(sys), "driver.host_steps");
     ck_assert_ptr_nonnull(st);
     ck_assert_uint_eq(*st->p.u, 8);
     ck_assert_uint_eq(system_kernels_done(sys), 2);
