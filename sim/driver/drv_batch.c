@@ -110,6 +110,8 @@ void drv_stats_init(struct driver *d, struct stats *st)
                                 "2 MiB root chunks given whole to a VA block being filled");
     d->n_prefetch_dropped = stat_counter(st, "driver.prefetch_dropped", "blocks",
                                          "blocks whose prefetch exceeded GPU memory (faulted pages only)");
+    d->n_sent_home = stat_counter(st, "driver.pages_to_host", "pages",
+                                  "resident pages a prefetch to the host moved out of GPU memory");
     d->n_replays = stat_counter(st, "driver.replays", "signals", "replays issued to the GPU");
     d->n_wakeups = stat_counter(st, "driver.wakeups", "wakeups",
                                 "times the thread woke on the fault interrupt");

@@ -136,7 +136,7 @@ static bool evict_one(struct driver *d, uint64_t *pfn, sim_time now)
         *d->n_writebacks += 1;
         d->batch_d2h += PAGE_SIZE;
         d->pending_d2h++;
-        link_transfer(d->link, LINK_D2H, PAGE_SIZE, now, d2h_landed, d, frame);
+        link_dma(d->link, LINK_D2H, vpn << PAGE_SHIFT, PAGE_SIZE, now, d2h_landed, d, frame);
     }
     *pfn = frame;
     return true;
@@ -156,8 +156,10 @@ static void launch_chunk(struct driver *d, sim_time now)
         *d->n_transfers += 1;
         d->batch_migrated += r->n;
         d->batch_h2d += (uint64_t)r->n * PAGE_SIZE;
-        link_transfer(d->link, LINK_H2D, (uint64_t)r->n * PAGE_SIZE, now, h2d_landed, d,
-                      d->nruns++);
+        /* Host pages are identity-mapped: the DMA reads the page's own
+         * host address (host DRAM row locality follows the VA). */
+        link_dma(d->link, LINK_H2D, d->migr[i].vpn << PAGE_SHIFT, (uint64_t)r->n * PAGE_SIZE,
+                 now, h2d_landed, d, d->nruns++);
         i = j;
     }
     d->chunk_first = d->nmigr;

@@ -53,6 +53,16 @@ void drv_frame_evicted(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time no
     count_map_inc(&d->evicted, vpn);
 }
 
+void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now)
+{
+    SIM_ASSERT(pfn < d->capacity && d->frames[pfn].vpn == vpn, "driver", now,
+               "releasing page %#llx from frame %llu, which does not hold it",
+               (unsigned long long)vpn, (unsigned long long)pfn);
+    stat_hist_add(d->lifetime, (now - d->frames[pfn].since) / 1000000);
+    d->frames[pfn].vpn = NO_PAGE;
+    pmm_release(&d->pmm, pfn);
+}
+
 void drv_note_fault(struct driver *d, uint64_t vpn)
 {
     if (count_map_get(&d->evicted, vpn) > count_map_get(&d->refaulted, vpn)) {

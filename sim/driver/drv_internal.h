@@ -98,7 +98,7 @@ struct driver {
              *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
              *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays,
              *n_remote, *n_steps, *n_step_h2d, *n_step_d2h,
-             *n_alloc64, *n_alloc2m, *n_prefetch_dropped;
+             *n_alloc64, *n_alloc2m, *n_prefetch_dropped, *n_sent_home;
 };
 
 /* drv_loop.c: the replay signal (flushing the buffer first if asked). */
@@ -127,6 +127,8 @@ void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now);
 /* The frame holding vpn is released: lifetime recorded, premature-eviction
  * tracking armed.  The frame itself is reused by the caller. */
 void drv_frame_evicted(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now);
+/* The page left for the host (prefetch): lifetime recorded, frame freed. */
+void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now);
 /* A fault on vpn was fetched: counts a premature eviction once per
  * eviction that the page faults back after. */
 void drv_note_fault(struct driver *d, uint64_t vpn);

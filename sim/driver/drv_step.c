@@ -7,11 +7,14 @@
  *     each 2 MiB VA block resident in turn;
  *   memcpy H2D (the legacy explicit-copy baseline): the same copy into
  *     GPU frames, plus a copy of the range's pages already resident;
- *   memcpy D2H / prefetch to host: the range's GPU-resident pages are
- *     copied back, one D2H transfer per run of contiguous resident pages.
- *     Simplification: the pages stay mapped on the GPU (the eviction
- *     policies have no "remove this page" operation yet), so a prefetch to
- *     host costs its copy but frees no frame;
+ *   prefetch to host: the range's GPU-resident pages leave GPU memory
+ *     (unmapped, shot down, frames freed, the eviction policy told through
+ *     its forget op); the written ones (all of them without
+ *     driver.drop_clean) go back in one D2H transfer per contiguous run.
+ *     Policies without a forget op (only FIFO, LRU and random have one)
+ *     get the copy without the move, as a memcpy D2H;
+ *   memcpy D2H: the range's GPU-resident pages are copied back, one D2H
+ *     transfer per run, and stay on the GPU;
  *   advise: the allocation's hint bits change (set or unset); they act at
  *     the next fault (drv_block.c): preferred location host -> remote
  *     mapping, read-mostly -> read-only duplicate.  Accessed-by and
@@ -22,6 +25,7 @@
 #include "drv_internal.h"
 #include "../stats.h"
 #include "../pcie/pcie.h"
+#include "../tlb/tlb.h"
 #include "../../workloads/workload.h"
 
 void driver_set_workload(struct driver *d, const struct workload *wl)
@@ -85,9 +89,46 @@ static void copy_resident(struct driver *d, enum link_dir dir, sim_time now)
         if (bytes > d->step.bytes) bytes = d->step.bytes;
         *(dir == LINK_D2H ? d->n_step_d2h : d->n_step_h2d) += bytes;
         d->pending_d2h++;
-        link_transfer(d->link, dir, bytes, now, d2h_step_landed, d, bytes);
+        link_dma(d->link, dir, v << PAGE_SHIFT, bytes, now, d2h_step_landed, d, bytes);
         v = w;
     }
+    d->step.copied = true;
+}
+
+static void home_run(struct driver *d, uint64_t first, uint64_t n, sim_time now)
+{
+    if (!n) return;
+    *d->n_step_d2h += n * PAGE_SIZE;
+    *d->n_writebacks += n;
+    d->pending_d2h++;
+    link_dma(d->link, LINK_D2H, first << PAGE_SHIFT, n * PAGE_SIZE, now, d2h_step_landed, d, n);
+}
+
+/* Prefetch to host: move the range's resident pages out of GPU memory. */
+static void send_home(struct driver *d, sim_time now)
+{
+    uint64_t run_first = 0, run = 0;
+    for (uint64_t v = d->step.first; v < d->step.end; v++) {
+        bool copy = false;
+        if (gmmu_is_resident(d->gmmu, v)) {
+            uint64_t frame = gmmu_frame_of(d->gmmu, v);
+            bool dirty = gmmu_unmap(d->gmmu, v, now);
+            tlb_shootdown(d->tlb, v, now);
+            if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, frame << PAGE_SHIFT, now);
+            evictor_forget(d->evict, v);
+            drv_frame_released(d, frame, v, now);
+            *d->n_sent_home += 1;
+            copy = dirty || !d->drop_clean;
+        }
+        if (copy) {
+            if (!run) run_first = v;
+            run++;
+        } else {
+            home_run(d, run_first, run, now);
+            run = 0;
+        }
+    }
+    home_run(d, run_first, run, now);
     d->step.copied = true;
 }
 
@@ -136,7 +177,8 @@ bool drv_step_service(struct driver *d, sim_time now)
             if (d->step.kind == WL_STEP_MEMCPY && !d->step.copied) copy_resident(d, LINK_H2D, now);
             if (!bring_in(d, now)) return false;
         } else if (!d->step.copied) {
-            copy_resident(d, LINK_D2H, now);
+            if (d->step.kind == WL_STEP_PREFETCH && evictor_can_forget(d->evict)) send_home(d, now);
+            else copy_resident(d, LINK_D2H, now);
         }
         break;
     default:

@@ -40,6 +40,10 @@ struct evict_ops {
     /* The whole reference stream in the order on_resident/touch will see it
      * (Belady's future); refs stays owned by the caller, alive until destroy. */
     void (*set_future)(void *p, const uint64_t *refs, size_t n);
+    /* Resident page vpn leaves GPU memory without being chosen (a prefetch
+     * to the host); NULL when the policy cannot drop a page it did not
+     * choose, and then such prefetches only copy. */
+    void (*forget)(void *p, uint64_t vpn);
 };
 
 extern const struct evict_ops evict_fifo_ops;
@@ -71,6 +75,8 @@ void evictor_resident(struct evictor *ev, uint64_t vpn);
 void evictor_touch(struct evictor *ev, uint64_t vpn);
 void evictor_hits(struct evictor *ev, uint64_t vpn, uint32_t count);
 bool evictor_victim(struct evictor *ev, uint64_t *vpn);
+bool evictor_can_forget(const struct evictor *ev);
+void evictor_forget(struct evictor *ev, uint64_t vpn);
 bool evictor_wants_touches(const struct evictor *ev);
 bool evictor_wants_hits(const struct evictor *ev);
 const struct evict_ops *evictor_ops(const struct evictor *ev);

@@ -104,6 +104,9 @@ bool evictor_victim(struct evictor *ev, uint64_t *vpn)
     return true;
 }
 
+bool evictor_can_forget(const struct evictor *ev) { return ev->ops->forget != NULL; }
+void evictor_forget(struct evictor *ev, uint64_t vpn) { ev->ops->forget(ev->p, vpn); }
+
 bool evictor_wants_touches(const struct evictor *ev) { return ev->ops->touch || ev->record; }
 bool evictor_wants_hits(const struct evictor *ev) { return ev->ops->hits != NULL; }
 const struct evict_ops *evictor_ops(const struct evictor *ev) { return ev->ops; }

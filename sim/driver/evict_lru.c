@@ -82,6 +82,18 @@ static bool lru_victim(void *p, uint64_t *vpn)
     return true;
 }
 
+static void lru_forget(void *p, uint64_t vpn)
+{
+    struct lru *l = p;
+    uint32_t i = page_map_get(&l->map, vpn);
+    if (i == PAGE_MAP_NONE) return;
+    unlink_node(l, i);
+    page_map_erase(&l->map, vpn);
+    l->n[i].next = l->free_head;
+    l->free_head = i;
+    l->used--;
+}
+
 static void lru_destroy(void *p)
 {
     struct lru *l = p;
@@ -93,4 +105,5 @@ static void lru_destroy(void *p)
 const struct evict_ops evict_lru_ops = {
     .name = "lru", .create = lru_create, .on_resident = lru_on_resident,
     .touch = lru_touch, .victim = lru_victim, .destroy = lru_destroy,
+    .forget = lru_forget,
 };

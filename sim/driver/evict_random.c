@@ -31,18 +31,30 @@ static void rnd_on_resident(void *p, uint64_t vpn)
     r->vpn[r->n++] = vpn;
 }
 
+static void rnd_remove_at(struct rnd *r, uint64_t i)
+{
+    page_map_erase(&r->map, r->vpn[i]);
+    uint64_t last = r->vpn[--r->n];
+    if (i != r->n) {
+        r->vpn[i] = last;
+        page_map_put(&r->map, last, (uint32_t)i);
+    }
+}
+
+static void rnd_forget(void *p, uint64_t vpn)
+{
+    struct rnd *r = p;
+    uint32_t i = page_map_get(&r->map, vpn);
+    if (i != PAGE_MAP_NONE) rnd_remove_at(r, i);
+}
+
 static bool rnd_victim(void *p, uint64_t *vpn)
 {
     struct rnd *r = p;
     if (!r->n) return false;
     uint64_t i = rng_below(&r->rng, r->n);
     *vpn = r->vpn[i];
-    page_map_erase(&r->map, *vpn);
-    uint64_t last = r->vpn[--r->n];
-    if (i != r->n) {
-        r->vpn[i] = last;
-        page_map_put(&r->map, last, (uint32_t)i);
-    }
+    rnd_remove_at(r, i);
     return true;
 }
 
@@ -56,5 +68,5 @@ static void rnd_destroy(void *p)
 
 const struct evict_ops evict_random_ops = {
     .name = "random", .create = rnd_create, .on_resident = rnd_on_resident,
-    .touch = NULL, .victim = rnd_victim, .destroy = rnd_destroy,
+    .touch = NULL, .victim = rnd_victim, .destroy = rnd_destroy, .forget = rnd_forget,
 };

@@ -498,6 +498,35 @@ START_TEST(prefetch_larger_than_memory_is_dropped)
 }
 END_TEST
 
+/* Prefetch to host (FIFO has a forget op): 10 pages prefetched to the
+ * GPU, pages 0..4 written, then the 10 sent home: the 5 written ones go
+ * back as one D2H run (5 x 280 ns + 1 us), all 10 leave GPU memory and
+ * their frames merge back, so the whole 4 MiB then takes 2 root chunks. */
+START_TEST(prefetch_to_host_moves_pages_out)
+{
+    struct drig *g = drig_new(NULL, 0);
+    struct workload wl = { .nallocs = 1, .footprint = 4 << 20 };
+    wl.allocs[0] = (struct wl_alloc){ "a", 4 << 20, PG(0), WL_PLACE_DEFAULT, 0 };
+    driver_set_workload(g->d, &wl);
+    struct step_log log = { {0}, 0 };
+    host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 40 * 1024, 0, &log);
+    for (unsigned p = 0; p < 5; p++) rig_walk(g->r, engine_now(g->r->e), PG(p), REQ_STORE);
+    rig_run(g->r);
+    sim_time t = engine_now(g->r->e);
+    host_step(g, WL_STEP_PREFETCH, WL_TO_HOST, 0, 40 * 1024, 0, &log);
+    ck_assert_uint_eq(log.n, 2);
+    ck_assert_uint_eq(log.done[1] - t, 5 * PAGE_WIRE_PS + LAT_PS);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_to_host"), 10);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.writebacks"), 5);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.step_d2h_bytes"), 5 * 4096);
+    for (unsigned p = 0; p < 10; p++) ck_assert(!gmmu_is_resident(g->r->gmmu, PG(p) >> 12));
+    host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 4 << 20, 0, &log);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pmm.chunks_2m"), 2);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.evictions"), 0);
+    drig_free(g);
+}
+END_TEST
+
 /* ---- cyclic sweeps on the whole machine ---- */
 
 static struct config *load(const char *const *sets, size_t n)
@@ -619,6 +648,7 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, prefetch_larger_than_memory_is_dropped);
     tcase_add_test(tc, host_steps_prefetch_memcpy_advise);
     tcase_add_test(tc, whole_block_prefetch_takes_a_root_chunk);
+    tcase_add_test(tc, prefetch_to_host_moves_pages_out);
     tcase_add_test(tc, bfs_host_steps_run_in_program_order);
     tcase_add_test(tc, cyclic_sweep_fifo_lru_fault_every_page);
     tcase_add_test(tc, cyclic_sweep_random_faults_less);
