@@ -30,7 +30,7 @@ const struct cfg_key driver_config_keys[] = {
      "tree prefetch: a subtree comes when more than this % of it is resident or faulted (real driver: 51)"},
     {"driver.replay_policy", CFG_ENUM, "batch_flush", 0, -1, "block|batch|batch_flush|once",
      "when the GPU replays faulted accesses (real driver's uvm_perf_fault_replay_policy, default batch_flush): "
-     "after each block's copy lands, after each batch, after each batch with the fault buffer flushed, "
+     "when each block's last copy lands, after each batch, after each batch with the fault buffer flushed, "
      "or once the wake-up's batches are done"},
     {"driver.drop_clean", CFG_BOOL, "true", 0, -1, NULL,
      "evicted pages the GPU did not write are dropped (host copy valid) instead of copied back"},
@@ -83,6 +83,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->fetched = xcalloc(d->batch_size, sizeof *d->fetched);
     d->pages = xcalloc(d->batch_size, sizeof *d->pages);
     d->block_start = xcalloc(d->batch_size + 1, sizeof *d->block_start);
+    d->block_inflight = xcalloc(d->batch_size + 1, sizeof *d->block_inflight);
     /* At most every page of every block a batch touches. */
     size_t max_migr = (size_t)d->batch_size * VA_BLOCK_PAGES;
     d->migr = xcalloc(max_migr, sizeof *d->migr);
@@ -104,6 +105,7 @@ void driver_free(struct driver *d)
     free(d->fetched);
     free(d->pages);
     free(d->block_start);
+    free(d->block_inflight);
     free(d->migr);
     free(d->runs);
     free(d->allocs);

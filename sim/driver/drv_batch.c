@@ -7,6 +7,7 @@
  * thread then spends driver.fault_latency (HPE Sec. III: 20 us) plus
  * driver.fault_cost per entry and driver.block_cost per block. */
 #include <stdlib.h>
+#include <string.h>
 #include "drv_internal.h"
 #include "../stats.h"
 
@@ -55,6 +56,7 @@ void drv_fetch_batch(struct driver *d, sim_time now)
         d->pages[n++] = d->pages[i];
     }
     d->block_start[d->nblocks] = n;
+    memset(d->block_inflight, 0, (d->nblocks + 1) * sizeof *d->block_inflight);
     *d->n_dup += d->nfaults - n;
     *d->n_faults += d->nfaults;
     *d->n_blocks += d->nblocks;

@@ -110,9 +110,11 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
     *d->n_mapped += r->n;
     d->inflight -= r->n;
     d->unreplayed = true;
-    /* block policy: replay as soon as a block's copy has landed (a block's
-     * pages are one run unless they have holes). */
-    if (d->replay == RP_BLOCK) drv_replay(d, false, now);
+    /* block policy: replay when a block's last copy has landed, once every
+     * page of it has been allocated (the service has moved past it). */
+    if (d->replay == RP_BLOCK && !d->step_active &&
+        (d->block_inflight[r->block] -= r->n) == 0 && r->block < d->cur_block)
+        drv_replay(d, false, now);
     comp_wake(&d->comp, now);
 }
 
@@ -150,8 +152,9 @@ static void launch_chunk(struct driver *d, sim_time now)
         size_t j = i + 1;
         while (j < d->nmigr && d->migr[j].vpn == d->migr[j - 1].vpn + 1) j++;
         struct run *r = &d->runs[d->nruns];
-        *r = (struct run){ (uint32_t)i, (uint32_t)(j - i) };
+        *r = (struct run){ (uint32_t)i, (uint32_t)(j - i), (uint32_t)d->cur_block };
         d->inflight += r->n;
+        if (!d->step_active) d->block_inflight[d->cur_block] += r->n;
         *d->n_pages += r->n;
         *d->n_transfers += 1;
         d->batch_migrated += r->n;

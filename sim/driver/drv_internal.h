@@ -29,7 +29,7 @@ struct batch_page { uint64_t vpn; enum req_kind access; };
 /* A page chosen for migration and the frame it goes to. */
 struct migr_page { uint64_t vpn, pfn; bool readonly; };
 /* Contiguous pages copied by one copy-engine transfer. */
-struct run { uint32_t first, n; };
+struct run { uint32_t first, n, block; };
 
 /* One GPU frame: the page it holds (UINT64_MAX when free) and since when. */
 struct frame { uint64_t vpn; sim_time since; };
@@ -57,6 +57,7 @@ struct driver {
     struct batch_page *pages;       /* sorted by vpn, unique */
     size_t nfaults, npages;
     size_t *block_start;            /* index into pages of each VA block */
+    uint32_t *block_inflight;       /* pages of each block still copying */
     size_t nblocks, cur_block;
     /* the block being serviced */
     struct block_bits want;         /* pages of cur_block to migrate */

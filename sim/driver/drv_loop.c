@@ -10,8 +10,8 @@
  *   after gmmu.interrupt_latency.
  * Faults logged after a batch was fetched wait for the next batch.
  * Replay (driver.replay_policy, the real driver's
- * uvm_perf_fault_replay_policy): block replays at each block's landing
- * (drv_block.c); batch after each batch; batch_flush (the real default)
+ * uvm_perf_fault_replay_policy): block replays when each block's last copy
+ * lands (drv_block.c); batch after each batch; batch_flush (the real default)
  * after each batch, first discarding the entries left in the fault buffer
  * (stale duplicates of what was just serviced; the walks behind them fault
  * again at the replay if their page is still absent); once when the

@@ -245,6 +245,25 @@ START_TEST(replay_block_answers_each_block_at_its_landing)
 }
 END_TEST
 
+/* block replays once per block: pages 0 and 2 of one block are two runs
+ * (landing at L1 and L1 + 280 ns); page 0 waits for the second. */
+START_TEST(replay_block_waits_for_the_whole_block)
+{
+    static const char *const extra[] = { "driver.replay_policy=block" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    rig_walk(g->r, 0, PG(0), REQ_LOAD);
+    rig_walk(g->r, 0, PG(2), REQ_LOAD);
+    rig_run(g->r);
+    const sim_time l2 = 8 * CYC + FAULT_PS + 2 * PAGE_WIRE_PS + LAT_PS;
+    ck_assert_uint_eq(rig_counter(g->r, "driver.h2d_transfers"), 2);
+    ck_assert_uint_eq(rig_ans(g->r, PG(0), 0)->t, l2);
+    ck_assert_uint_eq(rig_ans(g->r, PG(2), 0)->t, l2);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 1);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
 /* Page 0 faults at t0 = 8 ns, page 1 at 5 us while batch 1 is serviced.
  * batch: at batch 1's end (end1) page 0 is answered and page 1's parked
  * walk faults again next to its first entry: batch 2 has 2 entries, 1
@@ -642,6 +661,7 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, seq_prefetch_brings_each_64k_block);
     tcase_add_test(tc, replay_block_answers_each_block_at_its_landing);
     tcase_add_test(tc, replay_batch_flush_and_once_differ_by_hand);
+    tcase_add_test(tc, replay_block_waits_for_the_whole_block);
     tcase_add_test(tc, flush_with_waiting_faults_keeps_order_and_count);
     tcase_add_test(tc, batches_per_wake_yields_to_the_interrupt);
     tcase_add_test(tc, eviction_serialised_before_migration);
