@@ -5,6 +5,7 @@
 #include <check.h>
 #include "suite_main.h"
 #include "wl_harness.h"
+#include <math.h>
 
 static uint64_t sm64(uint64_t x)
 {
@@ -53,6 +54,55 @@ static void check_thread(const char *const *sets, size_t n, uint64_t kseq, uint6
     free(got.v);
     free(want->v);
     memset(want, 0, sizeof *want);
+    wlh_close(&h);
+}
+
+/* Every thread of kernel KSEQ against REF (block linear index, thread):
+ * one pass over the kernel's warps, each lane's ops split out. */
+typedef void (*ref_fn)(struct wlh_seq *s, uint64_t block, uint32_t tid);
+
+static void all_threads_eq(const char *const *sets, size_t n, uint64_t kseq, ref_fn ref,
+                           const char *what)
+{
+    struct wlh h = wlh_open(sets, n);
+    struct workload *wl = h.wl;
+    struct wl_kernel k;
+    uint64_t seq = 0;
+    while (wl_next_kernel(wl, &k) && seq++ < kseq) {}
+    ck_assert_uint_eq(k.seq, kseq);
+    uint64_t nb = (uint64_t)k.grid.x * k.grid.y * k.grid.z;
+    uint32_t threads = k.block.x * k.block.y * k.block.z;
+    struct wlh_seq got[WARP_SIZE], want = {0};
+    memset(got, 0, sizeof got);
+    struct warp_inst in;
+    for (uint64_t b = 0; b < nb; b++)
+        for (uint32_t wi = 0; wi * WARP_SIZE < threads; wi++) {
+            struct warp_ctx c;
+            wlh_ctx(&c, &k, b, wi);
+            for (uint32_t l = 0; l < WARP_SIZE; l++) got[l].n = 0;
+            wl_warp_start(wl, &c);
+            for (;;) {
+                wl_next_inst(wl, &c, &in);
+                if (in.op == INST_EXIT) break;
+                if (in.op == INST_COMPUTE) continue;
+                for (uint32_t l = 0; l < c.threads; l++) {
+                    if (!(in.active >> l & 1)) continue;
+                    if (in.op == INST_BARRIER) { wlh_push(&got[l], BAR); continue; }
+                    size_t i = 0;
+                    while (i < wl->nallocs && !(in.addr[l] >= wl->allocs[i].base &&
+                           in.addr[l] < wl->allocs[i].base + wl->allocs[i].size)) i++;
+                    ck_assert_uint_lt(i, wl->nallocs);
+                    wlh_push(&got[l], WLH_REC(in.op, i, in.addr[l] - wl->allocs[i].base));
+                }
+            }
+            for (uint32_t l = 0; l < c.threads; l++) {
+                want.n = 0;
+                ref(&want, b, wi * WARP_SIZE + l);
+                wlh_seq_eq(&got[l], &want, what);
+            }
+        }
+    for (uint32_t l = 0; l < WARP_SIZE; l++) free(got[l].v);
+    free(want.v);
     wlh_close(&h);
 }
 
@@ -248,12 +298,217 @@ START_TEST(btree_pages_sequences_and_seed)
 }
 END_TEST
 
+/* ---- histo: image 1024 x 512, 256 x 256 bins, spread 20: the bump sits in
+ * bins 32728..32808 (24576-bin range 1), so its peak bins get ~1200 hits per
+ * main-kernel block: 8-bit overflows happen.  Allocs 0 input, 1 ranges,
+ * 2 sm_mappings, 3 subhisto, 4 global_histo, 5 overflow, 6 final. */
+#define HW 1024
+#define HH 512
+#define HNP (HW * HH)
+#define HBINS 65536
+#define HBPB 24576
+static uint64_t hseed;
+static uint32_t hsm[HNP];        /* sm_mappings as intermediates writes them */
+static uint8_t hflag[HNP];       /* 1 overflow, 2 +2, 4 +3, 8 saturated */
+static uint64_t hrmin, hrmax;
+
+static uint32_t hpix(uint64_t p)
+{
+    uint64_t u = sm64(hseed + p);
+    if (u % 4096 == 0) return (uint32_t)(sm64(u) % HBINS);
+    uint64_t r = sm64(u ^ 0x5bd1e995ULL);
+    uint64_t S = (r & 0xffff) + ((r >> 16) & 0xffff) + ((r >> 32) & 0xffff) + (r >> 48);
+    int64_t v = HBINS / 2 - 40 + (int64_t)((S * 20) >> 16);
+    return (uint32_t)v;
+}
+
+static void intermediates_ref(struct wlh_seq *s, int bx, int tx)
+{
+    const int half = HW / 2;
+    for (int i = 0; i < 16; i++) {
+        int line = 16 * bx + i;
+        if (s) wlh_push(s, L(0, ((uint64_t)line * half + tx) * 8));
+        uint32_t x = hpix((uint64_t)line * HW + 2 * tx), y = hpix((uint64_t)line * HW + 2 * tx + 1);
+        if (s) wlh_push(s, S(2, ((uint64_t)line * HW + tx) * 4));
+        hsm[line * HW + tx] = x;
+        if (s) wlh_push(s, S(2, ((uint64_t)line * HW + tx + half) * 4));
+        hsm[line * HW + tx + half] = y;
+    }
+}
+
+static void prescan_ref(struct wlh_seq *s, int bx, int tx)
+{
+    int stride = HNP / 64, end = bx * stride + stride / 8;
+    for (int pass = 0; pass < 2; pass++)
+        for (int a = bx * stride + tx; a < end; a += 512) wlh_push(s, L(0, (uint64_t)a * 4));
+    for (int k = 0; k < 4; k++) wlh_push(s, BAR);
+    if (tx == 0) { wlh_push(s, A(1, 0)); wlh_push(s, A(1, 4)); }
+}
+
+/* Prescan result (the documented double-precision model) and the main
+ * kernel's events, from the kernels' text. */
+static void histo_setup(void)
+{
+    for (int bx = 0; bx < HH / 16; bx++) for (int tx = 0; tx < HW / 2; tx++) intermediates_ref(NULL, bx, tx);
+    int stride = HNP / 64;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (int b = 0; b < 64; b++) {
+        double A_ = 0, D = 0;
+        for (int t = 0; t < 512; t++) {
+            double sum = 0, sq = 0;
+            int n = 0;
+            for (int a = b * stride + t; a < b * stride + stride / 8; a += 512) { sum += hpix((uint64_t)a); n++; }
+            double avg = sum / n;
+            for (int a = b * stride + t; a < b * stride + stride / 8; a += 512)
+                sq += (hpix((uint64_t)a) - avg) * (hpix((uint64_t)a) - avg);
+            A_ += avg;
+            D += sqrt(sq / n);
+        }
+        double avg = A_ / 512, sd = D / 512;
+        uint64_t mn = avg - 10 * sd <= 0 ? 0 : (uint64_t)(avg - 10 * sd) / HBPB;
+        uint64_t mx = (uint64_t)(avg + 10 * sd) / HBPB;
+        if (mn < lo) lo = mn;
+        if (mx > hi) hi = mx;
+    }
+    hrmin = lo; hrmax = hi;
+    memset(hflag, 0, sizeof hflag);
+    static uint32_t smem[HBPB / 4];
+    for (uint64_t by = 0; by <= hrmax - hrmin; by++)
+        for (int bx = 0; bx < 14; bx++) {
+            memset(smem, 0, sizeof smem);
+            for (int e0 = bx * 768; e0 < HNP; e0 += 768 * 14)
+                for (int tx = 0; tx < 768 && e0 + tx < HNP; tx++) {
+                    uint32_t bin = hsm[e0 + tx];
+                    unsigned range = bin / HBPB, offset = (bin % 4) * 8;
+                    if (range != hrmin + by) continue;
+                    uint32_t prev = smem[(bin % HBPB) / 4];
+                    smem[(bin % HBPB) / 4] += 1u << offset;
+                    if (((prev >> offset) & 0xFF) != 0xFF) continue;
+                    hflag[e0 + tx] |= 1;
+                    if (offset < 16 && ((prev >> (offset + 8)) & 0xFF) == 0xFF) hflag[e0 + tx] |= 2;
+                    if (offset < 8 && ((prev >> (offset + 16)) & 0xFF) == 0xFF) hflag[e0 + tx] |= 4;
+                }
+        }
+    static uint16_t cnt[HBINS];
+    memset(cnt, 0, sizeof cnt);
+    for (int e = 0; e < HNP; e++) {
+        unsigned range = hsm[e] / HBPB;
+        if (range >= hrmin && range <= hrmax) continue;
+        if (cnt[hsm[e]] >= 255) hflag[e] |= 8; else cnt[hsm[e]]++;
+    }
+}
+
+static void main_ref(struct wlh_seq *s, int bx, int by, int tx)
+{
+    unsigned my = (unsigned)(hrmin + by);
+    wlh_push(s, BAR);
+    for (int e = bx * 768 + tx; e < HNP; e += 768 * 14) {
+        wlh_push(s, L(2, (uint64_t)e * 4));
+        uint32_t bin = hsm[e];
+        unsigned range = bin / HBPB, offset = (bin % 4) * 8;
+        if (range == my && (hflag[e] & 1)) {
+            wlh_push(s, A(5, (uint64_t)bin * 4));
+            if (offset < 24) wlh_push(s, A(5, (uint64_t)(bin + 1) * 4));
+            if (hflag[e] & 2) wlh_push(s, A(5, (uint64_t)(bin + 2) * 4));
+            if (hflag[e] & 4) wlh_push(s, A(5, (uint64_t)(bin + 3) * 4));
+        }
+        if (by == 0 && (range < hrmin || range > hrmax)) {
+            wlh_push(s, L(4, (uint64_t)(bin / 2) * 4));
+            if (!(hflag[e] & 8)) wlh_push(s, A(4, (uint64_t)(bin / 2) * 4));
+        }
+    }
+    wlh_push(s, BAR);
+    for (int i = tx; i < HBPB / 4; i += 768)
+        for (int k = 0; k < 4; k++) wlh_push(s, A(3, ((uint64_t)my * HBPB + (uint64_t)i * 4 + k) * 4));
+}
+
+static void final_ref(struct wlh_seq *s, int bx, int tx)
+{
+    unsigned start = tx + bx * 512, step = 14 * 3 * 512;
+    unsigned low = hrmin * HBPB, mid = (hrmax - hrmin + 1) * HBPB;
+    for (unsigned i = start; i < low / 4; i += step) {
+        wlh_push(s, L(4, i * 8)); wlh_push(s, S(4, i * 8)); wlh_push(s, S(6, i * 4));
+    }
+    for (unsigned i = low / 4 + start; i < (low + mid) / 4; i += step) {
+        wlh_push(s, L(5, i * 16)); wlh_push(s, S(5, i * 16));
+        for (int k = 0; k < 4; k++) wlh_push(s, L(3, (i * 4 + k) * 4));
+        wlh_push(s, S(6, i * 4));
+    }
+    for (unsigned i = (low + mid) / 4 + start; i < HBINS / 4; i += step) {
+        wlh_push(s, L(4, i * 8)); wlh_push(s, S(4, i * 8)); wlh_push(s, S(6, i * 4));
+    }
+}
+
+static void prescan_all(struct wlh_seq *s, uint64_t b, uint32_t t) { prescan_ref(s, (int)b, (int)t); }
+static void inter_all(struct wlh_seq *s, uint64_t b, uint32_t t) { intermediates_ref(s, (int)b, (int)t); }
+static void main_all(struct wlh_seq *s, uint64_t b, uint32_t t) { main_ref(s, (int)(b % 14), (int)(b / 14), (int)t); }
+static void final_all(struct wlh_seq *s, uint64_t b, uint32_t t) { final_ref(s, (int)b, (int)t); }
+
+#define HI_SETS(seed) { "workload.kind=histo", "workload.histo.img_width=1024", \
+    "workload.histo.img_height=512", "workload.histo.histo_width=256", \
+    "workload.histo.histo_height=256", "workload.histo.spread=20", "sim.seed=" seed }
+
+START_TEST(histo_pages_sequences_and_seed)
+{
+    static const char *const sets[] = HI_SETS("3");
+    hseed = sm64(3);
+    histo_setup();
+    /* The bump's 10-sigma window stays inside range 1. */
+    ck_assert_uint_eq(hrmin, 1);
+    ck_assert_uint_eq(hrmax, 1);
+    int over = 0, casc = 0, sat = 0;
+    for (int e = 0; e < HNP; e++) { over += hflag[e] & 1; casc += (hflag[e] & 6) != 0; sat += (hflag[e] & 8) != 0; }
+    ck_assert_int_gt(over, 100);
+    ck_assert_int_gt(casc, 0);
+    ck_assert_int_eq(sat, 0);
+    struct wlh h = wlh_open(sets, NSETS(sets));
+    struct pageset ps = ps_new(h.wl);
+    struct wlh_seq s = {0};
+#define ADD(call) do { call; ps_add_seq(&ps, h.wl, &s); s.n = 0; } while (0)
+    for (int b = 0; b < 64; b++) for (int t = 0; t < 512; t++) ADD(prescan_ref(&s, b, t));
+    for (int b = 0; b < HH / 16; b++) for (int t = 0; t < HW / 2; t++) ADD(intermediates_ref(&s, b, t));
+    for (uint64_t by = 0; by <= hrmax - hrmin; by++)
+        for (int b = 0; b < 14; b++) for (int t = 0; t < 768; t++) ADD(main_ref(&s, b, (int)by, t));
+    for (int b = 0; b < 42; b++) for (int t = 0; t < 512; t++) ADD(final_ref(&s, b, t));
+#undef ADD
+    free(s.v);
+    struct wlh_run r = wlh_run_all(h.wl);
+    ck_assert_uint_eq(r.kernels, 4);
+    ck_assert_uint_eq(r.pages, ps.n);
+    free(ps.bits);
+    wlh_close(&h);
+    /* Every thread of every kernel equals the loop nest. */
+    all_threads_eq(sets, NSETS(sets), 0, prescan_all, "prescan thread");
+    all_threads_eq(sets, NSETS(sets), 1, inter_all, "intermediates thread");
+    all_threads_eq(sets, NSETS(sets), 2, main_all, "main thread");
+    all_threads_eq(sets, NSETS(sets), 3, final_all, "final thread");
+    static const char *const other[] = HI_SETS("4");
+    uint64_t h1 = stream_hash(sets, NSETS(sets));
+    ck_assert_uint_eq(stream_hash(sets, NSETS(sets)), h1);
+    ck_assert_uint_ne(stream_hash(other, NSETS(other)), h1);
+}
+END_TEST
+
+/* Two iterations launch the four kernels twice. */
+START_TEST(histo_iterations)
+{
+    static const char *const sets[] = { "workload.kind=histo", "workload.histo.img_width=64",
+        "workload.histo.img_height=32", "workload.histo.histo_width=64",
+        "workload.histo.histo_height=64", "workload.histo.iterations=2" };
+    struct wlh h = wlh_open(sets, NSETS(sets));
+    ck_assert_uint_eq(wlh_run_all(h.wl).kernels, 8);
+    wlh_close(&h);
+}
+END_TEST
+
 static Suite *more_suite(void)
 {
     Suite *s = suite_create("wl_more");
     TCase *tc = tcase_create("kernels");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, btree_pages_sequences_and_seed);
+    tcase_add_test(tc, histo_pages_sequences_and_seed);
+    tcase_add_test(tc, histo_iterations);
     suite_add_tcase(s, tc);
     return s;
 }
