@@ -187,7 +187,7 @@ static void hi_simulate(struct histo *m)
         else cnt[bin]++;
     }
     free(cnt);
-    qsort(m->ev, m->nev, sizeof *m->ev, hev_cmp);
+    if (m->nev) qsort(m->ev, m->nev, sizeof *m->ev, hev_cmp);
     /* An element is in range or out: never both kinds; merge duplicates. */
     size_t k = 0;
     for (size_t i = 0; i < m->nev; i++) {

@@ -88,12 +88,13 @@ static bool sad_lane(const void *impl, const struct warp_ctx *w,
     if (sp >= SITER) return false;
     uint64_t M = m->mbs * SP, mi = ((uint64_t)t->by * m->mbw + t->bx) * SP;
     uint64_t bi, o[3];       /* ushort offsets: input, and three outputs */
-    static const uint64_t in8[4] = { 0, SHALF, 4 * SHALF, 5 * SHALF };
-    static const uint64_t in16[4] = { 0, SHALF, 2 * SHALF, 3 * SHALF };
-    /* Store q-4 goes to output o[so] at uint index sp + sk. */
-    static const int so[5] = { 0, 0, 1, 1, 2 };
-    uint64_t sk8[5] = { 0, SHALF, 0, 2 * SHALF, 0 }, sk16[5] = { 0, SHALF, 0, SHALF, 0 };
-    bool eight = w->k->id == 1;
+    /* [0] larger_sad_calc_16, [1] _8: load q reads uint sp + in[q]; store
+     * q-4 writes output o[so[q-4]] at uint sp + sk[q-4]. */
+    static const uint64_t in[2][4] = { { 0, SHALF, 2 * SHALF, 3 * SHALF },
+                                       { 0, SHALF, 4 * SHALF, 5 * SHALF } };
+    static const unsigned so[5] = { 0, 0, 1, 1, 2 };
+    static const uint64_t sk[2][5] = { { 0, SHALF, 0, SHALF, 0 }, { 0, SHALF, 0, 2 * SHALF, 0 } };
+    unsigned eight = w->k->id == 1;
     if (eight) {
         uint64_t tx = t->ty & 1, ty = t->ty >> 1;
         bi = (25 * m->mbs + ty * 8 + tx * 2) * SP + mi * 16;
@@ -108,11 +109,11 @@ static bool sad_lane(const void *impl, const struct warp_ctx *w,
     }
     if (q < 4) {
         op->op = INST_LOAD;
-        op->addr = m->sads + bi * 2 + (sp + (eight ? in8 : in16)[q]) * 4;
+        op->addr = m->sads + bi * 2 + (sp + in[eight][q]) * 4;
         return true;
     }
     op->op = INST_STORE;
-    op->addr = m->sads + o[so[q - 4]] * 2 + (sp + (eight ? sk8 : sk16)[q - 4]) * 4;
+    op->addr = m->sads + o[so[q - 4]] * 2 + (sp + sk[eight][q - 4]) * 4;
     return true;
 }
 
