@@ -47,6 +47,9 @@ extern const struct cfg_key nw_config_keys[];
 extern const struct cfg_key lud_config_keys[];
 extern const struct cfg_key spmv_config_keys[];
 extern const struct cfg_key cutcp_config_keys[];
+extern const struct cfg_key btree_config_keys[];
+extern const struct cfg_key histo_config_keys[];
+extern const struct cfg_key sad_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -89,6 +92,9 @@ const struct cfg_key *const config_schema_tables[] = {
     lud_config_keys,
     spmv_config_keys,
     cutcp_config_keys,
+    btree_config_keys,
+    histo_config_keys,
+    sad_config_keys,
     graph_config_keys,
     pagerank_config_keys,
     bc_config_keys,

@@ -39,5 +39,8 @@ extern const struct wl_info nw_info;
 extern const struct wl_info lud_info;
 extern const struct wl_info spmv_info;
 extern const struct wl_info cutcp_info;
+extern const struct wl_info btree_info;
+extern const struct wl_info histo_info;
+extern const struct wl_info sad_info;
 
 #endif
