@@ -155,10 +155,6 @@ void wl_list(FILE *out);
  * OUT_PATH, created only once IN has parsed whole (errors: exit 2). */
 void wl_trace_convert(const char *in, const char *out_path);
 
-/* `uvmsim trace convert`: NVBit mem_trace text IN to the binary trace
- * OUT_PATH, created only once IN has parsed whole (errors: exit 2). */
-void wl_trace_convert(const char *in, const char *out_path);
-
 /* Next step of the program (kernel or host step); false at the end. */
 bool wl_next_step(struct workload *wl, struct wl_step *out);
 /* Next kernel, skipping (and counting in wl->host_steps) host steps: the
