@@ -32,6 +32,9 @@ const struct cfg_key driver_config_keys[] = {
      "when the GPU replays faulted accesses (real driver's uvm_perf_fault_replay_policy, default batch_flush): "
      "when each block's last copy lands, after each batch, after each batch with the fault buffer flushed, "
      "or once the wake-up's batches are done"},
+    {"driver.evict_unit", CFG_ENUM, "page", 0, -1, "page|chunk",
+     "what one eviction frees: the victim page (HPE Sec. IV: one page at a time) or every "
+     "resident page in the victim's 2 MiB root chunk (the real driver's evict_root_chunk)"},
     {"driver.drop_clean", CFG_BOOL, "true", 0, -1, NULL,
      "evicted pages the GPU did not write are dropped (host copy valid) instead of copied back"},
     {"gpu.memory.capacity", CFG_SIZE, "0B", 0, 1.2e18, NULL,
@@ -91,6 +94,11 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->capacity = capacity_pages(cfg, footprint);
     drv_frames_init(d);
     d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity, st);
+    d->evict_chunk = !strcmp(cfg_str(cfg, "driver.evict_unit"), "chunk");
+    if (d->evict_chunk && !evictor_can_forget(d->evict))
+        user_error("driver.evict_unit=chunk needs an eviction policy that can drop pages "
+                   "it did not choose (fifo, lru, random), not '%s'",
+                   cfg_str(cfg, "driver.eviction"));
     drv_stats_init(d, st);
     gmmu_set_driver(g, &d->comp);
     gmmu_defer_replay(g, true);

@@ -118,15 +118,10 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
     comp_wake(&d->comp, now);
 }
 
-/* Free a frame by evicting the policy's victim; false when no page can be
- * evicted (every resident page's frame is still being filled). */
-static bool evict_one(struct driver *d, uint64_t *pfn, sim_time now)
+/* Unmap resident page vpn from `frame`: shootdown, caches, write-back of
+ * dirty data (or of all data without drop_clean). */
+static void evict_page(struct driver *d, uint64_t vpn, uint64_t frame, sim_time now)
 {
-    uint64_t vpn;
-    if (!evictor_victim(d->evict, &vpn)) return false;
-    /* HPE Sec. IV-B: the HIR goes to the driver before each eviction. */
-    gmmu_hir_flush(d->gmmu, now);
-    uint64_t frame = gmmu_frame_of(d->gmmu, vpn);
     bool dirty = gmmu_unmap(d->gmmu, vpn, now);
     tlb_shootdown(d->tlb, vpn, now);
     if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, frame << PAGE_SHIFT, now);
@@ -140,6 +135,37 @@ static bool evict_one(struct driver *d, uint64_t *pfn, sim_time now)
         d->pending_d2h++;
         link_dma(d->link, LINK_D2H, vpn << PAGE_SHIFT, PAGE_SIZE, now, d2h_landed, d, frame);
     }
+}
+
+/* The real driver evicts whole root chunks (uvm_pmm_gpu.c,
+ * pick_root_chunk_to_evict / evict_root_chunk): every page mapped in the
+ * victim's 2 MiB of frames goes, and the frames other than the victim's
+ * return to the allocator.  Frames still being filled are not resident
+ * and stay. */
+static void evict_rest_of_root(struct driver *d, uint64_t victim_frame, sim_time now)
+{
+    uint64_t first = victim_frame / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
+    for (uint64_t f = first; f < first + VA_BLOCK_PAGES && f < d->capacity; f++) {
+        uint64_t vpn = d->frames[f].vpn;
+        if (f == victim_frame || vpn == NO_FRAME_PAGE || !gmmu_is_resident(d->gmmu, vpn))
+            continue;
+        evictor_forget(d->evict, vpn);
+        evict_page(d, vpn, f, now);
+        pmm_release(&d->pmm, f);
+    }
+}
+
+/* Free a frame by evicting the policy's victim; false when no page can be
+ * evicted (every resident page's frame is still being filled). */
+static bool evict_one(struct driver *d, uint64_t *pfn, sim_time now)
+{
+    uint64_t vpn;
+    if (!evictor_victim(d->evict, &vpn)) return false;
+    /* HPE Sec. IV-B: the HIR goes to the driver before each eviction. */
+    gmmu_hir_flush(d->gmmu, now);
+    uint64_t frame = gmmu_frame_of(d->gmmu, vpn);
+    evict_page(d, vpn, frame, now);
+    if (d->evict_chunk) evict_rest_of_root(d, frame, now);
     *pfn = frame;
     return true;
 }

@@ -7,13 +7,13 @@
 #include "drv_internal.h"
 #include "../stats.h"
 
-#define NO_PAGE UINT64_MAX
+
 
 void drv_frames_init(struct driver *d)
 {
     pmm_init(&d->pmm, d->capacity);
     d->frames = xcalloc(d->capacity, sizeof *d->frames);
-    for (uint64_t i = 0; i < d->capacity; i++) d->frames[i].vpn = NO_PAGE;
+    for (uint64_t i = 0; i < d->capacity; i++) d->frames[i].vpn = NO_FRAME_PAGE;
     count_map_init(&d->evicted);
     count_map_init(&d->refaulted);
 }
@@ -36,7 +36,7 @@ bool drv_frame_take(struct driver *d, enum pmm_size size, uint64_t *pfn)
 
 void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now)
 {
-    SIM_ASSERT(pfn < d->capacity && d->frames[pfn].vpn == NO_PAGE, "driver", now,
+    SIM_ASSERT(pfn < d->capacity && d->frames[pfn].vpn == NO_FRAME_PAGE, "driver", now,
                "frame %llu given to page %#llx while holding page %#llx",
                (unsigned long long)pfn, (unsigned long long)vpn,
                (unsigned long long)(pfn < d->capacity ? d->frames[pfn].vpn : 0));
@@ -49,7 +49,7 @@ void drv_frame_evicted(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time no
                "evicting page %#llx from frame %llu, which does not hold it",
                (unsigned long long)vpn, (unsigned long long)pfn);
     stat_hist_add(d->lifetime, (now - d->frames[pfn].since) / 1000000);
-    d->frames[pfn].vpn = NO_PAGE;
+    d->frames[pfn].vpn = NO_FRAME_PAGE;
     count_map_inc(&d->evicted, vpn);
 }
 
@@ -59,7 +59,7 @@ void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time n
                "releasing page %#llx from frame %llu, which does not hold it",
                (unsigned long long)vpn, (unsigned long long)pfn);
     stat_hist_add(d->lifetime, (now - d->frames[pfn].since) / 1000000);
-    d->frames[pfn].vpn = NO_PAGE;
+    d->frames[pfn].vpn = NO_FRAME_PAGE;
     pmm_release(&d->pmm, pfn);
 }
 

@@ -34,6 +34,9 @@ struct run { uint32_t first, n, block; };
 /* One GPU frame: the page it holds (UINT64_MAX when free) and since when. */
 struct frame { uint64_t vpn; sim_time since; };
 
+/* frames[].vpn of a frame that holds no page */
+#define NO_FRAME_PAGE UINT64_MAX
+
 struct driver {
     struct component comp;
     driver_unmap_hook unmap_hook;
@@ -45,6 +48,7 @@ struct driver {
     const struct prefetch_ops *prefetch;
     unsigned prefetch_threshold;
     bool drop_clean;
+    bool evict_chunk;             /* driver.evict_unit=chunk */
     enum drv_replay replay;
     bool unreplayed;                /* pages mapped since the last replay */
     /* costs */

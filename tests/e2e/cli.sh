@@ -64,6 +64,12 @@ for f in configs/*.yaml; do
     "$UVMSIM" config check "$f" >/dev/null; check "config check $f" [ $? -eq 0 ]
 done
 
+# Root-chunk eviction needs a policy that can drop pages it did not choose.
+"$UVMSIM" run configs/default.yaml $SMALL -s driver.eviction=hpe -s driver.evict_unit=chunk \
+    -o "$TMP/c.h5" 2>"$TMP/err" >/dev/null
+check "evict_unit=chunk with hpe exits 2" [ $? -eq 2 ]
+check "and names the key" grep -q "driver.evict_unit" "$TMP/err"
+
 # Policy-only replay: 1 2W 3 1 4 5 1 with 3 frames under LRU faults 5 times,
 # evicts 2 (dirty: one write-back) and 3.
 printf '1\n2 W\n3\n1\n4\n5\n1\n' >"$TMP/pages.txt"

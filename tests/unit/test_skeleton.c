@@ -126,6 +126,30 @@ START_TEST(clean_pages_are_dropped_not_written_back)
 }
 END_TEST
 
+/* 1025 pages through 1024 frames (two 2 MiB root chunks), one warp, one
+ * read each: the allocator fills one root chunk with pages 0..511 before
+ * splitting the next, so when page 1024 faults the victim (page 0 under
+ * FIFO) shares its root chunk with pages 1..511, all resident and clean.
+ * Page unit: 1 eviction.  Chunk unit: all 512 go at once; page 1024 takes
+ * the victim's frame and nothing else is evicted. */
+START_TEST(chunk_eviction_frees_the_victims_root_chunk)
+{
+    for (int chunk = 0; chunk < 2; chunk++) {
+        const char *const extra[] = { "workload.stream.footprint=4100KiB",
+                                      "workload.stream.passes=1", "workload.stream.op=read",
+                                      "gpu.memory.capacity=4MiB",
+                                      chunk ? "driver.evict_unit=chunk" : "driver.evict_unit=page" };
+        struct config *c;
+        struct system *s = run_one_warp(extra, NSETS(extra), &c);
+        ck_assert_uint_eq(counter(s, "driver.pages_migrated"), 1025);
+        ck_assert_uint_eq(counter(s, "driver.evictions"), chunk ? 512 : 1);
+        ck_assert_uint_eq(counter(s, "driver.writebacks"), 0);
+        system_free(s);
+        config_free(c);
+    }
+}
+END_TEST
+
 /* Every element is touched once per pass: with 15 SMs and many warps the
  * instruction counts are fixed by the kernel, whatever the interleaving:
  * 8192 elements x 4 B = 32 KiB = 8 pages; 256 warps, each 1 load + 1 store
@@ -191,6 +215,7 @@ int main(void)
     tcase_add_test(t, half_capacity_two_passes_thrash_and_write_back);
     tcase_add_test(t, clean_pages_are_dropped_not_written_back);
     tcase_add_test(t, many_warps_counts_are_exact);
+    tcase_add_test(t, chunk_eviction_frees_the_victims_root_chunk);
     tcase_add_test(t, same_seed_same_statistics);
     suite_add_tcase(s, t);
     return run_suite(s);
