@@ -98,6 +98,8 @@ void drv_stats_init(struct driver *d, struct stats *st)
     d->batches = stat_table(st, "batches", "one row per fault batch the driver serviced",
                             batch_fields, sizeof batch_fields / sizeof batch_fields[0]);
     d->n_batches = stat_counter(st, "driver.batches", "batches", "fault batches serviced");
+    d->n_accessed_by = stat_counter(st, "driver.accessed_by_mapped", "pages",
+                                    "pages mapped remote to keep accessed-by advice (at advice, at eviction)");
     d->n_remote = stat_counter(st, "driver.remote_mapped", "pages",
                                "faulted pages mapped remotely (preferred location host)");
     d->n_steps = stat_counter(st, "driver.host_steps", "steps",

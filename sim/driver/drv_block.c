@@ -126,6 +126,11 @@ static void evict_page(struct driver *d, uint64_t vpn, uint64_t frame, sim_time 
     tlb_shootdown(d->tlb, vpn, now);
     if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, frame << PAGE_SHIFT, now);
     drv_frame_evicted(d, frame, vpn, now);
+    /* An accessed-by page stays mapped for the GPU: to its host copy. */
+    if (drv_advice(d, vpn) & WL_ADV_ACCESSED_BY_GPU) {
+        gmmu_map_page(d->gmmu, vpn, vpn, PAGE_SHIFT, GMMU_MAP_REMOTE, now);
+        *d->n_accessed_by += 1;
+    }
     *d->n_evictions += 1;
     d->batch_evictions++;
     if (!dirty) *d->n_clean += 1;

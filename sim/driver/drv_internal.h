@@ -49,6 +49,7 @@ struct driver {
     unsigned prefetch_threshold;
     bool drop_clean;
     bool evict_chunk;             /* driver.evict_unit=chunk */
+    uint64_t *n_accessed_by;      /* pages mapped remote for accessed-by advice */
     enum drv_replay replay;
     bool unreplayed;                /* pages mapped since the last replay */
     /* costs */

@@ -146,11 +146,19 @@ static bool bring_in(struct driver *d, sim_time now)
             memset(&d->want, 0, sizeof d->want);
             memset(&d->ro, 0, sizeof d->ro);
             uint64_t end = base + VA_BLOCK_PAGES < d->step.end ? base + VA_BLOCK_PAGES : d->step.end;
-            for (uint64_t v = d->step.next; v < end; v++)
-                if (!gmmu_is_resident(d->gmmu, v) && !gmmu_is_remote(d->gmmu, v)) {
+            for (uint64_t v = d->step.next; v < end; v++) {
+                /* A prefetch moves a remotely mapped page too (accessed-by
+                 * or preferred-host mappings): the remote mapping goes, the
+                 * landing maps it in GPU memory. */
+                if (gmmu_is_remote(d->gmmu, v)) {
+                    gmmu_unmap(d->gmmu, v, now);
+                    tlb_shootdown(d->tlb, v, now);
+                }
+                if (!gmmu_is_resident(d->gmmu, v)) {
                     bb_set(&d->want, (unsigned)(v - base));
                     if (drv_advice(d, v) & WL_ADV_READ_MOSTLY) bb_set(&d->ro, (unsigned)(v - base));
                 }
+            }
             *d->n_step_h2d += (uint64_t)bb_count(&d->want) * PAGE_SIZE;
             d->want_next = 0;
             d->block_ready = true;
@@ -169,6 +177,17 @@ bool drv_step_service(struct driver *d, sim_time now)
     case WL_STEP_ADVISE:
         if (d->step.unset) a->advice &= ~(unsigned)d->step.advice;
         else a->advice |= (unsigned)d->step.advice;
+        /* SetAccessedBy(gpu) keeps the GPU mapped to the data wherever it
+         * lives and never migrates it by itself (CUDA programming guide,
+         * cudaMemAdvise; the real driver maps eagerly,
+         * uvm_va_policy / uvm_va_range_set_accessed_by): pages not in GPU
+         * memory are mapped remotely now, so GPU accesses do not fault. */
+        if (!d->step.unset && (d->step.advice & WL_ADV_ACCESSED_BY_GPU))
+            for (uint64_t v = d->step.first; v < d->step.end; v++)
+                if (!gmmu_is_resident(d->gmmu, v) && !gmmu_is_remote(d->gmmu, v)) {
+                    gmmu_map_page(d->gmmu, v, v, PAGE_SHIFT, GMMU_MAP_REMOTE, now);
+                    *d->n_accessed_by += 1;
+                }
         break;
     case WL_STEP_PREFETCH:
     case WL_STEP_MEMCPY:

@@ -480,6 +480,39 @@ START_TEST(host_steps_prefetch_memcpy_advise)
 }
 END_TEST
 
+/* Accessed-by: 4 frames, 64-page allocation.  Prefetching pages 0..3 fills
+ * memory; the advice then maps the other 60 remotely at once (no fault
+ * when the GPU reads page 30).  A prefetch of pages 4..7 evicts 0..3, which
+ * stay mapped, now to their host copies: 60 + 4 = 64 remote mappings, and
+ * a read of page 0 does not fault either. */
+START_TEST(accessed_by_keeps_the_gpu_mapped)
+{
+    static const char *const cap[] = { "gpu.memory.capacity=16KiB" };
+    struct drig *g = drig_new(cap, 1);
+    struct workload wl = { .nallocs = 1, .footprint = 256 * 1024 };
+    wl.allocs[0] = (struct wl_alloc){ "a", 256 * 1024, PG(0), WL_PLACE_DEFAULT, 0 };
+    driver_set_workload(g->d, &wl);
+    struct step_log log = { {0}, 0 };
+    host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 16 * 1024, 0, &log);
+    host_step(g, WL_STEP_ADVISE, WL_TO_GPU, 0, 256 * 1024, WL_ADV_ACCESSED_BY_GPU, &log);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.accessed_by_mapped"), 60);
+    ck_assert(gmmu_is_remote(g->r->gmmu, PG(30) >> 12));
+    rig_walk(g->r, engine_now(g->r->e), PG(30), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "gmmu.faults"), 0);
+    /* Pages 4..7 are remote now: a prefetch to the GPU still migrates. */
+    host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 16 * 1024, 16 * 1024, 0, &log);
+    ck_assert_uint_eq(log.n, 3);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.evictions"), 4);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.accessed_by_mapped"), 64);
+    ck_assert(gmmu_is_remote(g->r->gmmu, PG(0) >> 12));
+    rig_walk(g->r, engine_now(g->r->e), PG(0), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "gmmu.faults"), 0);
+    drig_free(g);
+}
+END_TEST
+
 /* A prefetch of a whole 2 MiB block takes one root chunk: page i in frame
  * root + i, one transfer of 512 pages: 512 x 280 ns + 1 us. */
 START_TEST(whole_block_prefetch_takes_a_root_chunk)
@@ -667,6 +700,7 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, eviction_serialised_before_migration);
     tcase_add_test(tc, prefetch_larger_than_memory_is_dropped);
     tcase_add_test(tc, host_steps_prefetch_memcpy_advise);
+    tcase_add_test(tc, accessed_by_keeps_the_gpu_mapped);
     tcase_add_test(tc, whole_block_prefetch_takes_a_root_chunk);
     tcase_add_test(tc, prefetch_to_host_moves_pages_out);
     tcase_add_test(tc, bfs_host_steps_run_in_program_order);
