@@ -3,7 +3,8 @@
 . "$(dirname "$0")/../e2e_lib.sh"
 
 "$UVMSIM" --version | grep -q '^uvmsim [0-9]' ; check "--version" [ $? -eq 0 ]
-for c in "--help" "run --help" "config --help" "config doc --help"; do
+for c in "--help" "run --help" "config --help" "config doc --help" "replay --help" \
+         "dram-replay --help" "workloads --help" "trace --help"; do
     # shellcheck disable=SC2086
     "$UVMSIM" $c >"$TMP/help" 2>&1; rc=$?
     check "$c exits 0 with usage" [ $rc -eq 0 ] && grep -q usage "$TMP/help"
