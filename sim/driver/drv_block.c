@@ -29,6 +29,11 @@ static uint64_t block_base(const struct driver *d)
     return d->pages[d->block_start[d->cur_block]].vpn / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
 }
 
+void drv_map_host(struct driver *d, uint64_t vpn, sim_time now)
+{
+    gmmu_map_page(d->gmmu, vpn, vpn, PAGE_SHIFT, GMMU_MAP_REMOTE, now);
+}
+
 static bool mapped(const struct driver *d, uint64_t vpn)
 {
     return gmmu_is_resident(d->gmmu, vpn) || gmmu_is_remote(d->gmmu, vpn);
@@ -57,7 +62,7 @@ static void compute_block(struct driver *d, sim_time now)
         }
         unsigned adv = drv_advice(d, p->vpn);
         if ((adv & WL_ADV_PREFERRED_HOST) && !(adv & WL_ADV_READ_MOSTLY)) {
-            gmmu_map_page(d->gmmu, p->vpn, p->vpn, PAGE_SHIFT, GMMU_MAP_REMOTE, now);
+            drv_map_host(d, p->vpn, now);
             *d->n_remote += 1;
             d->unreplayed = true;
             continue;
@@ -128,7 +133,7 @@ static void evict_page(struct driver *d, uint64_t vpn, uint64_t frame, sim_time 
     drv_frame_evicted(d, frame, vpn, now);
     /* An accessed-by page stays mapped for the GPU: to its host copy. */
     if (drv_advice(d, vpn) & WL_ADV_ACCESSED_BY_GPU) {
-        gmmu_map_page(d->gmmu, vpn, vpn, PAGE_SHIFT, GMMU_MAP_REMOTE, now);
+        drv_map_host(d, vpn, now);
         *d->n_accessed_by += 1;
     }
     *d->n_evictions += 1;

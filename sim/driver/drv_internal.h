@@ -140,4 +140,8 @@ void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time n
 void drv_note_fault(struct driver *d, uint64_t vpn);
 void drv_stats_init(struct driver *d, struct stats *st);
 
+/* Map vpn to its host copy (identity host frame), reached over the link
+ * without a fault. */
+void drv_map_host(struct driver *d, uint64_t vpn, sim_time now);
+
 #endif

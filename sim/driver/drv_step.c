@@ -185,7 +185,7 @@ bool drv_step_service(struct driver *d, sim_time now)
         if (!d->step.unset && (d->step.advice & WL_ADV_ACCESSED_BY_GPU))
             for (uint64_t v = d->step.first; v < d->step.end; v++)
                 if (!gmmu_is_resident(d->gmmu, v) && !gmmu_is_remote(d->gmmu, v)) {
-                    gmmu_map_page(d->gmmu, v, v, PAGE_SHIFT, GMMU_MAP_REMOTE, now);
+                    drv_map_host(d, v, now);
                     *d->n_accessed_by += 1;
                 }
         break;
