@@ -76,6 +76,7 @@ static void compute_block(struct driver *d, sim_time now)
         for (unsigned p = 0; p < VA_BLOCK_PAGES; p++)
             if (mapped(d, base + p)) bb_set(&resident, p);
     d->prefetch->compute(&resident, &faulted, d->prefetch_threshold, &d->want);
+    d->faulted = faulted;
     /* A prefetch larger than GPU memory would evict the block's own faulted
      * pages before the replay (a livelock); the real driver cannot evict a
      * block it is servicing.  Such a block gets its faulted pages only. */
@@ -110,7 +111,7 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
         const struct migr_page *m = &d->migr[i];
         gmmu_map_page(d->gmmu, m->vpn, m->pfn, PAGE_SHIFT, m->readonly ? GMMU_MAP_READONLY : 0, now);
         d->frames[m->pfn].since = now;
-        evictor_resident(d->evict, m->vpn);
+        evictor_resident(d->evict, m->vpn, m->prefetched);
     }
     *d->n_mapped += r->n;
     d->inflight -= r->n;
@@ -213,7 +214,8 @@ static void hold_run(struct driver *d, uint64_t base, unsigned i, uint64_t pfn, 
 {
     for (unsigned k = 0; k < n; k++) {
         drv_frame_hold(d, pfn + k, base + i + k, now);
-        d->migr[d->nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k) };
+        d->migr[d->nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k),
+                                                  !bb_test(&d->faulted, i + k) };
     }
     d->want_next = i + n;
 }

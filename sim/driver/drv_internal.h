@@ -27,7 +27,9 @@ enum drv_replay { RP_BLOCK, RP_BATCH, RP_BATCH_FLUSH, RP_ONCE };
 /* A unique faulted page of the batch (duplicates coalesced). */
 struct batch_page { uint64_t vpn; enum req_kind access; };
 /* A page chosen for migration and the frame it goes to. */
-struct migr_page { uint64_t vpn, pfn; bool readonly; };
+/* prefetched: no fault asked for it (prefetcher, host step); policies do not
+ * count it as a fault. */
+struct migr_page { uint64_t vpn, pfn; bool readonly, prefetched; };
 /* Contiguous pages copied by one copy-engine transfer. */
 struct run { uint32_t first, n, block; };
 
@@ -67,6 +69,7 @@ struct driver {
     /* the block being serviced */
     struct block_bits want;         /* pages of cur_block to migrate */
     struct block_bits ro;           /* ... of them, mapped read-only (read-mostly) */
+    struct block_bits faulted;      /* ... of them, asked for by a fault of the batch */
     unsigned want_next;             /* next page index 0..511 to allocate */
     bool block_ready;               /* want computed for cur_block */
     size_t chunk_first;             /* first migr entry not yet launched */

@@ -145,6 +145,7 @@ static bool bring_in(struct driver *d, sim_time now)
             }
             memset(&d->want, 0, sizeof d->want);
             memset(&d->ro, 0, sizeof d->ro);
+            memset(&d->faulted, 0, sizeof d->faulted);   /* every page is a prefetch */
             uint64_t end = base + VA_BLOCK_PAGES < d->step.end ? base + VA_BLOCK_PAGES : d->step.end;
             for (uint64_t v = d->step.next; v < end; v++) {
                 /* A prefetch moves a remotely mapped page too (accessed-by

@@ -71,7 +71,9 @@ struct evictor;
 struct evictor *evictor_create(const struct config *cfg, const char *policy,
                                uint64_t capacity_pages, struct stats *st);
 void evictor_free(struct evictor *ev);
-void evictor_resident(struct evictor *ev, uint64_t vpn);
+/* Page vpn became resident: asked for by a fault (prefetched false) or
+ * brought in without one (prefetcher, host step). */
+void evictor_resident(struct evictor *ev, uint64_t vpn, bool prefetched);
 void evictor_touch(struct evictor *ev, uint64_t vpn);
 void evictor_hits(struct evictor *ev, uint64_t vpn, uint32_t count);
 bool evictor_victim(struct evictor *ev, uint64_t *vpn);

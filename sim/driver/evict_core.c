@@ -76,8 +76,9 @@ void evictor_set_future(struct evictor *ev, const uint64_t *refs, size_t n)
     if (ev->ops->set_future && !ev->future) ev->ops->set_future(ev->p, refs, n);
 }
 
-void evictor_resident(struct evictor *ev, uint64_t vpn)
+void evictor_resident(struct evictor *ev, uint64_t vpn, bool prefetched)
 {
+    (void)prefetched;   /* TODO(issue 11.1): policies' fault counts skip prefetches */
     if (vpn_fifo_take(&ev->recent, vpn)) *ev->n_wrong += 1;
     if (ev->record) fprintf(ev->record, "%llu\n", (unsigned long long)vpn);
     ev->ops->on_resident(ev->p, vpn);

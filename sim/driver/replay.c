@@ -90,7 +90,7 @@ int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t f
             page_map_erase(&resident, victim);
         }
         page_map_put(&resident, page, write ? 1 : 0);
-        evictor_resident(ev, page);
+        evictor_resident(ev, page, false);
     }
     if (feed_hits) hir_feed_free(&hir);
     if (tlb_entries) replay_tlb_free(&tlb);

@@ -277,13 +277,13 @@ START_TEST(hir_transfer_delivers_hits_every_nth_fault)
     void *p = evictor_policy(ev);
     struct hir_feed f;
     hir_feed_init(&f, 16, 1, 3);
-    for (uint64_t v = 0; v <= 6; v += 2) { hir_feed_fault(&f, ev); evictor_resident(ev, v); }
+    for (uint64_t v = 0; v <= 6; v += 2) { hir_feed_fault(&f, ev); evictor_resident(ev, v, false); }
     ck_assert_int_eq(evict_hpe_partition(p, 2), 1);
     evictor_touch(ev, 2);                         /* hit_feed=hir: ignored */
     hir_feed_hit(&f, ev, 2);
     ck_assert_int_eq(evict_hpe_partition(p, 2), 1);
     hir_feed_fault(&f, ev);
-    evictor_resident(ev, 8);
+    evictor_resident(ev, 8, false);
     ck_assert_int_eq(evict_hpe_partition(p, 2), 1);
     ck_assert_int_eq(evict_hpe_partition(p, 8), 2);
     hir_feed_fault(&f, ev);
