@@ -7,8 +7,9 @@
  *      mapped only needs its protection lifted;
  *   2. frames for them: page modes take a free chunk (a whole 2 MiB root
  *      when the whole block comes, a 64 KiB chunk for a whole big page or
- *      a 64 KiB driver page, else a 4 KiB piece) or the eviction policy's
- *      victim's frames (drv_evict.c); driver.evict_unit=chunk takes the
+ *      a 64 KiB driver page, else a 4 KiB piece: sized by what comes, not
+ *      by the block's geometry as the real driver does) or the eviction
+ *      policy's victim's frames (drv_evict.c); driver.evict_unit=chunk takes the
  *      frame the block's chunk has for the page, allocating the chunk
  *      (evicting a root chunk) when it has none (drv_chunks.c); the
  *      migration that needs evicted frames starts only when their
@@ -176,10 +177,11 @@ static void hold_run(struct driver *d, uint64_t base, unsigned i, uint64_t pfn, 
     d->want_next = i + n;
 }
 
-/* Page modes: the largest chunk the wanted pages fill, as the real driver
- * populates with the largest chunk a region allows: a whole 2 MiB block a
- * root chunk, a whole big page (or a 64 KiB driver page) a 64 KiB chunk,
- * else a 4 KiB piece; with none free, the policy's victim's frames. */
+/* Page modes: the largest chunk the wanted pages fill (a whole 2 MiB block
+ * a root chunk, a whole big page or a 64 KiB driver page a 64 KiB chunk,
+ * else a 4 KiB piece), so that the frames of a page-granular policy stay
+ * as compact as the real driver's chunks without taking memory for pages
+ * that do not come; with none free, the policy's victim's frames. */
 static bool fill_paged(struct driver *d, uint64_t base, unsigned i, sim_time now)
 {
     uint64_t pfn;
