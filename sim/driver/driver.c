@@ -25,18 +25,29 @@ const struct cfg_key driver_config_keys[] = {
      "batches serviced per interrupt before the thread yields (real driver: 20)"},
     {"driver.prefetch", CFG_ENUM, "none", 0, -1, "none|seq|tree",
      "prefetcher: none (the HPE paper's machine; the real driver's default is tree), "
-     "seq (the faulting 64 KiB block), tree (real driver's density tree)"},
+     "seq (the faulting 64 KiB big page), tree (the real driver's density tree over the VA block, "
+     "uvm_perf_prefetch.c)"},
     {"driver.prefetch.threshold", CFG_INT, "51", 1, 100, NULL,
-     "tree prefetch: a subtree comes when more than this % of it is resident or faulted (real driver: 51)"},
-    {"driver.replay_policy", CFG_ENUM, "batch_flush", 0, -1, "block|batch|batch_flush|once",
+     "tree prefetch: a subtree comes when more than this % of it is resident or faulted "
+     "(real driver: UVM_PREFETCH_THRESHOLD_DEFAULT 51)"},
+    {"driver.replay_policy", CFG_ENUM, "batch_flush", 0, -1, "block|batch|batch_flush|once|page",
      "when the GPU replays faulted accesses (real driver's uvm_perf_fault_replay_policy, default batch_flush): "
      "when each block's last copy lands, after each batch, after each batch with the fault buffer flushed, "
-     "or once the wake-up's batches are done"},
+     "once the wake-up's batches are done, or page: the accesses waiting on a page resume when it lands, "
+     "one copy per driver page (batch-aware paper Sec. 2.2)"},
+    {"driver.page_size", CFG_ENUM, "4KiB", 0, -1, "4KiB|64KiB",
+     "the driver's fault, migration and eviction unit: 4KiB (the real driver on x86, HPE Table I) or "
+     "64KiB (batch-aware Table 1: faults of one 64 KiB page coalesce, it migrates and is evicted whole "
+     "and maps with one 64 KiB PTE)"},
     {"driver.evict_unit", CFG_ENUM, "page", 0, -1, "page|chunk",
-     "what one eviction frees: the victim page (HPE Sec. IV: one page at a time) or every "
-     "resident page in the victim's 2 MiB root chunk (the real driver's evict_root_chunk)"},
-    {"driver.drop_clean", CFG_BOOL, "true", 0, -1, NULL,
-     "evicted pages the GPU did not write are dropped (host copy valid) instead of copied back"},
+     "GPU memory management: page (frames per page, the eviction policy's victim driver page is "
+     "evicted, as HPE Sec. IV) or chunk (the real driver's PMM: a full 2 MiB VA block takes a "
+     "2 MiB root chunk at first touch, shorter blocks 64 KiB / 4 KiB chunks; eviction takes the "
+     "root chunk at the head of the age-ordered list and evicts it whole, uvm_pmm_gpu.c "
+     "pick_root_chunk_to_evict / evict_root_chunk; needs driver.eviction fifo)"},
+    {"driver.drop_clean", CFG_BOOL, "false", 0, -1, NULL,
+     "evicted pages the GPU did not write are dropped (host copy valid) instead of copied back "
+     "(real driver: every evicted page is copied back, uvm_va_block_evict_chunks)"},
     {"gpu.memory.capacity", CFG_SIZE, "0B", 0, 1.2e18, NULL,
      "GPU memory for migrated pages (0: gpu.memory.fraction of the footprint)"},
     {"gpu.memory.fraction", CFG_FRACTION, "100%", 1e-6, 1, NULL,
@@ -44,15 +55,34 @@ const struct cfg_key driver_config_keys[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-static uint64_t capacity_pages(const struct config *cfg, uint64_t footprint)
+/* GPU memory in 4 KiB frames, whole driver pages; the real driver's PMM
+ * manages whole 2 MiB root chunks, so under evict_unit=chunk whole roots. */
+static uint64_t capacity_pages(const struct config *cfg, uint64_t footprint, uint64_t grain)
 {
     uint64_t bytes = cfg_u64(cfg, "gpu.memory.capacity");
     if (!bytes) bytes = (uint64_t)(cfg_f64(cfg, "gpu.memory.fraction") * (double)footprint);
-    uint64_t pages = bytes / PAGE_SIZE;
+    uint64_t pages = bytes / PAGE_SIZE / grain * grain;
     if (pages == 0)
         user_error("GPU memory (gpu.memory.capacity / gpu.memory.fraction) "
-                   "holds no %llu-byte page", (unsigned long long)PAGE_SIZE);
+                   "holds no %llu-byte %s", (unsigned long long)(grain * PAGE_SIZE),
+                   grain == VA_BLOCK_PAGES ? "root chunk (driver.evict_unit=chunk)" :
+                   grain > 1 ? "driver page (driver.page_size)" : "page");
     return pages;
+}
+
+/* Impossible combinations, named at the key that makes them so. */
+bool driver_config_check(const struct config *c, struct cfg_error *err)
+{
+    if (strcmp(cfg_str(c, "driver.evict_unit"), "chunk") || !strcmp(cfg_str(c, "driver.eviction"), "fifo"))
+        return true;
+    const struct cfg_value *v = cfg_get(c, "driver.evict_unit");
+    char where[300] = "";
+    if (v->file && v->line) snprintf(where, sizeof where, "%s:%d:%d: ", v->file, v->line, v->col);
+    else if (v->file) snprintf(where, sizeof where, "%s 'driver.evict_unit=%s': ", v->file, v->text);
+    snprintf(err->msg, sizeof err->msg,
+             "%skey 'driver.evict_unit': chunk evicts root chunks in the real driver's age order, "
+             "which is driver.eviction fifo, not '%s'", where, cfg_str(c, "driver.eviction"));
+    return false;
 }
 
 sim_time drv_tick(struct component *c, sim_time now);
@@ -79,10 +109,13 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     SIM_ASSERT(d->prefetch, "driver", 0, "prefetch policy not in the table");
     d->prefetch_threshold = (unsigned)cfg_u64(cfg, "driver.prefetch.threshold");
     d->drop_clean = cfg_bool(cfg, "driver.drop_clean");
-    static const char *const rp[] = { "block", "batch", "batch_flush", "once" };
+    static const char *const rp[] = { "block", "batch", "batch_flush", "once", "page" };
     const char *pol = cfg_str(cfg, "driver.replay_policy");
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         if (!strcmp(pol, rp[i])) d->replay = (enum drv_replay)i;
+    d->unit = strcmp(cfg_str(cfg, "driver.page_size"), "64KiB") ? 1 : BIG_PAGE_PAGES;
+    d->chunked = !strcmp(cfg_str(cfg, "driver.evict_unit"), "chunk");
+    d->max_shift = d->chunked ? 21 : d->unit > 1 ? 16 : PAGE_SHIFT;
     d->fetched = xcalloc(d->batch_size, sizeof *d->fetched);
     d->pages = xcalloc(d->batch_size, sizeof *d->pages);
     d->block_start = xcalloc(d->batch_size + 1, sizeof *d->block_start);
@@ -91,17 +124,13 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     size_t max_migr = (size_t)d->batch_size * VA_BLOCK_PAGES;
     d->migr = xcalloc(max_migr, sizeof *d->migr);
     d->runs = xcalloc(max_migr, sizeof *d->runs);
-    d->capacity = capacity_pages(cfg, footprint);
+    d->capacity = capacity_pages(cfg, footprint, d->chunked ? VA_BLOCK_PAGES : d->unit);
     drv_frames_init(d);
-    d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity, st);
-    d->evict_chunk = !strcmp(cfg_str(cfg, "driver.evict_unit"), "chunk");
-    if (d->evict_chunk && !evictor_can_forget(d->evict))
-        user_error("driver.evict_unit=chunk needs an eviction policy that can drop pages "
-                   "it did not choose (fifo, lru, random), not '%s'",
-                   cfg_str(cfg, "driver.eviction"));
+    /* The policy holds driver pages (evict_unit chunk: it is not asked). */
+    d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity / d->unit, st);
     drv_stats_init(d, st);
     gmmu_set_driver(g, &d->comp);
-    gmmu_defer_replay(g, true);
+    gmmu_defer_replay(g, d->replay != RP_PAGE);
     return d;
 }
 
@@ -128,6 +157,16 @@ void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx)
 }
 uint64_t driver_capacity_pages(const struct driver *d) { return d->capacity; }
 
-void driver_walk_hit(struct driver *d, uint64_t vpn) { evictor_touch(d->evict, vpn); }
-bool driver_wants_walk_hits(const struct driver *d) { return evictor_wants_touches(d->evict); }
-void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count) { evictor_hits(d->evict, vpn, count); }
+/* The policy sees driver pages; under evict_unit chunk it sees nothing. */
+void driver_walk_hit(struct driver *d, uint64_t vpn)
+{
+    if (!d->chunked) evictor_touch(d->evict, drv_unit_base(d, vpn));
+}
+bool driver_wants_walk_hits(const struct driver *d)
+{
+    return !d->chunked && evictor_wants_touches(d->evict);
+}
+void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count)
+{
+    if (!d->chunked) evictor_hits(d->evict, drv_unit_base(d, vpn), count);
+}

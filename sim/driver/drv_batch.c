@@ -1,9 +1,11 @@
 /* One batch's preprocessing and closing, as the real driver
  * (uvm_gpu_replayable_faults.c: fetch_fault_buffer_entries,
  * preprocess_fault_batch): fetch up to driver.batch_size (256) entries,
- * coalesce duplicates of a page keeping the most intrusive access
- * (atomic > write > read, the access the page must be mapped for), sort by
- * address and group the pages by 2 MiB VA block (uvm_va_block_t).  The
+ * coalesce duplicates of a driver page (driver.page_size: the entries of
+ * one 64 KiB page are one fault, as on the batch-aware paper's 64 KB-page
+ * machine) keeping the most intrusive access (atomic > write > read, the
+ * access the page must be mapped for), sort by address and group the
+ * pages by 2 MiB VA block (uvm_va_block_t).  The
  * thread then spends driver.fault_latency (HPE Sec. III: 20 us) plus
  * driver.fault_cost per entry and driver.block_cost per block. */
 #include <stdlib.h>
@@ -40,7 +42,7 @@ void drv_fetch_batch(struct driver *d, sim_time now)
     take_hir_records(d, now);
     d->nfaults = gmmu_fetch_faults(d->gmmu, d->fetched, d->batch_size, now);
     for (size_t i = 0; i < d->nfaults; i++)
-        d->pages[i] = (struct batch_page){ d->fetched[i].vpn, d->fetched[i].access };
+        d->pages[i] = (struct batch_page){ drv_unit_base(d, d->fetched[i].vpn), d->fetched[i].access };
     qsort(d->pages, d->nfaults, sizeof *d->pages, by_vpn);
     size_t n = 0;
     d->nblocks = 0;
@@ -124,16 +126,24 @@ void drv_stats_init(struct driver *d, struct stats *st)
                             "entries coalesced into another entry of the same batch");
     d->n_blocks = stat_counter(st, "driver.va_blocks", "blocks",
                                "2 MiB VA blocks serviced, summed over batches");
-    d->n_pages = stat_counter(st, "driver.pages_migrated", "pages", "pages copied host to GPU");
+    d->n_pages = stat_counter(st, "driver.pages_migrated", "pages", "4 KiB pages copied host to GPU");
+    d->n_root_evictions = stat_counter(st, "driver.pmm.root_evictions", "chunks",
+                                       "2 MiB root chunks evicted whole (driver.evict_unit=chunk)");
+    d->n_evict_prefetched = stat_counter(st, "driver.evictions_prefetched", "pages",
+                                         "evicted pages that had come without a fault (prefetch, host step)");
+    d->n_map64 = stat_counter(st, "driver.ptes_64k", "PTEs",
+                              "64 KiB PTEs made (a big page resident whole in a 64 KiB of frames)");
+    d->n_map2m = stat_counter(st, "driver.ptes_2m", "PTEs",
+                              "2 MiB PTEs made (a block resident whole in its root chunk)");
     d->n_prefetched = stat_counter(st, "driver.pages_prefetched", "pages",
                                    "migrated pages no fault asked for (prefetcher)");
     d->n_mapped = stat_counter(st, "driver.pages_mapped", "pages",
                                "pages mapped after their copy landed");
     d->n_transfers = stat_counter(st, "driver.h2d_transfers", "transfers",
                                   "copy-engine transfers host to GPU (runs of contiguous pages)");
-    d->n_evictions = stat_counter(st, "driver.evictions", "pages", "pages evicted from GPU memory");
+    d->n_evictions = stat_counter(st, "driver.evictions", "pages", "4 KiB pages evicted from GPU memory");
     d->n_writebacks = stat_counter(st, "driver.writebacks", "pages",
-                                   "evicted pages copied back to the host (dirty, or all without drop_clean)");
+                                   "pages copied back to the host as they left GPU memory (all, or the written ones with drop_clean)");
     d->n_clean = stat_counter(st, "driver.evictions_clean", "pages",
                               "evicted pages the GPU had not written");
     d->n_premature = stat_counter(st, "driver.premature_evictions", "pages",

@@ -1,20 +1,26 @@
 /* Servicing one batch's VA blocks in address order, as the real driver's
  * service_fault_batch_block (uvm_gpu_replayable_faults.c) and
- * uvm_va_block_make_resident: for each 2 MiB block
- *   1. the pages to migrate: the faulted non-resident pages plus the
- *      prefetcher's choice over the block (driver.prefetch; prefetch.c);
- *      a fault on a page already mapped only needs its protection lifted;
- *   2. a frame per page: a free one, or the eviction policy's victim,
- *      unmapped, shot down and its frame's cache lines dropped; a written
- *      victim (or every victim without driver.drop_clean) is copied back
- *      D2H, and the migration that needs the frame starts only when the
- *      write-backs have landed (the baseline serialises eviction before
- *      migration, batch-aware paper Sec. 3, Fig. 4);
+ * uvm_va_block_make_resident: for each block
+ *   1. the pages to migrate: the faulted driver pages that are not
+ *      resident plus the prefetcher's choice over the block's allocated
+ *      extent (driver.prefetch; prefetch.c); a fault on a page already
+ *      mapped only needs its protection lifted;
+ *   2. frames for them: page modes take a free chunk (a whole 2 MiB root
+ *      when the whole block comes, a 64 KiB chunk for a whole big page or
+ *      a 64 KiB driver page, else a 4 KiB piece: sized by what comes, not
+ *      by the block's geometry as the real driver does) or the eviction
+ *      policy's victim's frames (drv_evict.c); driver.evict_unit=chunk takes the
+ *      frame the block's chunk has for the page, allocating the chunk
+ *      (evicting a root chunk) when it has none (drv_chunks.c); the
+ *      migration that needs evicted frames starts only when their
+ *      write-backs have landed (batch-aware paper Sec. 3, Fig. 4);
  *   3. one H2D copy-engine transfer per run of virtually contiguous pages
- *      (the real driver copies contiguous regions with one CE operation);
- *      a run's pages are mapped, and the walks parked on them answered,
- *      when its last byte lands; the walks parked on them are answered at
- *      the next replay (driver.replay_policy, drv_loop.c).
+ *      (the real driver copies contiguous regions with one CE operation;
+ *      under replay_policy page one per driver page, as the batch-aware
+ *      paper migrates the pages one after another); a run's pages are
+ *      mapped when its last byte lands (drv_map.c), and the walks parked
+ *      on them answered then (replay_policy page) or at the next replay
+ *      (drv_loop.c).
  * When every frame holds a page still in flight, the allocation waits for
  * landings (tiny memories, large prefetches). */
 #include <string.h>
@@ -46,36 +52,55 @@ static bool mapped(const struct driver *d, uint64_t vpn)
  * (uvm_va_policy / uvm_va_block_select_residency).  Read-mostly pages read
  * by the GPU are duplicated: copied and mapped read-only, the host copy
  * stays valid; a later write faults on the protection and collapses the
- * duplicates (the write lifts the protection here). */
+ * duplicates (the write lifts the protection here).  A driver page of
+ * 64 KiB is resident whole or not at all, so its first page speaks for it. */
 static void compute_block(struct driver *d, sim_time now)
 {
     uint64_t base = block_base(d);
+    drv_block_extent(d, base, &d->blk_first, &d->blk_end);
+    SIM_ASSERT(d->blk_first % d->unit == 0, "driver", now,
+               "VA block at %#llx starts inside a driver page (allocations start 2 MiB-aligned)",
+               (unsigned long long)base);
     struct block_bits resident = {{0}}, faulted = {{0}}, written = {{0}};
     bool any_ro = false;
     for (size_t i = d->block_start[d->cur_block]; i < d->block_start[d->cur_block + 1]; i++) {
         const struct batch_page *p = &d->pages[i];
+        unsigned lo = (unsigned)(p->vpn - base), hi = lo + d->unit;
+        if (hi > d->blk_end) hi = d->blk_end;
+        if (lo < d->blk_first) lo = d->blk_first;
         if (mapped(d, p->vpn)) {
-            if (p->access != REQ_LOAD && gmmu_is_read_only(d->gmmu, p->vpn))
-                gmmu_set_writable(d->gmmu, p->vpn, now);
+            if (p->access != REQ_LOAD)
+                for (unsigned k = lo; k < hi; k++)
+                    if (gmmu_is_read_only(d->gmmu, base + k)) gmmu_set_writable(d->gmmu, base + k, now);
             d->unreplayed = true;
             continue;
         }
         unsigned adv = drv_advice(d, p->vpn);
         if ((adv & WL_ADV_PREFERRED_HOST) && !(adv & WL_ADV_READ_MOSTLY)) {
-            drv_map_host(d, p->vpn, now);
+            for (unsigned k = lo; k < hi; k++)
+                if (!mapped(d, base + k)) drv_map_host(d, base + k, now);
             *d->n_remote += 1;
             d->unreplayed = true;
             continue;
         }
         any_ro = any_ro || (adv & WL_ADV_READ_MOSTLY);
-        bb_set(&faulted, (unsigned)(p->vpn - base));
-        if (p->access != REQ_LOAD) bb_set(&written, (unsigned)(p->vpn - base));
+        bb_set_range(&faulted, lo, hi - lo);
+        if (p->access != REQ_LOAD) bb_set_range(&written, lo, hi - lo);
     }
     /* Only a prefetcher needs the block's residency (512 lookups). */
     if (d->prefetch != &prefetch_none_ops)
-        for (unsigned p = 0; p < VA_BLOCK_PAGES; p++)
+        for (unsigned p = d->blk_first; p < d->blk_end; p++)
             if (mapped(d, base + p)) bb_set(&resident, p);
-    d->prefetch->compute(&resident, &faulted, d->prefetch_threshold, &d->want);
+    struct prefetch_in in = { &resident, &faulted, NULL, d->blk_first, d->blk_end,
+                              d->prefetch_threshold };
+    d->prefetch->compute(&in, &d->want);
+    /* A driver page comes whole (its part inside the block). */
+    if (d->unit > 1)
+        for (unsigned p = d->blk_first; p < d->blk_end; p += d->unit - p % d->unit)
+            if (bb_count_range(&d->want, p, d->unit - p % d->unit)) {
+                unsigned n = d->unit - p % d->unit;
+                bb_set_range(&d->want, p, p + n > d->blk_end ? d->blk_end - p : n);
+            }
     d->faulted = faulted;
     /* A prefetch larger than GPU memory would evict the block's own faulted
      * pages before the replay (a livelock); the real driver cannot evict a
@@ -95,24 +120,11 @@ static void compute_block(struct driver *d, sim_time now)
     d->block_ready = true;
 }
 
-static void d2h_landed(void *obj, uint64_t pfn, sim_time now)
-{
-    struct driver *d = obj;
-    (void)pfn;
-    d->pending_d2h--;
-    comp_wake(&d->comp, now);
-}
-
 static void h2d_landed(void *obj, uint64_t idx, sim_time now)
 {
     struct driver *d = obj;
     const struct run *r = &d->runs[idx];
-    for (uint32_t i = r->first; i < r->first + r->n; i++) {
-        const struct migr_page *m = &d->migr[i];
-        gmmu_map_page(d->gmmu, m->vpn, m->pfn, PAGE_SHIFT, m->readonly ? GMMU_MAP_READONLY : 0, now);
-        d->frames[m->pfn].since = now;
-        evictor_resident(d->evict, m->vpn, m->prefetched);
-    }
+    drv_map_landed(d, &d->migr[r->first], r->n, now);
     *d->n_mapped += r->n;
     d->inflight -= r->n;
     d->unreplayed = true;
@@ -124,70 +136,16 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
     comp_wake(&d->comp, now);
 }
 
-/* Unmap resident page vpn from `frame`: shootdown, caches, write-back of
- * dirty data (or of all data without drop_clean). */
-static void evict_page(struct driver *d, uint64_t vpn, uint64_t frame, sim_time now)
-{
-    bool dirty = gmmu_unmap(d->gmmu, vpn, now);
-    tlb_shootdown(d->tlb, vpn, now);
-    if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, frame << PAGE_SHIFT, now);
-    drv_frame_evicted(d, frame, vpn, now);
-    /* An accessed-by page stays mapped for the GPU: to its host copy. */
-    if (drv_advice(d, vpn) & WL_ADV_ACCESSED_BY_GPU) {
-        drv_map_host(d, vpn, now);
-        *d->n_accessed_by += 1;
-    }
-    *d->n_evictions += 1;
-    d->batch_evictions++;
-    if (!dirty) *d->n_clean += 1;
-    if (dirty || !d->drop_clean) {
-        *d->n_writebacks += 1;
-        d->batch_d2h += PAGE_SIZE;
-        d->pending_d2h++;
-        link_dma(d->link, LINK_D2H, vpn << PAGE_SHIFT, PAGE_SIZE, now, d2h_landed, d, frame);
-    }
-}
-
-/* The real driver evicts whole root chunks (uvm_pmm_gpu.c,
- * pick_root_chunk_to_evict / evict_root_chunk): every page mapped in the
- * victim's 2 MiB of frames goes, and the frames other than the victim's
- * return to the allocator.  Frames still being filled are not resident
- * and stay. */
-static void evict_rest_of_root(struct driver *d, uint64_t victim_frame, sim_time now)
-{
-    uint64_t first = victim_frame / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
-    for (uint64_t f = first; f < first + VA_BLOCK_PAGES && f < d->capacity; f++) {
-        uint64_t vpn = d->frames[f].vpn;
-        if (f == victim_frame || vpn == NO_FRAME_PAGE || !gmmu_is_resident(d->gmmu, vpn))
-            continue;
-        evictor_forget(d->evict, vpn);
-        evict_page(d, vpn, f, now);
-        pmm_release(&d->pmm, f);
-    }
-}
-
-/* Free a frame by evicting the policy's victim; false when no page can be
- * evicted (every resident page's frame is still being filled). */
-static bool evict_one(struct driver *d, uint64_t *pfn, sim_time now)
-{
-    uint64_t vpn;
-    if (!evictor_victim(d->evict, &vpn)) return false;
-    /* HPE Sec. IV-B: the HIR goes to the driver before each eviction. */
-    gmmu_hir_flush(d->gmmu, now);
-    uint64_t frame = gmmu_frame_of(d->gmmu, vpn);
-    evict_page(d, vpn, frame, now);
-    if (d->evict_chunk) evict_rest_of_root(d, frame, now);
-    *pfn = frame;
-    return true;
-}
-
 /* Start the copies of the pages allocated since the last launch. */
 static void launch_chunk(struct driver *d, sim_time now)
 {
     size_t i = d->chunk_first;
+    const bool per_page = d->replay == RP_PAGE;
     while (i < d->nmigr) {
         size_t j = i + 1;
-        while (j < d->nmigr && d->migr[j].vpn == d->migr[j - 1].vpn + 1) j++;
+        while (j < d->nmigr && d->migr[j].vpn == d->migr[j - 1].vpn + 1 &&
+               !(per_page && d->migr[j].vpn % d->unit == 0))
+            j++;
         struct run *r = &d->runs[d->nruns];
         *r = (struct run){ (uint32_t)i, (uint32_t)(j - i), (uint32_t)d->cur_block };
         d->inflight += r->n;
@@ -205,19 +163,48 @@ static void launch_chunk(struct driver *d, sim_time now)
     d->chunk_first = d->nmigr;
 }
 
-/* The real driver populates a VA block with the largest chunks that the
- * region being made resident fills (uvm_va_block.c, block_populate_pages):
- * a whole 2 MiB block takes a root chunk, a whole 64 KiB big page a 64 KiB
- * chunk, the rest 4 KiB pieces; only 4 KiB pieces are freed by evicting. */
+/* Pages [i, i + n) of the block at base go to frames pfn.. (the wanted
+ * ones; a 64 KiB driver page cut by the block's end holds fewer). */
 static void hold_run(struct driver *d, uint64_t base, unsigned i, uint64_t pfn, unsigned n,
                      sim_time now)
 {
     for (unsigned k = 0; k < n; k++) {
-        drv_frame_hold(d, pfn + k, base + i + k, now);
-        d->migr[d->nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k),
-                                                  !bb_test(&d->faulted, i + k) };
+        if (!bb_test(&d->want, i + k)) continue;
+        bool pre = !bb_test(&d->faulted, i + k);
+        drv_frame_hold(d, pfn + k, base + i + k, pre, now);
+        d->migr[d->nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k), pre };
     }
     d->want_next = i + n;
+}
+
+/* Page modes: the largest chunk the wanted pages fill (a whole 2 MiB block
+ * a root chunk, a whole big page or a 64 KiB driver page a 64 KiB chunk,
+ * else a 4 KiB piece), so that the frames of a page-granular policy stay
+ * as compact as the real driver's chunks without taking memory for pages
+ * that do not come; with none free, the policy's victim's frames. */
+static bool fill_paged(struct driver *d, uint64_t base, unsigned i, sim_time now)
+{
+    uint64_t pfn;
+    if (i == 0 && bb_count(&d->want) == VA_BLOCK_PAGES && drv_frame_take(d, PMM_2M, &pfn)) {
+        hold_run(d, base, i, pfn, VA_BLOCK_PAGES, now);
+        return true;
+    }
+    unsigned n = d->unit;
+    if (n == 1 && i % BIG_PAGE_PAGES == 0 &&
+        bb_count_range(&d->want, i, BIG_PAGE_PAGES) == BIG_PAGE_PAGES)
+        n = BIG_PAGE_PAGES;
+    if (n == BIG_PAGE_PAGES && drv_frame_take(d, PMM_64K, &pfn)) {
+        hold_run(d, base, i, pfn, n, now);
+        return true;
+    }
+    n = d->unit;
+    if (n == 1 && drv_frame_take(d, PMM_4K, &pfn)) {
+        hold_run(d, base, i, pfn, 1, now);
+        return true;
+    }
+    if (!drv_evict_victim(d, &pfn, now)) return false;
+    hold_run(d, base, i, pfn, n, now);
+    return true;
 }
 
 bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
@@ -225,19 +212,13 @@ bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
     while (d->want_next < VA_BLOCK_PAGES) {
         unsigned i = d->want_next;
         if (!bb_test(&d->want, i)) { d->want_next++; continue; }
-        uint64_t pfn;
-        if (i == 0 && bb_count(&d->want) == VA_BLOCK_PAGES &&
-            drv_frame_take(d, PMM_2M, &pfn)) {
-            hold_run(d, base, i, pfn, VA_BLOCK_PAGES, now);
-            continue;
+        if (d->chunked) {
+            uint64_t pfn;
+            if (!drv_chunk_frame(d, base, i, &pfn, now)) break;
+            hold_run(d, base, i, pfn, 1, now);
+        } else if (!fill_paged(d, base, i, now)) {
+            break;
         }
-        if (i % BIG_PAGE_PAGES == 0 && bb_count_range(&d->want, i, BIG_PAGE_PAGES) == BIG_PAGE_PAGES &&
-            drv_frame_take(d, PMM_64K, &pfn)) {
-            hold_run(d, base, i, pfn, BIG_PAGE_PAGES, now);
-            continue;
-        }
-        if (!drv_frame_take(d, PMM_4K, &pfn) && !evict_one(d, &pfn, now)) break;
-        hold_run(d, base, i, pfn, 1, now);
     }
     if (d->pending_d2h) return false;          /* a write-back landing wakes us */
     launch_chunk(d, now);

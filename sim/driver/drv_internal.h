@@ -3,6 +3,10 @@
  *   drv_loop.c   the servicing state machine (wake, batches, wake limit);
  *   drv_batch.c  fetch, coalesce, sort, group by 2 MiB VA block, costs;
  *   drv_block.c  one VA block: prefetch, frames (evicting), migration runs;
+ *   drv_chunks.c the real driver's GPU memory (driver.evict_unit=chunk):
+ *                chunks by VA block geometry, root-chunk eviction;
+ *   drv_evict.c  unmapping pages (eviction, prefetch to host), write-backs;
+ *   drv_map.c    mapping landed pages with the largest PTEs they allow;
  *   drv_frames.c frames (pmm.c: 2 MiB / 64 KiB / 4 KiB chunks) and residency
  *                bookkeeping. */
 #ifndef UVMSIM_DRIVER_INTERNAL_H
@@ -22,7 +26,9 @@ struct stats;
 
 enum drv_state { D_IDLE, D_HANDLING, D_SERVICE, D_WAIT, D_STEP };
 /* When the GPU is told to replay (real driver: uvm_perf_fault_replay_policy). */
-enum drv_replay { RP_BLOCK, RP_BATCH, RP_BATCH_FLUSH, RP_ONCE };
+/* RP_PAGE: no replay signal; the GMMU answers a page's parked accesses
+ * when it is mapped (batch-aware paper Sec. 2.2). */
+enum drv_replay { RP_BLOCK, RP_BATCH, RP_BATCH_FLUSH, RP_ONCE, RP_PAGE };
 
 /* A unique faulted page of the batch (duplicates coalesced). */
 struct batch_page { uint64_t vpn; enum req_kind access; };
@@ -33,8 +39,9 @@ struct migr_page { uint64_t vpn, pfn; bool readonly, prefetched; };
 /* Contiguous pages copied by one copy-engine transfer. */
 struct run { uint32_t first, n, block; };
 
-/* One GPU frame: the page it holds (UINT64_MAX when free) and since when. */
-struct frame { uint64_t vpn; sim_time since; };
+/* One GPU frame: the page it holds (UINT64_MAX when free), since when
+ * (its landing), and whether the page came without a fault. */
+struct frame { uint64_t vpn; sim_time since; bool prefetched; };
 
 /* frames[].vpn of a frame that holds no page */
 #define NO_FRAME_PAGE UINT64_MAX
@@ -50,7 +57,9 @@ struct driver {
     const struct prefetch_ops *prefetch;
     unsigned prefetch_threshold;
     bool drop_clean;
-    bool evict_chunk;             /* driver.evict_unit=chunk */
+    bool chunked;                 /* driver.evict_unit=chunk: the real driver's PMM */
+    unsigned unit;                /* 4 KiB pages per driver page (driver.page_size): 1 or 16 */
+    unsigned max_shift;           /* largest PTE mapped (drv_map.c): 12, 16 or 21 */
     uint64_t *n_accessed_by;      /* pages mapped remote for accessed-by advice */
     enum drv_replay replay;
     bool unreplayed;                /* pages mapped since the last replay */
@@ -71,6 +80,7 @@ struct driver {
     struct block_bits ro;           /* ... of them, mapped read-only (read-mostly) */
     struct block_bits faulted;      /* ... of them, asked for by a fault of the batch */
     unsigned want_next;             /* next page index 0..511 to allocate */
+    unsigned blk_first, blk_end;    /* the VA block's extent in the 2 MiB region */
     bool block_ready;               /* want computed for cur_block */
     size_t chunk_first;             /* first migr entry not yet launched */
     size_t pending_d2h;             /* write-backs the chunk waits on */
@@ -97,6 +107,10 @@ struct driver {
     uint64_t capacity;
     struct pmm pmm;
     struct frame *frames;
+    uint8_t *res64;                 /* per 64 KiB of frames: pages resident (landed) */
+    uint16_t *resroot;              /* per root chunk: pages resident */
+    uint64_t *chunk_vpn;            /* chunked: per frame, first page of its chunk */
+    struct page_map chunks;         /* chunked: chunk's first page -> first frame */
     struct count_map evicted, refaulted;   /* premature evictions */
     /* stats of the batch */
     sim_time batch_start, handling, migr_start;
@@ -107,7 +121,8 @@ struct driver {
              *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
              *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays,
              *n_remote, *n_steps, *n_step_h2d, *n_step_d2h,
-             *n_alloc64, *n_alloc2m, *n_prefetch_dropped, *n_sent_home;
+             *n_alloc64, *n_alloc2m, *n_prefetch_dropped, *n_sent_home,
+             *n_root_evictions, *n_evict_prefetched, *n_map64, *n_map2m;
 };
 
 /* drv_loop.c: the replay signal (flushing the buffer first if asked). */
@@ -132,15 +147,51 @@ void drv_frames_init(struct driver *d);
 void drv_frames_free(struct driver *d);
 /* A free piece of `size` (first frame in *pfn), or false. */
 bool drv_frame_take(struct driver *d, enum pmm_size size, uint64_t *pfn);
-void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now);
+/* Frame pfn will hold vpn (its copy starts); chunked: pins its root. */
+void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, bool prefetched, sim_time now);
+/* vpn's copy into pfn has landed and it is mapped: resident. */
+void drv_frame_landed(struct driver *d, uint64_t pfn, sim_time now);
 /* The frame holding vpn is released: lifetime recorded, premature-eviction
  * tracking armed.  The frame itself is reused by the caller. */
 void drv_frame_evicted(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now);
-/* The page left for the host (prefetch): lifetime recorded, frame freed. */
+/* The page left for the host (prefetch): lifetime recorded, frame freed
+ * (chunked: the frame stays with its chunk, as the real driver keeps a VA
+ * block's chunks). */
 void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now);
-/* A fault on vpn was fetched: counts a premature eviction once per
- * eviction that the page faults back after. */
+/* A fault on vpn (a driver page's first 4 KiB page) was fetched: counts a
+ * premature eviction once per eviction that the page faults back after. */
 void drv_note_fault(struct driver *d, uint64_t vpn);
+/* The first 4 KiB page of vpn's driver page. */
+static inline uint64_t drv_unit_base(const struct driver *d, uint64_t vpn)
+{ return vpn & ~(uint64_t)(d->unit - 1); }
+/* The VA block of the 2 MiB region at base (page number): the slots
+ * [*first, *end) of its allocation (the whole region outside any). */
+void drv_block_extent(const struct driver *d, uint64_t base, unsigned *first, unsigned *end);
+
+/* drv_evict.c: unmap the GPU-resident pages of [vpn, vpn + n) (within one
+ * 2 MiB region), splitting a large PTE that reaches outside, with one TLB
+ * shootdown for the range; their data goes back to the host (written
+ * pages, or every page without driver.drop_clean) in one D2H transfer per
+ * contiguous run, which the driver waits for (pending_d2h).  home: a
+ * prefetch to the host (frames released, the policy told) instead of an
+ * eviction (frames kept for the caller).  Returns the pages unmapped. */
+unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, sim_time now);
+/* Page modes: evict the policy's victim (one driver page); its first frame
+ * (64 KiB-aligned for 64 KiB driver pages) in *pfn, free to reuse; false
+ * when no page can be evicted. */
+bool drv_evict_victim(struct driver *d, uint64_t *pfn, sim_time now);
+
+/* drv_chunks.c (chunked): the frame of slot i of the block at base, its
+ * chunk allocated (evicting root chunks) if it has none; false when no
+ * root chunk can be evicted now. */
+bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn, sim_time now);
+/* Evict root chunk r whole (evict_root_chunk) and free it. */
+void drv_evict_root(struct driver *d, uint32_t r, sim_time now);
+
+/* drv_map.c: map the n landed pages of a run with the largest PTEs the
+ * residency allows (2 MiB, 64 KiB, 4 KiB) and merge the pages around them
+ * that become a whole big page or block. */
+void drv_map_landed(struct driver *d, const struct migr_page *m, size_t n, sim_time now);
 void drv_stats_init(struct driver *d, struct stats *st);
 
 /* Map vpn to its host copy (identity host frame), reached over the link

@@ -16,7 +16,11 @@
  * (stale duplicates of what was just serviced; the walks behind them fault
  * again at the replay if their page is still absent); once when the
  * wake-up's batches are done.  Every policy also replays at the end of a
- * wake-up if anything was mapped since the last replay.
+ * wake-up if anything was mapped since the last replay.  page, the
+ * batch-aware paper's model (Sec. 2.2: "every time a page is migrated ...
+ * the threads waiting for that page resume"), sends no replay at all: the
+ * GMMU answers a page's parked accesses when it is mapped
+ * (gmmu_defer_replay off), and each driver page is its own copy.
  * Host steps (drv_step.c) run when no fault is pending. */
 #include "drv_internal.h"
 
@@ -42,7 +46,7 @@ sim_time drv_tick(struct component *c, sim_time now)
             if (!gmmu_faults_pending(d->gmmu) || d->wake_batches == d->batches_per_wake) {
                 /* The wake-up ends: replay what is still unreplayed (the
                  * re-raised faults, if any, are seen by the check above). */
-                if (d->unreplayed) { drv_replay(d, false, now); continue; }
+                if (d->unreplayed && d->replay != RP_PAGE) { drv_replay(d, false, now); continue; }
             }
             if (!gmmu_faults_pending(d->gmmu)) {
                 d->wake_batches = 0;

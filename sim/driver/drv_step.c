@@ -7,12 +7,15 @@
  *     each 2 MiB VA block resident in turn;
  *   memcpy H2D (the legacy explicit-copy baseline): the same copy into
  *     GPU frames, plus a copy of the range's pages already resident;
- *   prefetch to host: the range's GPU-resident pages leave GPU memory
- *     (unmapped, shot down, frames freed, the eviction policy told through
- *     its forget op); the written ones (all of them without
- *     driver.drop_clean) go back in one D2H transfer per contiguous run.
- *     Policies without a forget op (only FIFO, LRU and random have one)
- *     get the copy without the move, as a memcpy D2H;
+ *   prefetch to host: the range's GPU-resident pages (whole driver pages)
+ *     leave GPU memory (unmapped, shot down, frames freed, the eviction
+ *     policy told through its forget op; under driver.evict_unit=chunk the
+ *     block keeps its chunks, as the real driver does, and a root chunk
+ *     left without resident pages goes to the UNUSED list); every page
+ *     (the written ones with driver.drop_clean) goes back in one D2H
+ *     transfer per contiguous run.  Policies without a forget op (only
+ *     FIFO, LRU and random have one) get the copy without the move, as a
+ *     memcpy D2H;
  *   memcpy D2H: the range's GPU-resident pages are copied back, one D2H
  *     transfer per run, and stay on the GPU;
  *   advise: the allocation's hint bits change (set or unset); they act at
@@ -95,40 +98,29 @@ static void copy_resident(struct driver *d, enum link_dir dir, sim_time now)
     d->step.copied = true;
 }
 
-static void home_run(struct driver *d, uint64_t first, uint64_t n, sim_time now)
-{
-    if (!n) return;
-    *d->n_step_d2h += n * PAGE_SIZE;
-    *d->n_writebacks += n;
-    d->pending_d2h++;
-    link_dma(d->link, LINK_D2H, first << PAGE_SHIFT, n * PAGE_SIZE, now, d2h_step_landed, d, n);
-}
-
-/* Prefetch to host: move the range's resident pages out of GPU memory. */
+/* Prefetch to host: move the range's resident pages out of GPU memory,
+ * whole driver pages, one 2 MiB region at a time (drv_evict.c: written
+ * pages, or all without drop_clean, go back one D2H run each). */
 static void send_home(struct driver *d, sim_time now)
 {
-    uint64_t run_first = 0, run = 0;
-    for (uint64_t v = d->step.first; v < d->step.end; v++) {
-        bool copy = false;
-        if (gmmu_is_resident(d->gmmu, v)) {
-            uint64_t frame = gmmu_frame_of(d->gmmu, v);
-            bool dirty = gmmu_unmap(d->gmmu, v, now);
-            tlb_shootdown(d->tlb, v, now);
-            if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, frame << PAGE_SHIFT, now);
-            evictor_forget(d->evict, v);
-            drv_frame_released(d, frame, v, now);
-            *d->n_sent_home += 1;
-            copy = dirty || !d->drop_clean;
-        }
-        if (copy) {
-            if (!run) run_first = v;
-            run++;
-        } else {
-            home_run(d, run_first, run, now);
-            run = 0;
-        }
+    uint64_t v = drv_unit_base(d, d->step.first);
+    while (v < d->step.end) {
+        uint64_t end = (v / VA_BLOCK_PAGES + 1) * VA_BLOCK_PAGES;
+        if (end > d->step.end) end = d->step.end;
+        end = (end + d->unit - 1) / d->unit * d->unit;
+        /* A 64 KiB driver page cut by its allocation's end held a whole
+         * 64 KiB chunk: the frames it did not fill go back too. */
+        uint64_t f0[VA_BLOCK_PAGES / BIG_PAGE_PAGES];
+        unsigned nu = 0;
+        if (d->unit > 1 && !d->chunked)
+            for (uint64_t u = v; u < end; u += d->unit)
+                f0[nu++] = gmmu_is_resident(d->gmmu, u) ? gmmu_frame_of(d->gmmu, u) : UINT64_MAX;
+        drv_unmap_pages(d, v, (unsigned)(end - v), true, now);
+        for (unsigned k = 0; k < nu; k++)
+            for (uint64_t f = f0[k]; f0[k] != UINT64_MAX && f < f0[k] + d->unit; f++)
+                if (d->pmm.used[f]) pmm_release(&d->pmm, f);
+        v = end;
     }
-    home_run(d, run_first, run, now);
     d->step.copied = true;
 }
 
@@ -146,8 +138,14 @@ static bool bring_in(struct driver *d, sim_time now)
             memset(&d->want, 0, sizeof d->want);
             memset(&d->ro, 0, sizeof d->ro);
             memset(&d->faulted, 0, sizeof d->faulted);   /* every page is a prefetch */
+            drv_block_extent(d, base, &d->blk_first, &d->blk_end);
+            /* Whole driver pages, inside the block. */
+            uint64_t first = drv_unit_base(d, d->step.next);
             uint64_t end = base + VA_BLOCK_PAGES < d->step.end ? base + VA_BLOCK_PAGES : d->step.end;
-            for (uint64_t v = d->step.next; v < end; v++) {
+            end = (end + d->unit - 1) / d->unit * d->unit;
+            if (end > base + d->blk_end) end = base + d->blk_end;
+            if (first < base + d->blk_first) first = base + d->blk_first;
+            for (uint64_t v = first; v < end; v++) {
                 /* A prefetch moves a remotely mapped page too (accessed-by
                  * or preferred-host mappings): the remote mapping goes, the
                  * landing maps it in GPU memory. */
@@ -197,7 +195,8 @@ bool drv_step_service(struct driver *d, sim_time now)
             if (d->step.kind == WL_STEP_MEMCPY && !d->step.copied) copy_resident(d, LINK_H2D, now);
             if (!bring_in(d, now)) return false;
         } else if (!d->step.copied) {
-            if (d->step.kind == WL_STEP_PREFETCH && evictor_can_forget(d->evict)) send_home(d, now);
+            if (d->step.kind == WL_STEP_PREFETCH && (d->chunked || evictor_can_forget(d->evict)))
+                send_home(d, now);
             else copy_resident(d, LINK_D2H, now);
         }
         break;

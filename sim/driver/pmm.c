@@ -49,6 +49,13 @@ void pmm_init(struct pmm *m, uint64_t frames)
     m->wholeroot = xcalloc(m->nroot ? m->nroot : 1, 1);
     m->free_frames = frames;
     m->splits_root = m->splits_64k = 0;
+    m->lused = m->lunused = (struct pmm_deque){ NIL, NIL, NULL, NULL };
+    m->lused.next = xcalloc(m->nroot ? m->nroot : 1, sizeof *m->lused.next);
+    m->lused.prev = xcalloc(m->nroot ? m->nroot : 1, sizeof *m->lused.prev);
+    m->lunused.next = xcalloc(m->nroot ? m->nroot : 1, sizeof *m->lunused.next);
+    m->lunused.prev = xcalloc(m->nroot ? m->nroot : 1, sizeof *m->lunused.prev);
+    m->on_list = xcalloc(m->nroot ? m->nroot : 1, 1);
+    m->pins = xcalloc(m->nroot ? m->nroot : 1, sizeof *m->pins);
     /* Whole roots free; a partial last root starts split into what fits
      * (whole 64 KiB chunks, then single frames), and never merges. */
     for (uint32_t r = m->nroot; r-- > 0;) {
@@ -66,6 +73,8 @@ void pmm_free_all(struct pmm *m)
 {
     l_free(&m->l4); l_free(&m->l64); l_free(&m->lroot);
     free(m->used); free(m->nfree4); free(m->whole64); free(m->nfree64); free(m->wholeroot);
+    free(m->lused.next); free(m->lused.prev); free(m->lunused.next); free(m->lunused.prev);
+    free(m->on_list); free(m->pins);
 }
 
 /* Root r split into its 64 KiB chunks, all free. */
@@ -162,4 +171,49 @@ void pmm_release(struct pmm *m, uint64_t pfn)
     m->nfree64[r] = 0;
     m->wholeroot[r] = 1;
     l_push(&m->lroot, r);
+}
+
+/* ---- eviction lists of allocated roots ---- */
+
+static void dq_remove(struct pmm_deque *q, uint32_t r)
+{
+    if (q->prev[r] != NIL) q->next[q->prev[r]] = q->next[r];
+    else q->head = q->next[r];
+    if (q->next[r] != NIL) q->prev[q->next[r]] = q->prev[r];
+    else q->tail = q->prev[r];
+}
+
+static void dq_push_tail(struct pmm_deque *q, uint32_t r)
+{
+    q->next[r] = NIL;
+    q->prev[r] = q->tail;
+    if (q->tail != NIL) q->next[q->tail] = r;
+    else q->head = r;
+    q->tail = r;
+}
+
+void pmm_root_list(struct pmm *m, uint32_t r, enum pmm_evict_list which)
+{
+    SIM_ASSERT(r < m->nroot, "driver", 0, "root chunk %u of %u", r, m->nroot);
+    if (m->on_list[r] == PMM_LIST_USED) dq_remove(&m->lused, r);
+    if (m->on_list[r] == PMM_LIST_UNUSED) dq_remove(&m->lunused, r);
+    m->on_list[r] = (uint8_t)which;
+    if (which == PMM_LIST_USED) dq_push_tail(&m->lused, r);
+    if (which == PMM_LIST_UNUSED) dq_push_tail(&m->lunused, r);
+}
+
+void pmm_root_pin(struct pmm *m, uint32_t r) { m->pins[r]++; }
+void pmm_root_unpin(struct pmm *m, uint32_t r)
+{
+    SIM_ASSERT(m->pins[r] > 0, "driver", 0, "root chunk %u unpinned more than pinned", r);
+    m->pins[r]--;
+}
+
+bool pmm_root_victim(const struct pmm *m, uint32_t *r)
+{
+    const struct pmm_deque *q[2] = { &m->lunused, &m->lused };
+    for (int i = 0; i < 2; i++)
+        for (uint32_t c = q[i]->head; c != NIL; c = q[i]->next[c])
+            if (!m->pins[c]) { *r = c; return true; }
+    return false;
 }

@@ -5,7 +5,12 @@
  * root chunk when all of them are free.  Frames are 4 KiB page numbers;
  * every free list is doubly linked through per-chunk arrays, so
  * allocation, free and merge take O(1) (merging touches the 16 or 32
- * buddies), never a scan of memory. */
+ * buddies), never a scan of memory.
+ * Allocated root chunks can also sit on the driver's eviction lists
+ * (uvm_pmm_gpu.c root_chunks.alloc_list): UNUSED (no resident page) before
+ * USED, each in the order the roots joined its tail; a root pinned by a
+ * copy into it is skipped, as the real driver takes pinned roots off the
+ * lists (chunk_update_lists_locked). */
 #ifndef UVMSIM_DRIVER_PMM_H
 #define UVMSIM_DRIVER_PMM_H
 
@@ -14,6 +19,9 @@
 enum pmm_size { PMM_4K, PMM_64K, PMM_2M };
 
 struct pmm_list { uint32_t head; uint32_t *next, *prev; };
+/* A root list with a tail, for the eviction order. */
+struct pmm_deque { uint32_t head, tail; uint32_t *next, *prev; };
+enum pmm_evict_list { PMM_LIST_NONE, PMM_LIST_UNUSED, PMM_LIST_USED };
 
 struct pmm {
     uint64_t frames;                /* capacity in 4 KiB frames */
@@ -26,6 +34,9 @@ struct pmm {
     uint8_t *wholeroot;
     uint64_t free_frames;
     uint64_t splits_root, splits_64k;
+    struct pmm_deque lunused, lused;   /* eviction order of allocated roots */
+    uint8_t *on_list;                  /* per root: enum pmm_evict_list */
+    uint32_t *pins;                    /* per root: copies into it in flight */
 };
 
 void pmm_init(struct pmm *m, uint64_t frames);
@@ -35,5 +46,16 @@ void pmm_free_all(struct pmm *m);
 bool pmm_alloc(struct pmm *m, enum pmm_size size, uint64_t *pfn);
 /* One 4 KiB frame back (merging buddies). */
 void pmm_release(struct pmm *m, uint64_t pfn);
+
+#define PMM_ROOT_FRAMES 512u
+/* Root r to the tail of the USED or UNUSED list (or off both: NONE),
+ * as uvm_pmm_gpu_mark_root_chunk_used / _unused. */
+void pmm_root_list(struct pmm *m, uint32_t r, enum pmm_evict_list which);
+void pmm_root_pin(struct pmm *m, uint32_t r);
+void pmm_root_unpin(struct pmm *m, uint32_t r);
+/* The root to evict: the first unpinned one of UNUSED, else of USED
+ * (pick_root_chunk_to_evict); false when none.  Scans only past pinned
+ * roots, which are bounded by the copies in flight. */
+bool pmm_root_victim(const struct pmm *m, uint32_t *r);
 
 #endif

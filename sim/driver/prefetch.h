@@ -1,7 +1,8 @@
-/* Private to sim/driver: prefetch policies.  A policy looks at one 2 MiB VA
- * block (512 pages of 4 KiB, the real driver's uvm_va_block_t) and, given
- * which pages are resident and which faulted in this batch, says which
- * pages to migrate: the faulted ones plus its prefetch. */
+/* Private to sim/driver: prefetch policies.  A policy looks at one VA block
+ * (up to 512 pages of 4 KiB in a 2 MiB-aligned region, the real driver's
+ * uvm_va_block_t) and, given which pages are resident and which faulted in
+ * this batch, says which pages to migrate: the faulted ones plus its
+ * prefetch, never a page outside the block's allocated extent. */
 #ifndef UVMSIM_DRIVER_PREFETCH_H
 #define UVMSIM_DRIVER_PREFETCH_H
 
@@ -24,12 +25,22 @@ void bb_set_range(struct block_bits *b, unsigned first, unsigned n);
 /* out &= ~resident: a resident page is never migrated again. */
 void bb_drop_resident(struct block_bits *out, const struct block_bits *resident);
 
+/* What a policy sees of one block.  Page indices are the 4 KiB slots of the
+ * 2 MiB-aligned region; the VA block is [first, end) of them (the whole
+ * region, or less where an allocation starts or ends inside it). */
+struct prefetch_in {
+    const struct block_bits *resident;   /* resident on the GPU */
+    const struct block_bits *faulted;    /* faulted in this batch, not resident */
+    const struct block_bits *thrashing;  /* pages the thrashing detector flags; NULL: none */
+    unsigned first, end;
+    unsigned threshold;                  /* tree: percent (real driver: 51) */
+};
+
 struct prefetch_ops {
     const char *name;
-    /* out = pages to migrate (faulted ones included), never resident ones. */
-    void (*compute)(const struct block_bits *resident,
-                    const struct block_bits *faulted, unsigned threshold_pct,
-                    struct block_bits *out);
+    /* out = pages to migrate (the faulted ones included), none resident,
+     * none outside [first, end). */
+    void (*compute)(const struct prefetch_in *in, struct block_bits *out);
 };
 
 extern const struct prefetch_ops prefetch_none_ops;

@@ -273,6 +273,42 @@ bool gmmu_unmap(struct gmmu *g, uint64_t vpn, sim_time now)
     return dirty;
 }
 
+unsigned gmmu_page_shift(const struct gmmu *g, uint64_t vpn)
+{
+    const struct pte *p = pt_find(&g->pt, vpn);
+    return p && (p->flags & (PTE_PRESENT | PTE_REMOTE)) ? p->shift : PAGE_SHIFT;
+}
+
+void gmmu_set_page_size(struct gmmu *g, uint64_t vpn, unsigned page_shift, sim_time now)
+{
+    SIM_ASSERT(page_shift == 12 || page_shift == 16 || page_shift == 21, "gmmu", now,
+               "page size 2^%u is not 4 KiB, 64 KiB or 2 MiB", page_shift);
+    const struct pte *p = pt_find(&g->pt, vpn);
+    SIM_ASSERT(p && (p->flags & (PTE_PRESENT | PTE_REMOTE)), "gmmu", now,
+               "page size change of unmapped page %#llx", (unsigned long long)vpn);
+    unsigned cur = p->shift, span = page_shift > cur ? page_shift : cur;
+    if (page_shift == cur) return;
+    uint64_t n = 1ULL << (span - PAGE_SHIFT), base = vpn & ~(n - 1);
+    /* An aligned region of at most 2 MiB lies in one leaf table. */
+    struct pte *b = pt_find(&g->pt, base);
+    const uint8_t kind = PTE_PRESENT | PTE_REMOTE | PTE_READONLY;
+    uint8_t dirty = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        if (page_shift > cur)
+            SIM_ASSERT(b && (b[i].flags & (PTE_PRESENT | PTE_REMOTE)) &&
+                       (b[i].flags & kind) == (b->flags & kind) && b[i].pfn == b->pfn + i &&
+                       !(b->pfn & (n - 1)), "gmmu", now,
+                       "page %#llx cannot join a 2^%u-byte page at %#llx (unmapped, "
+                       "other protection or frames not contiguous)",
+                       (unsigned long long)(base + i), page_shift, (unsigned long long)base);
+        dirty |= b[i].flags & PTE_DIRTY;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        b[i].shift = (uint8_t)page_shift;
+        if (page_shift < cur) b[i].flags |= dirty;
+    }
+}
+
 void gmmu_set_writable(struct gmmu *g, uint64_t vpn, sim_time now)
 {
     struct pte *p = pt_find(&g->pt, vpn);

@@ -74,6 +74,15 @@ enum { GMMU_MAP_READONLY = 1, GMMU_MAP_REMOTE = 2 };
  * parked on it. */
 void gmmu_map_page(struct gmmu *g, uint64_t vpn, uint64_t pfn, unsigned page_shift,
                    unsigned flags, sim_time now);
+/* Page size (12, 16 or 21) of the mapping holding vpn; 12 when unmapped. */
+unsigned gmmu_page_shift(const struct gmmu *g, uint64_t vpn);
+/* Make the page holding mapped vpn 2^page_shift bytes: a merge of the
+ * aligned region around vpn into one large page (every 4 KiB page of it
+ * mapped, contiguous frames, the same protection) or a split of the large
+ * page holding vpn into pages of that size (each inherits the large page's
+ * dirty bit).  Frames and flags stay; parked walks are not touched; the
+ * caller shoots down TLB entries the change leaves stale. */
+void gmmu_set_page_size(struct gmmu *g, uint64_t vpn, unsigned page_shift, sim_time now);
 /* A 4 KiB page resident in GPU memory, read-write. */
 void gmmu_map(struct gmmu *g, uint64_t vpn, uint64_t pfn, sim_time now);
 /* Make the page holding vpn not present; returns whether the GPU wrote it

@@ -170,13 +170,19 @@ void tlb_stall_sm(void *tlb, unsigned sm, bool stalled, sim_time now)
 
 bool tlb_shootdown(struct tlb *t, uint64_t vpn, sim_time now)
 {
+    return tlb_shootdown_range(t, vpn, 1, now);
+}
+
+bool tlb_shootdown_range(struct tlb *t, uint64_t vpn, uint64_t npages, sim_time now)
+{
     unsigned n = 0;
     for (unsigned i = 0; i < t->nsms; i++) {
-        unsigned k = tlb_array_invalidate(&t->l1[i].arr, vpn);
+        unsigned k = 0;
+        for (uint64_t v = vpn; v < vpn + npages; v++) k += tlb_array_invalidate(&t->l1[i].arr, v);
         t->sharer[i] = k != 0;
         n += k;
     }
-    n += tlb_array_invalidate(&t->l2.arr, vpn);
+    for (uint64_t v = vpn; v < vpn + npages; v++) n += tlb_array_invalidate(&t->l2.arr, v);
     if (!n) {
         *t->sd_avoided += 1;
         return false;

@@ -29,6 +29,10 @@ void tlb_set_walker(struct tlb *t, struct mq *walk_in);
  * SMs whose L1 held it (scope `sharers`), through the shootdown hook.
  * Returns whether any TLB held the page (false: no shootdown was needed). */
 bool tlb_shootdown(struct tlb *t, uint64_t vpn, sim_time now);
+/* One shootdown of every entry that translates a page of [vpn, vpn + n)
+ * (a large page unmapped or split, a chunk evicted: the real driver's
+ * ranged invalidate, uvm_tlb_batch_invalidate), costed once. */
+bool tlb_shootdown_range(struct tlb *t, uint64_t vpn, uint64_t n, sim_time now);
 /* Called per stalled SM with the time before which it may not issue. */
 typedef void (*tlb_shootdown_hook)(void *ctx, unsigned sm, sim_time until);
 void tlb_set_shootdown_hook(struct tlb *t, tlb_shootdown_hook fn, void *ctx);

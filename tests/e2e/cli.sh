@@ -65,7 +65,7 @@ for f in configs/*.yaml; do
     "$UVMSIM" config check "$f" >/dev/null; check "config check $f" [ $? -eq 0 ]
 done
 
-# Root-chunk eviction needs a policy that can drop pages it did not choose.
+# Root-chunk eviction is the real driver's age order: driver.eviction fifo only.
 "$UVMSIM" run configs/default.yaml $SMALL -s driver.eviction=hpe -s driver.evict_unit=chunk \
     -o "$TMP/c.h5" 2>"$TMP/err" >/dev/null
 check "evict_unit=chunk with hpe exits 2" [ $? -eq 2 ]

@@ -156,18 +156,21 @@ START_TEST(fault_and_block_costs)
 }
 END_TEST
 
-/* Tree prefetch over one 2 MiB block.  Phase 1 touches pages 0..255 (no
- * subtree reaching past page 255 can exceed 51 %: at most 256 of 512), so
- * exactly those 256 become resident.  Phase 2 touches pages 256..n-1:
- * resident + faulted = n; the whole block comes when n x 100 > 51 x 512,
- * i.e. n >= 262: 512 pages migrated.  With n = 261 only the faulting
- * pages' 64 KiB big page (256..271) comes: 272 pages. */
-static uint64_t tree_pages(unsigned n)
+/* Tree prefetch over one 2 MiB block, each faulted page counted as its
+ * whole 64 KiB big page (grow_fault_granularity).  Phase 1 faults pages
+ * 0..127 (in one batch or several, as the walks log them): 0..127
+ * qualifies (128/128), 0..255 does not (12800 <= 51 x 256 = 13056), so
+ * 128 pages.  Phase 2 faults the first page of k big pages
+ * from page 256 on: the tree counts 128 + 16k.  k = 8: 256..383 qualifies
+ * (128/128), 256..511 and the root do not (128/256, 256/512): 128 more,
+ * 256 in all.  k = 9: the root holds 272 (27200 > 51 x 512 = 26112): the
+ * whole block, 512 pages. */
+static uint64_t tree_pages(unsigned k)
 {
     static const char *const extra[] = { "driver.prefetch=tree", "gpu.memory.capacity=4MiB" };
     struct drig *g = drig_new(extra, NSETS(extra));
-    for (unsigned i = 0; i < 256; i++) rig_walk(g->r, 0, PG(i), REQ_LOAD);
-    for (unsigned i = 256; i < n; i++) rig_walk(g->r, 200 * US, PG(i), REQ_LOAD);
+    for (unsigned i = 0; i < 128; i++) rig_walk(g->r, 0, PG(i), REQ_LOAD);
+    for (unsigned j = 0; j < k; j++) rig_walk(g->r, 200 * US, PG(256 + 16 * j), REQ_LOAD);
     rig_run(g->r);
     uint64_t migrated = rig_counter(g->r, "driver.pages_migrated");
     ck_assert_uint_eq(rig_counter(g->r, "driver.evictions"), 0);
@@ -178,8 +181,60 @@ static uint64_t tree_pages(unsigned n)
 
 START_TEST(tree_prefetch_262_brings_the_block)
 {
-    ck_assert_uint_eq(tree_pages(262), 512);
-    ck_assert_uint_eq(tree_pages(261), 272);
+    ck_assert_uint_eq(tree_pages(9), 512);
+    ck_assert_uint_eq(tree_pages(8), 256);
+}
+END_TEST
+
+/* Issue 11 point 4a: 17 faults in 17 big pages (pages 0, 16, ..., 256) in
+ * one batch count 17 x 16 = 272 pages: the whole block, 512 pages, 495 of
+ * them prefetched, in one 2 MiB root chunk and one transfer:
+ * 8 ns + 20 us + 512 x 280 ns + 1 us.  (Growing only the output gave 272.) */
+START_TEST(tree_prefetch_17_faults_in_17_big_pages)
+{
+    static const char *const extra[] = { "driver.prefetch=tree" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    for (unsigned b = 0; b < 17; b++) rig_walk(g->r, 0, PG(16 * b), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 1);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 512);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_prefetched"), 495);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.h2d_transfers"), 1);
+    ck_assert_uint_eq(brow(g->r, 0, "end_ps"), 8 * CYC + FAULT_PS + 512 * PAGE_WIRE_PS + LAT_PS);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
+/* Point 4b: an allocation of 2 MiB + 100 KiB: its second VA block is 25
+ * pages (512..536), one whole big page and a 9-page suffix.  A fault on
+ * its last page (536) brings the suffix, pages 528..536, one run of 9
+ * pages: 20 us + 9 x 280 ns + 1 us; page 537 and beyond, outside the
+ * allocation, never (the old 512-page block brought 528..543).  seq does
+ * the same. */
+static void short_block(const char *prefetch)
+{
+    char set[64];
+    snprintf(set, sizeof set, "driver.prefetch=%s", prefetch);
+    const char *extra[] = { set };
+    struct drig *g = drig_new(extra, 1);
+    struct workload wl = { .nallocs = 1, .footprint = (2 << 20) + 100 * 1024 };
+    wl.allocs[0] = (struct wl_alloc){ "a", (2 << 20) + 100 * 1024, PG(0), WL_PLACE_DEFAULT, 0 };
+    driver_set_workload(g->d, &wl);
+    rig_walk(g->r, 0, PG(536), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 9);
+    for (unsigned p = 528; p <= 536; p++) ck_assert(gmmu_is_resident(g->r->gmmu, PG(p) >> 12));
+    for (unsigned p = 537; p < 544; p++) ck_assert(!gmmu_is_resident(g->r->gmmu, PG(p) >> 12));
+    ck_assert_uint_eq(brow(g->r, 0, "end_ps"), 8 * CYC + FAULT_PS + 9 * PAGE_WIRE_PS + LAT_PS);
+    assert_conserved(g);
+    drig_free(g);
+}
+
+START_TEST(prefetch_stays_inside_a_short_block)
+{
+    short_block("tree");
+    short_block("seq");
 }
 END_TEST
 
@@ -366,14 +421,16 @@ END_TEST
 
 /* Eviction before migration (batch-aware paper Sec. 3): one frame.  Page 0
  * is written (batch 1); page 1 faults 1 us after batch 1's end (t1 = end1
- * + 1 us + 8 ns).  Batch 2 evicts page 0: dirty, so its D2H write-back
- * (280 ns + 1 us) lands before page 1's H2D copy starts: batch 2 ends at
- * t1 + 20 us + 2 x 1.28 us.  Read instead of written, page 0 is dropped:
- * t1 + 20 us + 1.28 us; unless driver.drop_clean is off. */
+ * + 1 us + 8 ns).  Batch 2 evicts page 0: its D2H write-back (280 ns +
+ * 1 us) lands before page 1's H2D copy starts: batch 2 ends at t1 + 20 us
+ * + 2 x 1.28 us.  Read instead of written, the page is copied back all the
+ * same by default (issue 11 point 3: the real driver's
+ * uvm_va_block_evict_chunks copies every evicted page), but dropped with
+ * driver.drop_clean: t1 + 20 us + 1.28 us. */
 static sim_time evict_timeline(enum req_kind first, const char *drop, uint64_t *wb)
 {
     const char *extra[] = { "gpu.memory.capacity=4KiB", drop };
-    struct drig *g = drig_new(extra, 2);
+    struct drig *g = drig_new(extra, drop ? 2 : 1);
     const sim_time end1 = 8 * CYC + FAULT_PS + PAGE_WIRE_PS + LAT_PS;
     rig_walk(g->r, 0, PG(0), first);
     rig_walk(g->r, end1 + LAT_PS, PG(1), REQ_LOAD);
@@ -399,6 +456,9 @@ START_TEST(eviction_serialised_before_migration)
     ck_assert_uint_eq(evict_timeline(REQ_LOAD, "driver.drop_clean=true", &wb), FAULT_PS + one);
     ck_assert_uint_eq(wb, 0);
     ck_assert_uint_eq(evict_timeline(REQ_LOAD, "driver.drop_clean=false", &wb), FAULT_PS + 2 * one);
+    ck_assert_uint_eq(wb, 1);
+    /* The default: an evicted clean page costs its D2H copy. */
+    ck_assert_uint_eq(evict_timeline(REQ_LOAD, NULL, &wb), FAULT_PS + 2 * one);
     ck_assert_uint_eq(wb, 1);
 }
 END_TEST
@@ -551,9 +611,11 @@ START_TEST(prefetch_larger_than_memory_is_dropped)
 END_TEST
 
 /* Prefetch to host (FIFO has a forget op): 10 pages prefetched to the
- * GPU, pages 0..4 written, then the 10 sent home: the 5 written ones go
- * back as one D2H run (5 x 280 ns + 1 us), all 10 leave GPU memory and
- * their frames merge back, so the whole 4 MiB then takes 2 root chunks. */
+ * GPU, pages 0..4 written, then the 10 sent home.  Every page goes back
+ * (driver.drop_clean off, the real driver's behaviour; re-derived for
+ * issue 11 from 5 written pages): one D2H run of 10 pages, 10 x 280 ns +
+ * 1 us; all 10 leave GPU memory and their frames merge back, so the whole
+ * 4 MiB then takes 2 root chunks. */
 START_TEST(prefetch_to_host_moves_pages_out)
 {
     struct drig *g = drig_new(NULL, 0);
@@ -567,14 +629,239 @@ START_TEST(prefetch_to_host_moves_pages_out)
     sim_time t = engine_now(g->r->e);
     host_step(g, WL_STEP_PREFETCH, WL_TO_HOST, 0, 40 * 1024, 0, &log);
     ck_assert_uint_eq(log.n, 2);
-    ck_assert_uint_eq(log.done[1] - t, 5 * PAGE_WIRE_PS + LAT_PS);
+    ck_assert_uint_eq(log.done[1] - t, 10 * PAGE_WIRE_PS + LAT_PS);
     ck_assert_uint_eq(rig_counter(g->r, "driver.pages_to_host"), 10);
-    ck_assert_uint_eq(rig_counter(g->r, "driver.writebacks"), 5);
-    ck_assert_uint_eq(rig_counter(g->r, "driver.step_d2h_bytes"), 5 * 4096);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.writebacks"), 10);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.step_d2h_bytes"), 10 * 4096);
     for (unsigned p = 0; p < 10; p++) ck_assert(!gmmu_is_resident(g->r->gmmu, PG(p) >> 12));
     host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 4 << 20, 0, &log);
     ck_assert_uint_eq(rig_counter(g->r, "driver.pmm.chunks_2m"), 2);
     ck_assert_uint_eq(rig_counter(g->r, "driver.evictions"), 0);
+    drig_free(g);
+}
+END_TEST
+
+/* ---- the real driver's GPU memory (driver.evict_unit=chunk) ---- */
+
+static struct drig *chunk_rig(const char *unit, uint64_t alloc_bytes)
+{
+    char set[64];
+    snprintf(set, sizeof set, "driver.evict_unit=%s", unit);
+    const char *extra[] = { set, "gpu.memory.capacity=4MiB" };
+    struct drig *g = drig_new(extra, 2);
+    if (alloc_bytes) {
+        struct workload wl = { .nallocs = 1, .footprint = alloc_bytes };
+        wl.allocs[0] = (struct wl_alloc){ "a", alloc_bytes, PG(0), WL_PLACE_DEFAULT, 0 };
+        driver_set_workload(g->d, &wl);
+    }
+    return g;
+}
+
+/* Issue 11 point 5: two root chunks of memory, a 6 MiB allocation (three
+ * full VA blocks A = pages 0.., B = 512.., C = 1024..).  Batch 1 faults A's
+ * pages 0, 1, 2, 100 (all logged at t0 = 8 ns): A takes a whole root chunk
+ * (first touch), two runs, ends at E1 = t0 + 20 us + 4 x 280 ns + 1 us.
+ * Batch 2 (B's page 512, 1 us after E1) takes the second root.  Batch 3
+ * faults A's page 200 after B: it lands in A's chunk (no allocation, and
+ * the root does not move: the list is by age, never refreshed by use).
+ * Batch 4 (C's page 1024) finds no free chunk and evicts the head of the
+ * list, A's root, whole: its 5 resident pages, every one copied back
+ * (drop_clean off) as 3 D2H runs (0..2, 100, 200) on one copy engine, the
+ * last landing 5 x 280 ns + 1 us after the handling; then page 1024's H2D
+ * copy into the freed root: batch 4 takes 20 us + 2.4 us + 1.28 us. */
+START_TEST(chunk_root_per_block_evicted_whole_by_age)
+{
+    struct drig *g = chunk_rig("chunk", 6 << 20);
+    struct rig *r = g->r;
+    const sim_time one = PAGE_WIRE_PS + LAT_PS, t0 = 8 * CYC;
+    const sim_time e1 = t0 + FAULT_PS + 4 * PAGE_WIRE_PS + LAT_PS;
+    const sim_time s2 = e1 + LAT_PS + t0, e2 = s2 + FAULT_PS + one;
+    const sim_time s3 = e2 + LAT_PS + t0, e3 = s3 + FAULT_PS + one;
+    const sim_time s4 = e3 + LAT_PS + t0;
+    static const unsigned a[] = { 0, 1, 2, 100 };
+    for (unsigned i = 0; i < 4; i++) rig_walk(r, 0, PG(a[i]), REQ_LOAD);
+    rig_walk(r, e1 + LAT_PS, PG(512), REQ_LOAD);
+    rig_walk(r, e2 + LAT_PS, PG(200), REQ_LOAD);
+    rig_walk(r, e3 + LAT_PS, PG(1024), REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(rig_counter(r, "driver.batches"), 4);
+    ck_assert_uint_eq(brow(r, 0, "end_ps"), e1);
+    ck_assert_uint_eq(brow(r, 2, "end_ps"), e3);
+    ck_assert_uint_eq(brow(r, 3, "start_ps"), s4);
+    ck_assert_uint_eq(brow(r, 3, "end_ps"), s4 + FAULT_PS + 5 * PAGE_WIRE_PS + LAT_PS + one);
+    ck_assert_uint_eq(brow(r, 3, "evictions"), 5);
+    ck_assert_uint_eq(brow(r, 3, "d2h_bytes"), 5 * 4096);
+    ck_assert_uint_eq(rig_counter(r, "driver.pmm.chunks_2m"), 3);
+    ck_assert_uint_eq(rig_counter(r, "driver.pmm.root_evictions"), 1);
+    ck_assert_uint_eq(rig_counter(r, "driver.evictions"), 5);
+    ck_assert_uint_eq(rig_counter(r, "driver.writebacks"), 5);
+    for (unsigned i = 0; i < 4; i++) ck_assert(!gmmu_is_resident(r->gmmu, PG(a[i]) >> 12));
+    ck_assert(!gmmu_is_resident(r->gmmu, PG(200) >> 12));
+    ck_assert(gmmu_is_resident(r->gmmu, PG(512) >> 12));
+    /* C's page sits at its offset in the root A left. */
+    uint64_t f = gmmu_frame_of(r->gmmu, PG(1024) >> 12);
+    ck_assert_uint_eq(f, 0);
+    ck_assert_uint_eq(gmmu_frame_of(r->gmmu, PG(512) >> 12) % 512, 0);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
+/* Point 5, TLB reach.  Chunk unit: pages 0..15 (a whole big page) fault in
+ * one batch and land as one run in their root chunk: one 64 KiB PTE, so a
+ * translation of page 3 through the TLBs is 64 KiB and one of page 9 then
+ * hits the L1 TLB.  Pages 16..23 land as 4 KiB PTEs; with 24..31 big page 1
+ * is whole and merges to 64 KiB.  A prefetch of the whole block brings the
+ * other 480 pages (30 big pages mapped 64 KiB at once) and the block,
+ * resident whole in its root, merges to one 2 MiB PTE.  A prefetch of pages
+ * 0..15 to the host splits it back into 64 KiB pages (page 16 stays mapped
+ * at 64 KiB) and copies the 16 pages back in one run.  Page unit (the
+ * papers' 4 KiB machines): the same faults map 4 KiB PTEs only. */
+static void pte_sizes(bool chunk)
+{
+    struct drig *g = chunk_rig(chunk ? "chunk" : "page", 2 << 20);
+    struct rig *r = g->r;
+    const sim_time per = FAULT_PS + 30 * US;
+    for (unsigned i = 0; i < 16; i++) rig_walk(r, 0, PG(i), REQ_LOAD);
+    for (unsigned i = 16; i < 24; i++) rig_walk(r, per, PG(i), REQ_LOAD);
+    rig_send(r, 2 * per, 0, PG(3), REQ_LOAD);
+    rig_send(r, 2 * per + 100 * CYC, 0, PG(9), REQ_LOAD);
+    rig_walk(r, 2 * per, PG(17), REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(rig_ans(r, PG(3), 1)->size, chunk ? 65536 : 4096);
+    ck_assert_uint_eq(rig_ans(r, PG(17), 1)->size, 4096);
+    ck_assert_uint_eq(rig_counter(r, "tlb.l1.hits"), chunk ? 1 : 0);
+    for (unsigned i = 24; i < 32; i++) rig_walk(r, engine_now(r->e), PG(i), REQ_LOAD);
+    rig_run(r);
+    rig_walk(r, engine_now(r->e), PG(17), REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(rig_ans(r, PG(17), 2)->size, chunk ? 65536 : 4096);
+    ck_assert_uint_eq(rig_counter(r, "driver.ptes_64k"), chunk ? 2 : 0);
+    if (!chunk) {
+        assert_conserved(g);
+        drig_free(g);
+        return;
+    }
+    struct step_log log = { {0}, 0 };
+    host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 2 << 20, 0, &log);
+    ck_assert_uint_eq(rig_counter(r, "driver.ptes_64k"), 2 + 30);
+    ck_assert_uint_eq(rig_counter(r, "driver.ptes_2m"), 1);
+    rig_walk(r, engine_now(r->e), PG(300), REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(rig_ans(r, PG(300), 0)->size, 2 << 20);
+    sim_time t = engine_now(r->e);
+    host_step(g, WL_STEP_PREFETCH, WL_TO_HOST, 0, 64 * 1024, 0, &log);
+    ck_assert_uint_eq(log.done[1] - t, 16 * PAGE_WIRE_PS + LAT_PS);
+    ck_assert_uint_eq(rig_counter(r, "driver.writebacks"), 16);
+    ck_assert(!gmmu_is_resident(r->gmmu, PG(0) >> 12));
+    rig_walk(r, engine_now(r->e), PG(16), REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(rig_ans(r, PG(16), 1)->size, 65536);
+    drig_free(g);
+}
+
+START_TEST(large_ptes_where_the_residency_allows)
+{
+    pte_sizes(true);
+    pte_sizes(false);
+}
+END_TEST
+
+/* driver.evict_unit=chunk evicts in the real driver's order only. */
+START_TEST(chunk_unit_needs_fifo)
+{
+    struct cfg_error err;
+    const char *sets[] = { "driver.evict_unit=chunk", "driver.eviction=lru" };
+    struct config *c = config_load(NULL, sets, 2, &err);
+    ck_assert_ptr_null(c);
+    ck_assert_ptr_nonnull(strstr(err.msg, "driver.evict_unit"));
+    ck_assert_ptr_nonnull(strstr(err.msg, "lru"));
+}
+END_TEST
+
+/* ---- per-page wake-up (driver.replay_policy=page) ---- */
+
+/* Issue 11 point 7: pages 0 and 2 of one block fault at t0 = 8 ns: one
+ * batch, one copy each.  Page 0 lands at L1 = t0 + 20 us + 280 ns + 1 us,
+ * page 2 at L1 + 280 ns, when the batch ends.  page answers page 0 at L1,
+ * before the batch ends; block (and the batch policies) at L1 + 280 ns. */
+START_TEST(page_replay_wakes_each_page_at_its_landing)
+{
+    static const char *const pol[] = { "page", "block", "batch_flush" };
+    const sim_time l1 = 8 * CYC + FAULT_PS + PAGE_WIRE_PS + LAT_PS, l2 = l1 + PAGE_WIRE_PS;
+    for (int i = 0; i < 3; i++) {
+        char set[64];
+        snprintf(set, sizeof set, "driver.replay_policy=%s", pol[i]);
+        const char *extra[] = { set };
+        struct drig *g = drig_new(extra, 1);
+        rig_walk(g->r, 0, PG(0), REQ_LOAD);
+        rig_walk(g->r, 0, PG(2), REQ_LOAD);
+        rig_run(g->r);
+        ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 1);
+        ck_assert_uint_eq(brow(g->r, 0, "end_ps"), l2);
+        ck_assert_uint_eq(rig_ans(g->r, PG(0), 0)->t, i == 0 ? l1 : l2);
+        ck_assert_uint_eq(rig_ans(g->r, PG(2), 0)->t, l2);
+        ck_assert_uint_eq(rig_counter(g->r, "driver.replays"), i == 0 ? 0 : 1);
+        assert_conserved(g);
+        drig_free(g);
+    }
+}
+END_TEST
+
+/* 64 KiB driver pages with per-page wake-up, as configs/batch-aware-table1:
+ * faults on pages 0 and 5 (one 64 KiB page: 2 entries, 1 fault after
+ * coalescing) and 16 (the next) at t0.  Each 64 KiB page is one copy of
+ * 16 x 280 ns: the first lands at L1 = t0 + 20 us + 4.48 us + 1 us and
+ * wakes pages 0 and 5 then, mapped as one 64 KiB page; the second 4.48 us
+ * later, the batch's end. */
+START_TEST(page_replay_with_64k_pages)
+{
+    static const char *const extra[] = { "driver.replay_policy=page", "driver.page_size=64KiB" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    rig_walk(g->r, 0, PG(0), REQ_LOAD);
+    rig_walk(g->r, 0, PG(5), REQ_STORE);
+    rig_walk(g->r, 0, PG(16), REQ_LOAD);
+    rig_run(g->r);
+    const sim_time l1 = 8 * CYC + FAULT_PS + 16 * PAGE_WIRE_PS + LAT_PS, l2 = l1 + 16 * PAGE_WIRE_PS;
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 1);
+    ck_assert_uint_eq(brow(g->r, 0, "faults"), 3);
+    ck_assert_uint_eq(brow(g->r, 0, "pages"), 2);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.duplicate_faults"), 1);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 32);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_prefetched"), 0);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.h2d_transfers"), 2);
+    ck_assert_uint_eq(brow(g->r, 0, "end_ps"), l2);
+    ck_assert_uint_eq(rig_ans(g->r, PG(0), 0)->t, l1);
+    ck_assert_uint_eq(rig_ans(g->r, PG(5), 0)->t, l1);
+    ck_assert_uint_eq(rig_ans(g->r, PG(5), 0)->size, 65536);
+    ck_assert_uint_eq(rig_ans(g->r, PG(16), 0)->t, l2);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
+/* A 64 KiB driver page is evicted whole and copied back in one transfer:
+ * 64 KiB of memory, page 0's 64 KiB page (batch 1), then page 16's 1 us
+ * after batch 1's end: batch 2 evicts the first (16 pages, one D2H of
+ * 16 x 280 ns + 1 us) before copying the second in:
+ * 20 us + 2 x (4.48 us + 1 us). */
+START_TEST(page_size_64k_evicts_whole_pages)
+{
+    static const char *const extra[] = { "driver.page_size=64KiB", "gpu.memory.capacity=64KiB" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    const sim_time per = 16 * PAGE_WIRE_PS + LAT_PS, e1 = 8 * CYC + FAULT_PS + per;
+    rig_walk(g->r, 0, PG(0), REQ_LOAD);
+    rig_walk(g->r, e1 + LAT_PS, PG(16), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 2);
+    ck_assert_uint_eq(brow(g->r, 1, "end_ps") - brow(g->r, 1, "start_ps"), FAULT_PS + 2 * per);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.evictions"), 16);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.writebacks"), 16);
+    ck_assert_uint_eq(rig_counter(g->r, "evict.victims"), 1);
+    ck_assert_uint_eq(rig_counter(g->r, "link.d2h.bytes"), 65536);
+    ck_assert(!gmmu_is_resident(g->r->gmmu, PG(15) >> 12));
+    ck_assert(gmmu_is_resident(g->r->gmmu, PG(31) >> 12));
+    assert_conserved(g);
     drig_free(g);
 }
 END_TEST
@@ -691,6 +978,8 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, batch_timeline_by_hand);
     tcase_add_test(tc, fault_and_block_costs);
     tcase_add_test(tc, tree_prefetch_262_brings_the_block);
+    tcase_add_test(tc, tree_prefetch_17_faults_in_17_big_pages);
+    tcase_add_test(tc, prefetch_stays_inside_a_short_block);
     tcase_add_test(tc, seq_prefetch_brings_each_64k_block);
     tcase_add_test(tc, replay_block_answers_each_block_at_its_landing);
     tcase_add_test(tc, replay_batch_flush_and_once_differ_by_hand);
@@ -703,6 +992,12 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, accessed_by_keeps_the_gpu_mapped);
     tcase_add_test(tc, whole_block_prefetch_takes_a_root_chunk);
     tcase_add_test(tc, prefetch_to_host_moves_pages_out);
+    tcase_add_test(tc, chunk_root_per_block_evicted_whole_by_age);
+    tcase_add_test(tc, large_ptes_where_the_residency_allows);
+    tcase_add_test(tc, chunk_unit_needs_fifo);
+    tcase_add_test(tc, page_replay_wakes_each_page_at_its_landing);
+    tcase_add_test(tc, page_replay_with_64k_pages);
+    tcase_add_test(tc, page_size_64k_evicts_whole_pages);
     tcase_add_test(tc, bfs_host_steps_run_in_program_order);
     tcase_add_test(tc, cyclic_sweep_fifo_lru_fault_every_page);
     tcase_add_test(tc, cyclic_sweep_random_faults_less);

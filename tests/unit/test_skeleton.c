@@ -109,13 +109,14 @@ START_TEST(half_capacity_two_passes_thrash_and_write_back)
 }
 END_TEST
 
-/* Read-only pass over half capacity: evicted pages are clean and dropped,
- * nothing goes D2H. */
+/* Read-only pass over half capacity with driver.drop_clean (pinned: the
+ * default copies every evicted page back, issue 11): evicted pages are
+ * clean and dropped, nothing goes D2H. */
 START_TEST(clean_pages_are_dropped_not_written_back)
 {
     static const char *const extra[] = { "workload.stream.passes=2",
                                          "workload.stream.op=read",
-                                         "gpu.memory.capacity=128KiB" };
+                                         "gpu.memory.capacity=128KiB", "driver.drop_clean=true" };
     struct config *c;
     struct system *s = run_one_warp(extra, NSETS(extra), &c);
     ck_assert_uint_eq(counter(s, "driver.evictions"), 3 * N_PAGES / 2);
@@ -126,12 +127,14 @@ START_TEST(clean_pages_are_dropped_not_written_back)
 }
 END_TEST
 
-/* 1025 pages through 1024 frames (two 2 MiB root chunks), one warp, one
- * read each: the allocator fills one root chunk with pages 0..511 before
- * splitting the next, so when page 1024 faults the victim (page 0 under
- * FIFO) shares its root chunk with pages 1..511, all resident and clean.
- * Page unit: 1 eviction.  Chunk unit: all 512 go at once; page 1024 takes
- * the victim's frame and nothing else is evicted. */
+/* 1025 pages (4100 KiB: VA blocks of 512, 512 and 1 page) through 1024
+ * frames (two 2 MiB root chunks), one warp, one read each.  Page unit:
+ * 4 KiB pieces, FIFO evicts page 0 when page 1024 faults: 1 eviction,
+ * copied back (drop_clean off).  Chunk unit (the real driver): block 0
+ * takes root A at its first touch, block 1 root B; the 1-page block 2
+ * needs a 4 KiB chunk, none is free, so the head of the age-ordered list,
+ * A, is evicted whole: its 512 pages, every one copied back, and page
+ * 1024's chunk comes out of A. */
 START_TEST(chunk_eviction_frees_the_victims_root_chunk)
 {
     for (int chunk = 0; chunk < 2; chunk++) {
@@ -143,7 +146,9 @@ START_TEST(chunk_eviction_frees_the_victims_root_chunk)
         struct system *s = run_one_warp(extra, NSETS(extra), &c);
         ck_assert_uint_eq(counter(s, "driver.pages_migrated"), 1025);
         ck_assert_uint_eq(counter(s, "driver.evictions"), chunk ? 512 : 1);
-        ck_assert_uint_eq(counter(s, "driver.writebacks"), 0);
+        ck_assert_uint_eq(counter(s, "driver.writebacks"), chunk ? 512 : 1);
+        ck_assert_uint_eq(counter(s, "driver.pmm.root_evictions"), chunk ? 1 : 0);
+        ck_assert_uint_eq(counter(s, "driver.pmm.chunks_2m"), chunk ? 2 : 0);
         system_free(s);
         config_free(c);
     }

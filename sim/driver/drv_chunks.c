@@ -1,0 +1,88 @@
+/* GPU memory as the real driver manages it on Pascal and later
+ * (driver.evict_unit=chunk).  A VA block's chunks follow from its geometry
+ * alone (uvm_va_block_gpu_chunk_index_range): a block spanning its whole
+ * 2 MiB region is one 2 MiB root chunk; a shorter block (an allocation's
+ * last, or one cut by its start) has a 64 KiB chunk for each whole aligned
+ * big page and 4 KiB chunks for the rest.  A chunk is allocated when the
+ * first of its pages is made resident (block_populate_gpu_chunk), so the
+ * first touch of a full block takes a whole root chunk however few pages
+ * come, and later pages of the block land in it without allocating.  An
+ * allocation that finds no free chunk evicts a root chunk: the first of the
+ * UNUSED list (roots whose blocks have no resident page), else of the USED
+ * list, which a root joins at its tail when one of its chunks is allocated
+ * (uvm_pmm_gpu_unpin_allocated) or its pages become resident again
+ * (block_set_resident_processor) -- never on an access, so the order is by
+ * age, the papers' "age-based LRU" (pick_root_chunk_to_evict).  Every page
+ * resident in the root goes (evict_root_chunk, uvm_va_block_evict_chunks),
+ * the blocks lose those chunks, and the root is free whole. */
+#include "drv_internal.h"
+#include "../stats.h"
+
+#define NO_CHUNK UINT64_MAX
+
+/* The chunk holding slot i of the block [blk_first, blk_end): its first
+ * slot and its size. */
+static void geometry(const struct driver *d, unsigned i, unsigned *lo, enum pmm_size *size)
+{
+    if (d->blk_first == 0 && d->blk_end == VA_BLOCK_PAGES) {
+        *lo = 0;
+        *size = PMM_2M;
+        return;
+    }
+    unsigned b = i / BIG_PAGE_PAGES * BIG_PAGE_PAGES;
+    if (b >= d->blk_first && b + BIG_PAGE_PAGES <= d->blk_end) {
+        *lo = b;
+        *size = PMM_64K;
+    } else {
+        *lo = i;
+        *size = PMM_4K;
+    }
+}
+
+bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn, sim_time now)
+{
+    unsigned lo;
+    enum pmm_size size;
+    geometry(d, i, &lo, &size);
+    uint64_t cvpn = base + lo;
+    uint32_t f0 = page_map_get(&d->chunks, cvpn);
+    if (f0 == PAGE_MAP_NONE) {
+        uint64_t f;
+        while (!drv_frame_take(d, size, &f)) {
+            uint32_t r;
+            if (!pmm_root_victim(&d->pmm, &r)) return false;
+            drv_evict_root(d, r, now);
+        }
+        static const unsigned pages[] = { 1, BIG_PAGE_PAGES, VA_BLOCK_PAGES };
+        for (unsigned k = 0; k < pages[size]; k++) d->chunk_vpn[f + k] = cvpn;
+        page_map_put(&d->chunks, cvpn, (uint32_t)f);
+        pmm_root_list(&d->pmm, (uint32_t)(f / VA_BLOCK_PAGES), PMM_LIST_USED);
+        f0 = (uint32_t)f;
+    }
+    *pfn = f0 + (i - lo);
+    return true;
+}
+
+void drv_evict_root(struct driver *d, uint32_t r, sim_time now)
+{
+    uint64_t first = (uint64_t)r * VA_BLOCK_PAGES, end = first + VA_BLOCK_PAGES;
+    SIM_ASSERT(end <= d->capacity && !d->pmm.pins[r], "driver", now,
+               "evicting root chunk %u (pinned or beyond memory)", r);
+    *d->n_root_evictions += 1;
+    /* The resident pages, one virtually contiguous run at a time. */
+    for (uint64_t f = first; f < end;) {
+        uint64_t v = d->frames[f].vpn, g = f + 1;
+        if (v == NO_FRAME_PAGE) { f++; continue; }
+        while (g < end && d->frames[g].vpn == v + (g - f) &&
+               (v + (g - f)) % VA_BLOCK_PAGES != 0) g++;
+        drv_unmap_pages(d, v, (unsigned)(g - f), false, now);
+        f = g;
+    }
+    for (uint64_t f = first; f < end; f++) {
+        if (d->chunk_vpn[f] == NO_CHUNK) continue;
+        if (page_map_get(&d->chunks, d->chunk_vpn[f]) == f) page_map_erase(&d->chunks, d->chunk_vpn[f]);
+        d->chunk_vpn[f] = NO_CHUNK;
+        pmm_release(&d->pmm, f);
+    }
+    pmm_root_list(&d->pmm, r, PMM_LIST_NONE);
+}
