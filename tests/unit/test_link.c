@@ -144,16 +144,18 @@ END_TEST
 /* An H2D page read from host DDR4 (defaults: 1250 MHz -> 800 ps clocks,
  * tRCD = tCL = 12, tCCD_L = 6, 4-clock bursts of 64 B; host.latency 100
  * core cycles of 714 ps = 71.4 ns).  The engine issues 32 reads of 128 B
- * at 0; they become visible at 71.4 ns and are scheduled from the next
- * 800 ps edge, 72.0 ns.  Channel 0 holds bytes 0-255 (bank 0) and
+ * at 0; they are scheduled at once and each answer leaves the controller
+ * pipeline 71.4 ns after its data (re-derived when the pipeline delay
+ * moved from the input queue to the answer: 0.6 ns earlier than the old
+ * 72.0 ns clock edge).  Channel 0 holds bytes 0-255 (bank 0) and
  * 1024-1279 (bank 1, group 1): ACT bank 0 at clock 0, ACT bank 1 at
  * tRRD_S = 4; read A (bytes 0-127) bursts at 12, its second burst must
  * wait tCCD_L = 6, so bank 1's first burst takes clock 16 (tCCD_S after
  * 12) and A's second goes at 20 (tCCD_S after 16): A is answered at
- * 20 + tCL + burst = 36 clocks = 28.8 ns, at 100.8 ns.  The page (4480
+ * 20 + tCL + burst = 36 clocks = 28.8 ns, at 71.4 + 28.8 = 100.2 ns.  The page (4480
  * wire bytes, 280 ns) goes on the wire from then; the last of the 32 reads
  * (8 per channel, about 50 ns of bursts) is back long before its last
- * packet, so the page lands at 100.8 + 280 + 1000 ns. */
+ * packet, so the page lands at 100.2 + 280 + 1000 ns. */
 START_TEST(h2d_dma_reads_host_memory)
 {
     const char *sets[] = { "link.latency=1us", "gpu.clock=1.4GHz" };
@@ -167,7 +169,7 @@ START_TEST(h2d_dma_reads_host_memory)
     ck_assert_uint_eq(link_transfer(r.l, LINK_H2D, 4096, 0, landed, &r, 0), TIME_NEVER);
     link_transfer(r.l, LINK_D2H, 4096, 0, landed, &r, 1);
     engine_run(r.e);
-    ck_assert_uint_eq(r.t[0], 100800 + 280000 + 1000000);
+    ck_assert_uint_eq(r.t[0], 100200 + 280000 + 1000000);
     /* D2H is unaffected: the wire time plus latency. */
     ck_assert_uint_eq(r.t[1], 280000 + 1000000);
     ck_assert_uint_eq(*stats_find(r.st, "host.dram.reads")->p.u, 32);
