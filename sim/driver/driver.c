@@ -100,6 +100,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
                    "it did not choose (fifo, lru, random), not '%s'",
                    cfg_str(cfg, "driver.eviction"));
     drv_stats_init(d, st);
+    d->thrash = drv_thrashing_create(d, cfg, st);
     gmmu_set_driver(g, &d->comp);
     gmmu_defer_replay(g, true);
     return d;
@@ -109,6 +110,7 @@ void driver_free(struct driver *d)
 {
     if (!d) return;
     evictor_free(d->evict);
+    thrashing_free(d->thrash);
     drv_frames_free(d);
     free(d->fetched);
     free(d->pages);

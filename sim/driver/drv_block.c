@@ -67,6 +67,7 @@ static void compute_block(struct driver *d, sim_time now)
             d->unreplayed = true;
             continue;
         }
+        if (drv_thrashing_fault(d, p->vpn, now)) continue;   /* throttled or pinned at host */
         any_ro = any_ro || (adv & WL_ADV_READ_MOSTLY);
         bb_set(&faulted, (unsigned)(p->vpn - base));
         if (p->access != REQ_LOAD) bb_set(&written, (unsigned)(p->vpn - base));
@@ -75,7 +76,7 @@ static void compute_block(struct driver *d, sim_time now)
     if (d->prefetch != &prefetch_none_ops)
         for (unsigned p = 0; p < VA_BLOCK_PAGES; p++)
             if (mapped(d, base + p)) bb_set(&resident, p);
-    d->prefetch->compute(&resident, &faulted, d->prefetch_threshold, &d->want);
+    drv_thrashing_prefetch(d, base, &resident, &faulted, &d->want);  /* prefetcher, less thrashing pages */
     d->faulted = faulted;
     /* A prefetch larger than GPU memory would evict the block's own faulted
      * pages before the replay (a livelock); the real driver cannot evict a
@@ -132,6 +133,7 @@ static void evict_page(struct driver *d, uint64_t vpn, uint64_t frame, sim_time 
     tlb_shootdown(d->tlb, vpn, now);
     if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, frame << PAGE_SHIFT, now);
     drv_frame_evicted(d, frame, vpn, now);
+    drv_thrashing_evicted(d, vpn, now);
     /* An accessed-by page stays mapped for the GPU: to its host copy. */
     if (drv_advice(d, vpn) & WL_ADV_ACCESSED_BY_GPU) {
         drv_map_host(d, vpn, now);
@@ -214,6 +216,7 @@ static void hold_run(struct driver *d, uint64_t base, unsigned i, uint64_t pfn, 
 {
     for (unsigned k = 0; k < n; k++) {
         drv_frame_hold(d, pfn + k, base + i + k, now);
+        drv_thrashing_migrated(d, base + i + k, now);
         d->migr[d->nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k),
                                                   !bb_test(&d->faulted, i + k) };
     }

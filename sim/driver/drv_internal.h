@@ -14,6 +14,7 @@
 #include "count_map.h"
 #include "page_map.h"
 #include "pmm.h"
+#include "drv_thrashing.h"
 #include "../mem_req.h"
 #include "../gmmu/gmmu.h"
 
@@ -47,6 +48,7 @@ struct driver {
     struct tlb *tlb;
     struct link *link;
     struct evictor *evict;
+    struct thrashing *thrash;       /* NULL: driver.thrashing.enabled off */
     const struct prefetch_ops *prefetch;
     unsigned prefetch_threshold;
     bool drop_clean;
