@@ -17,6 +17,7 @@
 #ifndef UVMSIM_PCIE_H
 #define UVMSIM_PCIE_H
 
+#include <stdio.h>
 #include "../engine.h"
 
 struct config;
@@ -75,7 +76,6 @@ double link_rate(const struct link *l);
 /* ---- link-bench (link_bench.c) ----
  * One H2D and one D2H copy of each size, each alone on a fresh link with
  * host memory attached, timed from issue to landing. */
-#include <stdio.h>
 struct link_bench_row { uint64_t bytes; sim_time h2d, d2h; };
 void link_bench_run(const struct config *cfg, const uint64_t *sizes, size_t n,
                     struct link_bench_row *rows);
