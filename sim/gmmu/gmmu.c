@@ -22,8 +22,9 @@ const struct cfg_key gmmu_config_keys[] = {
      "page-walk cache probe latency in core cycles, memory mode"},
     {"gmmu.fault_buffer.entries", CFG_INT, "1024", 1, 1048576, NULL,
      "fault buffer entries (batch-aware paper Table 1)"},
-    {"gmmu.interrupt_latency", CFG_TIME, "0ns", 0, 1e12, NULL,
-     "from a fault being logged to the driver thread waking (0: HPE's 20 us covers the round trip)"},
+    {"gmmu.interrupt_latency", CFG_TIME, "5us", 0, 1e12, NULL,
+     "from a fault entry being written to the driver's bottom half running: MSI, top half and "
+     "kthread wake-up of uvm_gpu_isr.c, ~1 + ~4 us (docs/decisions.md); 0: the papers' 20 us covers it"},
     {"gmmu.hir.enabled", CFG_BOOL, "false", 0, -1, NULL,
      "HIR cache beside the walker (HPE Sec. IV-B; the HPE eviction policy needs it)"},
     {"gmmu.hir.entries", CFG_INT, "1024", 1, 1048576, NULL, "HIR entries (HPE Sec. V-A: 1024)"},
