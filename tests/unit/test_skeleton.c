@@ -32,7 +32,8 @@ static uint64_t counter(struct system *s, const char *name)
  *   link latency (1 us)
  * where the page crosses PCIe as 16 TLPs of 256 B payload + 24 B header
  * (sim/pcie/link_packet.c): 16 x 280 = 4480 B, 280 ns; plus a few hundred
- * ns of TLB, walk and memory latency, so
+ * ns of TLB, walk (the fault's, and the replayed access's) and memory
+ * latency, so
  *   N x 26.28 us <= T <= 1.05 x N x 26.28 us. */
 static const char *const one_warp[] = {
     "workload.stream.footprint=256KiB",   /* 64 pages */
