@@ -75,11 +75,12 @@ size_t gmmu_fetch_faults(struct gmmu *g, struct fault_entry *out, size_t max,
 
 /* Replay at the driver's signal (replay.c).  Off (the default): mapping a
  * page releases the accesses parked on it at once.  On: they wait for
- * gmmu_replay, which (with flush, after discarding every fault-buffer
- * entry) re-executes every access parked behind a written entry: they
- * re-enter translation at their L1 TLB, and those whose page is still
- * absent fault again (one new entry per uTLB and page).  Faults still
- * waiting for buffer room stay.  Returns the accesses re-executed. */
+ * gmmu_replay, which re-executes every access parked behind a written
+ * entry: they re-enter translation at their L1 TLB, and those whose page
+ * is still absent fault again (one new entry per uTLB and page).  Faults
+ * still waiting for buffer room stay, unless `flush`: then every
+ * fault-buffer entry and every waiting fault is discarded first, and all
+ * parked accesses are re-executed.  Returns the accesses re-executed. */
 void gmmu_defer_replay(struct gmmu *g, bool on);
 size_t gmmu_replay(struct gmmu *g, bool flush, sim_time now);
 

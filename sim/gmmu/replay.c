@@ -10,11 +10,11 @@
  *
  * With gmmu_defer_replay() the driver's signal (gmmu_replay) replays every
  * record whose entry was written; without it, mapping a page (or lifting
- * its protection) releases the records parked on it at once.  With flush
- * (the batch_flush replay policy) the fault buffer is emptied first: the
- * discarded entries' accesses are replayed too and fault again if their
- * page is still absent, so no fault is lost.  Records still waiting for
- * buffer room are left alone: the driver has not seen them. */
+ * its protection) releases the records parked on it at once.  Records
+ * still waiting for buffer room are left alone (the driver has not seen
+ * them), except by a flush (the batch_flush replay policy), which empties
+ * the buffer and discards them too: all their accesses are replayed and
+ * fault again if their page is still absent, so no fault is lost. */
 #include <stdlib.h>
 #include "gmmu_internal.h"
 #include "../stats.h"
@@ -74,15 +74,30 @@ void gmmu_release_page(struct gmmu *g, struct pte *p, sim_time now)
     }
 }
 
+/* A flush also discards the faults waiting for room (the driver has not
+ * seen them either): their accesses are replayed with the others and
+ * fault again behind them, and their SMs' translation resumes.  So, as on
+ * the real GPU, whose fault buffer delivers nothing while it overflows
+ * (uvm_turing_fault_buffer.c) and relies on the replay, a flushing replay
+ * leaves nothing pending but what the replayed accesses raise anew. */
+static void discard_waiting(struct gmmu *g, sim_time now)
+{
+    bool was_waiting = g->fb.nwait != 0;
+    struct fault_rec *f;
+    while ((f = fb_unwait(&g->fb)))
+        if (!g->fb.wait_of_sm[f->sm] && g->stall_hook)
+            g->stall_hook(g->stall_ctx, f->sm, false, now);
+    if (was_waiting) *g->fb_stall += (now - g->stall_start) / g->dom->period;
+}
+
 size_t gmmu_replay(struct gmmu *g, bool flush, sim_time now)
 {
     *g->replays += 1;
     if (flush) {
-        /* Not drained yet: records waiting for room must not be logged
-         * before the replay, or they would be replayed unseen. */
         size_t n = 0;
         while (g->fb.n) { fb_pop(&g->fb); n++; }
         *g->flushed += n;
+        discard_waiting(g, now);
     }
     /* Take the parked list: records raised during the replay (a TLB-less
      * client's accesses faulting again) join a fresh one. */
@@ -93,7 +108,7 @@ size_t gmmu_replay(struct gmmu *g, bool flush, sim_time now)
     size_t replayed = 0;
     while (f) {
         struct fault_rec *next = f->lnext;
-        if (!f->logged) {                   /* back on the list, in order */
+        if (!f->logged && !flush) {         /* back on the list, in order */
             f->lprev = g->live_tail;
             f->lnext = NULL;
             if (g->live_tail) g->live_tail->lnext = f;

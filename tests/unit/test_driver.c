@@ -324,13 +324,15 @@ END_TEST
 
 /* batch_flush with a full fault buffer (2 entries): pages 0..5 fault at
  * t0; 0 and 1 are logged, 2..5 wait for room.  Batch 1 fetches 0,1 and the
- * freed room takes 2,3.  At its end (end1) the flush drops 2,3; the
- * replay answers 0,1 and re-raises 2,3, which queue behind the still
- * waiting 4,5: the room goes to 4,5 first.  Batch 2 (4,5) frees room for
- * 2,3, which are flushed again at its end and re-raised into the empty
- * buffer: batch 3 (2,3).  Each batch: 2 faults, one run of 2 pages,
- * 20 us + 2 x 280 ns + 1 us.  Entries logged: 6 first + 2 (2,3 from the
- * wait) + 2 (re-raised at end2) = 10 = 6 fetched + 4 flushed. */
+ * freed room takes 2,3.  At its end (end1) the flush drops 2,3 and the
+ * still waiting 4,5 (the driver has seen neither); the replay answers 0,1
+ * and re-raises 2, 3, 4, 5 in that order (their faults' order): 2,3 fill
+ * the buffer, 4,5 wait.  Batch 2 (2,3) frees room for 4,5, which are
+ * flushed at its end and re-raised into the empty buffer: batch 3 (4,5).
+ * Each batch: 2 faults, one run of 2 pages, 20 us + 2 x 280 ns + 1 us.
+ * Entries logged: 0,1 + 2,3 (from the wait) + 2,3 (re-raised at end1) +
+ * 4,5 (re-raised at end1, logged at batch 2's fetch) + 4,5 (re-raised at
+ * end2) = 10 = 6 fetched + 4 flushed; re-raised: 4 at end1, 2 at end2. */
 START_TEST(flush_with_waiting_faults_keeps_order_and_count)
 {
     static const char *const extra[] = { "gmmu.fault_buffer.entries=2" };
@@ -342,11 +344,11 @@ START_TEST(flush_with_waiting_faults_keeps_order_and_count)
     ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 3);
     for (size_t i = 0; i < 3; i++) ck_assert_uint_eq(brow(g->r, i, "faults"), 2);
     ck_assert_uint_eq(rig_ans(g->r, PG(1), 0)->t, end1);
-    ck_assert_uint_eq(rig_ans(g->r, PG(5), 0)->t, end2);
-    ck_assert_uint_eq(rig_ans(g->r, PG(2), 0)->t, end3);
+    ck_assert_uint_eq(rig_ans(g->r, PG(2), 0)->t, end2);
+    ck_assert_uint_eq(rig_ans(g->r, PG(5), 0)->t, end3);
     ck_assert_uint_eq(rig_counter(g->r, "gmmu.faults"), 10);
     ck_assert_uint_eq(rig_counter(g->r, "gmmu.flushed_faults"), 4);
-    ck_assert_uint_eq(rig_counter(g->r, "gmmu.refaults"), 4);
+    ck_assert_uint_eq(rig_counter(g->r, "gmmu.refaults"), 6);
     ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 6);
     assert_conserved(g);
     drig_free(g);
