@@ -141,7 +141,7 @@ static void park(struct gmmu *g, unsigned sm, struct mem_req *reqs, bool tlb, si
         return;
     }
     struct fault_rec *f = p->recs;
-    while (f && (f->sm != sm || f->write != write)) f = f->next;
+    while (f && (f->sm != sm || f->write != write || f->tlb != tlb)) f = f->next;
     bool created = !f;
     if (created) {
         f = rec_alloc(g);
