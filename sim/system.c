@@ -127,6 +127,8 @@ struct system *system_build(const struct config *cfg)
     tlb_set_remote_hook(s->tlb, gmmu_note_remote_access, s->gmmu);
     gmmu_set_fault_hook(s->gmmu, gpu_note_fault, s->gpu);
     gmmu_set_stall_hook(s->gmmu, tlb_stall_sm, s->tlb);
+    tlb_set_fault_hook(s->tlb, gmmu_utlb_fault, s->gmmu);
+    gmmu_set_replay_hook(s->gmmu, tlb_replay, s->tlb);
     gmmu_set_memory(s->gmmu, l2_port(s->l2), &s->pool);
     gmmu_set_link(s->gmmu, s->link);
     driver_set_unmap_hook(s->drv, frame_unmapped, s);

@@ -26,8 +26,8 @@ unsigned gpu_num_sms(const struct gpu *g);
  * physical address). */
 void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out,
                    struct mem_port mem_out);
-/* A translation for page vpn requested by SM `sm` faulted: its warps
- * waiting on vpn are fault-stalled until the translation returns. */
+/* SM `sm`'s uTLB raised a fault for page vpn (fits gmmu_fault_hook): its
+ * warps waiting on vpn are fault-stalled until their translation returns. */
 void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now);
 /* SM `sm` issues no instruction before `until` (TLB shootdown cost). */
 void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until);
