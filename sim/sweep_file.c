@@ -269,8 +269,10 @@ static bool axis_dup(struct rd *r, const struct sweep_axis *a, yaml_node_t *v)
     return true;
 }
 
+/* Values of an axis; DUPS: a zip group's lists may repeat a value (two
+ * workloads of one kind), only whole rows must differ. */
 static bool axis_values(struct rd *r, struct sweep_axis *a, yaml_node_t *seq,
-                        yaml_node_t *k)
+                        yaml_node_t *k, bool dups)
 {
     if (seq->type != YAML_SEQUENCE_NODE)
         return sweep_fail_at(r->err, r->file, loc_of(seq),
@@ -283,7 +285,8 @@ static bool axis_values(struct rd *r, struct sweep_axis *a, yaml_node_t *seq,
                              "key '%s': expected at least one value", a->key);
     for (; it < seq->data.sequence.items.top; it++) {
         yaml_node_t *v = node(r, *it);
-        if (!check_value(r, a->key, v) || !axis_dup(r, a, v)) return false;
+        if (!check_value(r, a->key, v) || (!dups && !axis_dup(r, a, v)))
+            return false;
         axis_add_value(a, scalar(v), loc_of(v));
     }
     return true;
@@ -303,7 +306,7 @@ static bool axes_leaf(struct rd *r, const char *path, yaml_node_t *k,
     (void)ctx;
     if (!axis_seen(r, path, k)) return false;
     struct sweep_axis *a = new_axis(r, path, loc_of(k), r->s->nfactors);
-    if (!axis_values(r, a, v, k)) return false;
+    if (!axis_values(r, a, v, k, false)) return false;
     new_factor(r->s, a->nvals);
     return true;
 }
@@ -318,7 +321,7 @@ static bool zip_leaf(struct rd *r, const char *path, yaml_node_t *k,
     struct zip_ctx *z = ctx;
     if (!axis_seen(r, path, k)) return false;
     struct sweep_axis *a = new_axis(r, path, loc_of(k), z->factor);
-    if (!axis_values(r, a, v, k)) return false;
+    if (!axis_values(r, a, v, k, true)) return false;
     if (z->len == 0) {
         z->len = a->nvals;
         z->first = r->s->naxes - 1;
@@ -328,6 +331,29 @@ static bool zip_leaf(struct rd *r, const char *path, yaml_node_t *k,
                              "lengths: %zu values here, %zu for '%s'", path,
                              a->nvals, z->len, r->s->axes[z->first].key);
     }
+    return true;
+}
+
+/* Two equal rows of a zip group would be two points of one config. */
+static bool zip_rows_differ(struct rd *r, size_t first)
+{
+    const struct sweep *s = r->s;
+    size_t len = s->axes[first].nvals;
+    for (size_t i = 1; i < len; i++)
+        for (size_t j = 0; j < i; j++) {
+            bool same = true;
+            for (size_t a = first; a < s->naxes && same; a++)
+                same = sweep_same_value(s->axes[a].ck, s->axes[a].text[i],
+                                        s->axes[a].text[j]);
+            if (same) {
+                const struct sweep_axis *a = &s->axes[first];
+                struct sweep_loc l = {a->line[i], a->col[i]};
+                return sweep_fail_at(r->err, r->file, l, "key '%s': zip row "
+                                     "%zu repeats row %zu (at %d:%d) in every "
+                                     "key", a->key, i + 1, j + 1, a->line[j],
+                                     a->col[j]);
+            }
+        }
     return true;
 }
 
@@ -347,6 +373,7 @@ static bool read_zip(struct rd *r, yaml_node_t *n)
             return sweep_fail_at(r->err, r->file, loc_of(g),
                                  "zip group: expected at least one key");
         r->s->factor_len[z.factor] = z.len;
+        if (!zip_rows_differ(r, z.first)) return false;
     }
     return true;
 }
@@ -357,7 +384,7 @@ static bool read_seeds(struct rd *r, yaml_node_t *k, yaml_node_t *n)
     if (!axis_seen(r, "sim.seed", k)) return false;
     struct sweep_axis *a = new_axis(r, "sim.seed", loc_of(k), r->s->nfactors);
     if (n->type == YAML_SEQUENCE_NODE) {
-        if (!axis_values(r, a, n, k)) return false;
+        if (!axis_values(r, a, n, k, false)) return false;
     } else if (n->type == YAML_SCALAR_NODE) {
         char *end;
         errno = 0;
@@ -392,12 +419,14 @@ static bool term_value(struct rd *r, struct sweep_term *t, yaml_node_t *v)
 {
     const struct sweep_axis *a = &r->s->axes[t->axis];
     if (!check_value(r, a->key, v)) return false;
+    size_t before = t->nvi;
+    /* Every index with that value: a zip key may repeat one. */
     for (size_t i = 0; i < a->nvals; i++)
         if (sweep_same_value(a->ck, a->text[i], scalar(v))) {
             t->vi = xrealloc(t->vi, (t->nvi + 1) * sizeof *t->vi);
             t->vi[t->nvi++] = i;
-            return true;
         }
+    if (t->nvi > before) return true;
     return sweep_fail_at(r->err, r->file, loc_of(v), "key '%s': '%s' is not "
                          "a value of the axis, so the rule would exclude "
                          "nothing", a->key, scalar(v));
