@@ -86,10 +86,12 @@ static bool template_has(const struct sweep_spec *sp, size_t axis)
     return false;
 }
 
+/* By name, then in plan order: a clash reports the later point. */
 static int cmp_name(const void *a, const void *b)
 {
     const struct sweep_point *const *x = a, *const *y = b;
-    return strcmp((*x)->name, (*y)->name);
+    int c = strcmp((*x)->name, (*y)->name);
+    return c ? c : (*x < *y ? -1 : *x > *y);
 }
 
 /* Two points with one name would share a result file: refuse, naming the

@@ -268,6 +268,9 @@ int sweep_slurm(const struct sweep *s, struct sweep_dir *d,
             todo[ntodo++] = i;
     fprintf(out, "sweep %s: %zu points, %zu already done, %zu to run -> %s\n",
             s->file, s->npoints, s->npoints - ntodo, ntodo, sweep_dir_path(d));
+    /* With nothing to run, an array script of an earlier submission would
+     * only mislead. */
+    if (!ntodo) unlink(p.array);
     bool ok = (!ntodo || write_script(p.array, array_script(s, todo, ntodo, o,
                                                             p.dir, p.cwd))) &&
               write_script(p.merge, merge_script(s, o, p.dir, p.cwd));
