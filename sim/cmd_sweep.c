@@ -15,7 +15,7 @@ static const char usage_sweep[] =
     "                    [--mem M] [--max-parallel K] [--account A]\n"
     "                    [--setup CMD] [--dry-run] [--force] [-s KEY=VALUE]...\n"
     "       uvmsim sweep merge DIR\n"
-    "       uvmsim sweep point DIR NAME\n"
+    "       uvmsim sweep point DIR NAME [--force]\n"
     "\n"
     "One config over many points (docs/sweeps.md).  A sweep file names a\n"
     "base: config, set: keys, axes: (key -> values, cartesian product), zip:\n"
@@ -71,6 +71,7 @@ static long number(const char *opt, const char *v, long lo, long hi)
 static void parse(const char *sub, int argc, char **argv, struct sweep_args *a)
 {
     bool slurm = !strcmp(sub, "slurm"), run = !strcmp(sub, "run");
+    bool point = !strcmp(sub, "point");
     for (int i = 0; i < argc; i++) {
         const char *o = argv[i];
         if (is_help(o)) { fputs(usage_sweep, stdout); exit(EXIT_OK); }
@@ -106,7 +107,7 @@ static void parse(const char *sub, int argc, char **argv, struct sweep_args *a)
         } else if (slurm && !strcmp(o, "--dry-run")) {
             a->slurm.dry_run = true;
             continue;
-        } else if ((run || slurm) && !strcmp(o, "--force")) {
+        } else if ((run || slurm || point) && !strcmp(o, "--force")) {
             a->slurm.force = true;
             continue;
         } else if (o[0] == '-' && o[1]) {
@@ -224,7 +225,7 @@ int cmd_sweep(int argc, char **argv)
     }
     if (!strcmp(sub, "point")) {
         struct sweep_dir *d = open_dir(a.file, false, false);
-        int rc = sweep_run_point(d, a.name);
+        int rc = sweep_run_point(d, a.name, a.slurm.force);
         sweep_dir_close(d);
         return rc;
     }

@@ -125,8 +125,9 @@ int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
                     bool force, FILE *out);
 
 /* Runs point NAME of the plan in DIR in this process's place (a Slurm
- * array task): its log, its failure record.  Returns the run's status. */
-int sweep_run_point(struct sweep_dir *d, const char *name);
+ * array task): its log, its failure record; nothing when it has a valid
+ * result, unless FORCE.  Returns the run's status. */
+int sweep_run_point(struct sweep_dir *d, const char *name, bool force);
 
 struct sweep_slurm_opts {
     const char *partition, *time, *mem, *setup, *account;

@@ -150,7 +150,7 @@ void sweep_remove_temp(const struct sweep_dir *d, const char *name, pid_t pid)
     free(p);
 }
 
-int sweep_run_point(struct sweep_dir *d, const char *name)
+int sweep_run_point(struct sweep_dir *d, const char *name, bool force)
 {
     char err[512];
     struct sweep_plan *p = sweep_plan_read(d, err, sizeof err);
@@ -165,7 +165,7 @@ int sweep_run_point(struct sweep_dir *d, const char *name)
     uint64_t hash = p->hash[i];
     sweep_plan_free(p);
     /* A requeued task whose point finished has nothing to do. */
-    if (sweep_point_state(d, name, hash, NULL) == PT_DONE) {
+    if (!force && sweep_point_state(d, name, hash, NULL) == PT_DONE) {
         printf("%s: already done\n", name);
         return EXIT_OK;
     }

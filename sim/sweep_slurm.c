@@ -87,7 +87,8 @@ static char *array_script(const struct sweep *s, const size_t *todo, size_t n,
     fputs("set --", f);
     for (size_t i = 0; i < n; i++) fprintf(f, " \\\n    %s", s->points[todo[i]].name);
     fprintf(f, "\nshift \"$SLURM_ARRAY_TASK_ID\"\n"
-            "exec '%s' sweep point '%s' \"$1\"\n", sweep_self_exe(), dir);
+            "exec '%s' sweep point '%s' \"$1\"%s\n", sweep_self_exe(), dir,
+            o->force ? " --force" : "");
     fclose(f);
     return buf;
 }

@@ -85,7 +85,7 @@ pid=$!
 i=0
 while [ "$(count_results "$TMP/k")" -lt 2 ] && [ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
 kill -9 $pid 2>/dev/null
-wait $pid
+wait $pid 2>/dev/null
 rc=$?
 sleep 0.2   # the children die with the sweep (PR_SET_PDEATHSIG)
 done_before=$(count_results "$TMP/k")
@@ -108,7 +108,7 @@ pid=$!
 i=0
 while [ "$(count_results "$TMP/int")" -lt 1 ] && [ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
 kill -INT $pid
-wait $pid
+wait $pid 2>/dev/null
 rc=$?
 check "SIGINT: exit 130" [ $rc -eq 130 ]
 check "SIGINT: says how to go on" grep -q "interrupted" "$TMP/int.out"
@@ -152,7 +152,7 @@ kill -STOP $pid     # holds the lock while stopped
 "$UVMSIM" sweep run "$SMOKE" -o "$TMP/lock" >"$TMP/lock.out" 2>&1
 rc=$?
 kill -CONT $pid
-wait $pid
+wait $pid 2>/dev/null
 check "a second sweep in the same directory: exit 2" [ $rc -eq 2 ]
 check "and says who holds it" grep -q "in use by another uvmsim sweep (pid $pid)" "$TMP/lock.out"
 
@@ -177,6 +177,9 @@ check "dry run names the sbatch commands" grep -q "dependency=afterok:<array job
 check "sweep point runs one point" [ $? -eq 0 ] && [ "$(count_results "$TMP/s")" -eq 1 ]
 "$UVMSIM" sweep point "$TMP/s" fifo_75pct_thrashing_256 >"$TMP/p.out" 2>&1
 check "sweep point of a done point does nothing" grep -q "already done" "$TMP/p.out"
+before=$(stat_of "$TMP/s/points/fifo_75pct_thrashing_256.h5")
+"$UVMSIM" sweep point "$TMP/s" fifo_75pct_thrashing_256 --force >"$TMP/p.out" 2>&1
+check "sweep point --force reruns it" [ "$(stat_of "$TMP/s/points/fifo_75pct_thrashing_256.h5")" != "$before" ]
 "$UVMSIM" sweep point "$TMP/s" nosuch 2>"$TMP/e"
 check "sweep point of an unknown name: exit 2" [ $? -eq 2 ] && grep -q "no point named 'nosuch'" "$TMP/e"
 "$UVMSIM" sweep merge "$TMP/s" >"$TMP/m.out" 2>&1
@@ -186,6 +189,9 @@ check "merge says what is missing" grep -q "^merge: 1 of $N points" "$TMP/m.out"
 "$UVMSIM" sweep slurm "$SMOKE" -o "$TMP/s" --dry-run >"$TMP/s2.out" 2>&1
 check "slurm scripts only for points without a result" grep -q "1 already done, 7 to run" "$TMP/s2.out" &&
     grep -q "^#SBATCH --array=0-6$" "$A"
+"$UVMSIM" sweep slurm "$SMOKE" -o "$TMP/s" --dry-run --force >"$TMP/s3.out" 2>&1
+check "slurm --force: every point, and the tasks rerun theirs" grep -q "^#SBATCH --array=0-7$" "$A" &&
+    grep -q "sweep point '.*' \"\$1\" --force$" "$A"
 PATH=/nonexistent "$UVMSIM" sweep slurm "$SMOKE" -o "$TMP/s" >/dev/null 2>"$TMP/e"
 check "no sbatch: exit 2, says so" [ $? -eq 2 ] && grep -q "cannot run sbatch" "$TMP/e"
 "$UVMSIM" sweep merge "$TMP" 2>"$TMP/e"
