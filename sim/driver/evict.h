@@ -28,6 +28,10 @@ struct evict_ops {
     bool (*victim)(void *p, uint64_t *vpn);
     void (*destroy)(void *p);
     /* Optional (NULL when unused): */
+    /* Page vpn became resident without a fault asking for it (prefetcher,
+     * host step): it is no reference and no fault, so no fault count, no
+     * interval and no recency moves (issue 11.1, 11.4c).  NULL: on_resident. */
+    void (*prefetched)(void *p, uint64_t vpn);
     /* Batched hit information: `count` references to `vpn` since the last
      * transfer (the HIR transfer every 16th fault, HPE Sec. IV-B).  Pages
      * may have been evicted since they were recorded. */
@@ -97,9 +101,11 @@ void evict_hpe_classify_counts(uint64_t regular, uint64_t irregular, uint64_t sm
 /* Test hook into RRIP: the prediction (RRPV) of resident page vpn, or -1. */
 int evict_rrip_prediction(void *rrip, uint64_t vpn);
 
-/* Test hook into CLOCK-Pro: the status of page vpn. */
+/* Test hooks into CLOCK-Pro: the status of page vpn; the pages the hands
+ * point to (UINT64_MAX: empty clock). */
 enum { CP_ABSENT, CP_HOT, CP_COLD, CP_COLD_TEST, CP_NONRES_TEST };
 int evict_clock_pro_status(void *clock_pro, uint64_t vpn);
+void evict_clock_pro_hands(void *clock_pro, uint64_t *hot, uint64_t *cold, uint64_t *test);
 
 /* Test hook into the cyclic-thrashing detector: counts one eviction of
  * vpn (without choosing it) and says whether it declares thrashing. */
