@@ -78,7 +78,15 @@ void evictor_set_future(struct evictor *ev, const uint64_t *refs, size_t n)
 
 void evictor_resident(struct evictor *ev, uint64_t vpn, bool prefetched)
 {
-    (void)prefetched;   /* TODO(issue 11.1): policies' fault counts skip prefetches */
+    if (prefetched) {
+        /* No fault asked for it (issue 11.1, 11.4c): not a wrong eviction,
+         * not a reference of the recorded stream; it leaves the window so
+         * that only a fault after a later eviction counts. */
+        vpn_fifo_take(&ev->recent, vpn);
+        if (ev->ops->prefetched) ev->ops->prefetched(ev->p, vpn);
+        else ev->ops->on_resident(ev->p, vpn);
+        return;
+    }
     if (vpn_fifo_take(&ev->recent, vpn)) *ev->n_wrong += 1;
     if (ev->record) fprintf(ev->record, "%llu\n", (unsigned long long)vpn);
     ev->ops->on_resident(ev->p, vpn);
