@@ -99,6 +99,9 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
         user_error("driver.evict_unit=chunk needs an eviction policy that can drop pages "
                    "it did not choose (fifo, lru, random), not '%s'",
                    cfg_str(cfg, "driver.eviction"));
+    /* HPE's batched hit information comes from the HIR (Sec. IV-B): a
+     * policy that takes it turns the HIR on (gmmu.hir.enabled=auto). */
+    if (evictor_wants_hits(d->evict)) gmmu_hir_wanted(g);
     drv_stats_init(d, st);
     gmmu_set_driver(g, &d->comp);
     gmmu_defer_replay(g, true);

@@ -44,11 +44,17 @@ struct evict_ops {
     /* The whole reference stream in the order on_resident/touch will see it
      * (Belady's future); refs stays owned by the caller, alive until destroy. */
     void (*set_future)(void *p, const uint64_t *refs, size_t n);
+    /* Which of touch/hits this instance uses (EVICT_FEED_* bits), when
+     * that depends on its configuration (HPE's hit_feed); NULL: the ops
+     * present. */
+    unsigned (*feeds)(const void *p);
     /* Resident page vpn leaves GPU memory without being chosen (a prefetch
      * to the host); NULL when the policy cannot drop a page it did not
      * choose, and then such prefetches only copy. */
     void (*forget)(void *p, uint64_t vpn);
 };
+
+enum { EVICT_FEED_TOUCH = 1, EVICT_FEED_HITS = 2 };
 
 extern const struct evict_ops evict_fifo_ops;
 extern const struct evict_ops evict_lru_ops;

@@ -16,11 +16,13 @@ struct evictor {
     struct vpn_fifo recent;       /* the last driver.evict.wrong_window victims */
     FILE *record;                 /* driver.evict.record, or NULL */
     uint64_t *future;             /* loaded from driver.evict.ideal.future */
-    uint64_t *n_victims, *n_wrong;
+    uint64_t *n_victims, *n_wrong, *n_hits;
     struct stat_avg *search;
-    uint64_t own_victims, own_wrong;   /* when no stats registry is given */
+    uint64_t own_victims, own_wrong, own_hits;   /* when no stats registry is given */
     struct stat_avg own_search;
 };
+
+static unsigned feeds(const struct evictor *ev);
 
 struct evictor *evictor_create(const struct config *cfg, const char *policy,
                                uint64_t capacity, struct stats *st)
@@ -49,12 +51,15 @@ struct evictor *evictor_create(const struct config *cfg, const char *policy,
         ev->n_victims = stat_counter(st, "evict.victims", "pages", "victims the eviction policy chose");
         ev->n_wrong = stat_counter(st, "evict.wrong_evictions", "faults",
                                    "pages mapped again while among the last driver.evict.wrong_window victims");
+        ev->n_hits = stat_counter(st, "evict.hit_records", "records",
+                                  "per-page hit counts handed to the policy (HIR transfers, HPE Sec. IV-B)");
         ev->search = stat_average(st, "evict.search", "comparisons",
                                   "entries the policy examined per victim (HPE Fig. 14's search overhead)");
         if (ops->register_stats) ops->register_stats(ev->p, st);
     } else {
         ev->n_victims = &ev->own_victims;
         ev->n_wrong = &ev->own_wrong;
+        ev->n_hits = &ev->own_hits;
         ev->search = &ev->own_search;
     }
     return ev;
@@ -101,7 +106,9 @@ void evictor_touch(struct evictor *ev, uint64_t vpn)
 
 void evictor_hits(struct evictor *ev, uint64_t vpn, uint32_t count)
 {
-    if (ev->ops->hits) ev->ops->hits(ev->p, vpn, count);
+    if (!evictor_wants_hits(ev)) return;
+    *ev->n_hits += 1;
+    ev->ops->hits(ev->p, vpn, count);
 }
 
 bool evictor_victim(struct evictor *ev, uint64_t *vpn)
@@ -116,7 +123,16 @@ bool evictor_victim(struct evictor *ev, uint64_t *vpn)
 bool evictor_can_forget(const struct evictor *ev) { return ev->ops->forget != NULL; }
 void evictor_forget(struct evictor *ev, uint64_t vpn) { ev->ops->forget(ev->p, vpn); }
 
-bool evictor_wants_touches(const struct evictor *ev) { return ev->ops->touch || ev->record; }
-bool evictor_wants_hits(const struct evictor *ev) { return ev->ops->hits != NULL; }
+static unsigned feeds(const struct evictor *ev)
+{
+    if (ev->ops->feeds) return ev->ops->feeds(ev->p);
+    return (ev->ops->touch ? EVICT_FEED_TOUCH : 0) | (ev->ops->hits ? EVICT_FEED_HITS : 0);
+}
+
+bool evictor_wants_touches(const struct evictor *ev)
+{
+    return (feeds(ev) & EVICT_FEED_TOUCH) || ev->record;
+}
+bool evictor_wants_hits(const struct evictor *ev) { return feeds(ev) & EVICT_FEED_HITS; }
 const struct evict_ops *evictor_ops(const struct evictor *ev) { return ev->ops; }
 void *evictor_policy(const struct evictor *ev) { return ev->p; }

@@ -287,6 +287,12 @@ static bool hpe_victim(void *p, uint64_t *vpn)
     return true;
 }
 
+static unsigned hpe_feeds(const void *p)
+{
+    const struct hpe *h = p;
+    return h->feed == FEED_HIR ? EVICT_FEED_HITS : h->feed == FEED_IDEAL ? EVICT_FEED_TOUCH : 0;
+}
+
 static uint64_t hpe_last_search(void *p) { return ((struct hpe *)p)->steps; }
 
 static void hpe_register_stats(void *p, struct stats *st)
@@ -322,5 +328,5 @@ static void hpe_destroy(void *p)
 const struct evict_ops evict_hpe_ops = {
     .name = "hpe", .create = hpe_create, .on_resident = hpe_on_resident,
     .touch = hpe_touch, .victim = hpe_victim, .destroy = hpe_destroy,
-    .hits = hpe_hits, .prefetched = hpe_prefetched, .last_search = hpe_last_search, .register_stats = hpe_register_stats,
+    .hits = hpe_hits, .prefetched = hpe_prefetched, .feeds = hpe_feeds, .last_search = hpe_last_search, .register_stats = hpe_register_stats,
 };

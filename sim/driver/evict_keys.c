@@ -3,6 +3,8 @@
  * ISCA 2010; CLOCK-Pro = Jiang et al., USENIX ATC 2005; cyclic thrashing =
  * Park et al. (WIP).  Where a paper is silent the choice is uvmsim's and
  * docs/policies.md says why. */
+#include <stdio.h>
+#include <string.h>
 #include "../config.h"
 
 const struct cfg_key evict_config_keys[] = {
@@ -76,3 +78,24 @@ const struct cfg_key evict_config_keys[] = {
      "cyclic: thrashing ends after this many GPU memories' worth of evictions without a new detection (not in the paper)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
+
+/* HPE fed by the HIR with the HIR forced off would run without its hit
+ * information (every workload "regular", issue 11.1): refused, naming both
+ * keys, where gmmu.hir.enabled was set. */
+bool evict_config_check(const struct config *c, struct cfg_error *err)
+{
+    if (strcmp(cfg_str(c, "driver.eviction"), "hpe") || strcmp(cfg_str(c, "driver.evict.hpe.hit_feed"), "hir") ||
+        strcmp(cfg_str(c, "gmmu.hir.enabled"), "false"))
+        return true;
+    const struct cfg_value *v = cfg_get(c, "gmmu.hir.enabled");
+    char where[300] = "";
+    if (v->file && v->line)
+        snprintf(where, sizeof where, "%s:%d:%d: ", v->file, v->line, v->col);
+    else if (v->file)
+        snprintf(where, sizeof where, "%s 'gmmu.hir.enabled=%s': ", v->file, v->text);
+    snprintf(err->msg, sizeof err->msg,
+             "%skey 'gmmu.hir.enabled': false, but driver.eviction=hpe with driver.evict.hpe.hit_feed=hir "
+             "takes its hit information from the HIR; leave gmmu.hir.enabled at auto or choose "
+             "driver.evict.hpe.hit_feed ideal or none", where);
+    return false;
+}
