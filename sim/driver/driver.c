@@ -94,6 +94,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->capacity = capacity_pages(cfg, footprint);
     drv_frames_init(d);
     d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity, st);
+    evictor_program(d->evict, cfg);
     d->evict_chunk = !strcmp(cfg_str(cfg, "driver.evict_unit"), "chunk");
     if (d->evict_chunk && !evictor_can_forget(d->evict))
         user_error("driver.evict_unit=chunk needs an eviction policy that can drop pages "
@@ -134,3 +135,10 @@ uint64_t driver_capacity_pages(const struct driver *d) { return d->capacity; }
 void driver_walk_hit(struct driver *d, uint64_t vpn) { evictor_touch(d->evict, vpn); }
 bool driver_wants_walk_hits(const struct driver *d) { return evictor_wants_touches(d->evict); }
 void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count) { evictor_hits(d->evict, vpn, count); }
+bool driver_wants_references(const struct driver *d) { return evictor_wants_references(d->evict); }
+void driver_reference(struct driver *d, uint64_t kernel, uint64_t block, uint64_t inst,
+                      uint32_t warp, uint64_t vpn)
+{
+    struct evict_ref r = { kernel, block, inst, vpn, warp };
+    evictor_reference(d->evict, &r);
+}

@@ -15,7 +15,7 @@ struct evictor {
     void *p;
     struct vpn_fifo recent;       /* the last driver.evict.wrong_window victims */
     FILE *record;                 /* driver.evict.record, or NULL */
-    uint64_t *future;             /* loaded from driver.evict.ideal.future */
+    bool programmed;              /* evict_ops.program called (timed run) */
     uint64_t *n_victims, *n_wrong, *n_hits;
     struct stat_avg *search;
     uint64_t own_victims, own_wrong, own_hits;   /* when no stats registry is given */
@@ -36,17 +36,6 @@ struct evictor *evictor_create(const struct config *cfg, const char *policy,
     const char *rec = cfg_str(cfg, "driver.evict.record");
     if (*rec && !(ev->record = fopen(rec, "w")))
         user_error("driver.evict.record: cannot write '%s'", rec);
-    const char *fut = cfg_str(cfg, "driver.evict.ideal.future");
-    if (*fut && ops->set_future) {
-        FILE *f = fopen(fut, "r");
-        if (!f) user_error("driver.evict.ideal.future: cannot read '%s'", fut);
-        size_t n;
-        char err[512];
-        int rc = page_trace_read(f, fut, &ev->future, NULL, &n, err, sizeof err);
-        fclose(f);
-        if (rc) user_error("driver.evict.ideal.future: %s", err);
-        ops->set_future(ev->p, ev->future, n);
-    }
     if (st) {
         ev->n_victims = stat_counter(st, "evict.victims", "pages", "victims the eviction policy chose");
         ev->n_wrong = stat_counter(st, "evict.wrong_evictions", "faults",
@@ -71,14 +60,26 @@ void evictor_free(struct evictor *ev)
     ev->ops->destroy(ev->p);
     if (ev->record) fclose(ev->record);
     vpn_fifo_free(&ev->recent);
-    free(ev->future);
     free(ev);
 }
 
 void evictor_set_future(struct evictor *ev, const uint64_t *refs, size_t n)
 {
-    /* a stream named by driver.evict.ideal.future wins over the caller's */
-    if (ev->ops->set_future && !ev->future) ev->ops->set_future(ev->p, refs, n);
+    if (ev->ops->set_future) ev->ops->set_future(ev->p, refs, n);
+}
+
+void evictor_program(struct evictor *ev, const struct config *cfg)
+{
+    if (!ev->ops->program) return;
+    ev->ops->program(ev->p, cfg);
+    ev->programmed = true;
+}
+
+bool evictor_wants_references(const struct evictor *ev) { return ev->programmed && ev->ops->reference; }
+
+void evictor_reference(struct evictor *ev, const struct evict_ref *r)
+{
+    ev->ops->reference(ev->p, r);
 }
 
 void evictor_resident(struct evictor *ev, uint64_t vpn, bool prefetched)

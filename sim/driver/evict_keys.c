@@ -12,7 +12,7 @@ const struct cfg_key evict_config_keys[] = {
      "fifo|lru|random|srrip|brrip|rrip-fp|clock-pro|ideal|hpe|cyclic",
      "eviction policy: fifo (the real driver's chunk list, age-based LRU), lru (page LRU fed by accesses), "
      "random, srrip/brrip/rrip-fp (RRIP; rrip-fp is HPE Sec. V-B's with the fault-number delay), "
-     "clock-pro, ideal (Belady's MIN over a recorded stream), hpe, cyclic (cyclic-thrashing pinning/shuffling); "
+     "clock-pro, ideal (Belady's MIN over the program's page references in a logical order), hpe, cyclic (cyclic-thrashing pinning/shuffling); "
      "docs/policies.md"},
     {"driver.evict.wrong_window", CFG_INT, "128", 0, 1 << 24, NULL,
      "a page mapped again while among the last this many victims counts as a wrong eviction (HPE Sec. V-A FIFO depth)"},
@@ -20,9 +20,8 @@ const struct cfg_key evict_config_keys[] = {
      "replay: entries of a fully associative LRU TLB in front of the policy; only its misses are fed as walk hits "
      "(0: every reference to a resident page is; HPE Table I's L2 TLB has 512)"},
     {"driver.evict.record", CFG_STRING, "", 0, -1, NULL,
-     "write the page-reference stream the policy sees (faults and fed hits, in order) to this file: pass 1 of an ideal run"},
-    {"driver.evict.ideal.future", CFG_STRING, "", 0, -1, NULL,
-     "ideal: the reference stream recorded by driver.evict.record in a first pass (replay uses its trace)"},
+     "write the page-reference stream the policy is fed (faults and walk hits, in order) to this file, "
+     "a trace for uvmsim replay"},
     {"driver.evict.rrip.bits", CFG_INT, "2", 1, 8, NULL,
      "RRIP: bits of the re-reference prediction value, M (Jaleel et al. 2010: 2)"},
     {"driver.evict.rrip.brrip_long", CFG_FRACTION, "3.125%", 0, 1, NULL,

@@ -1,6 +1,7 @@
 /* Eviction policies in timed runs of the whole machine (system.c):
- * HPE with its defaults receives the HIR's records (issue 11.1), and the
- * configuration that would starve it is refused. */
+ * HPE with its defaults receives the HIR's records (issue 11.1), the
+ * configuration that would starve it is refused, and Ideal is a lower
+ * bound on the HPE pattern workloads (issue 11.13). */
 #include <check.h>
 #include "suite_main.h"
 #include <stdio.h>
@@ -94,6 +95,58 @@ START_TEST(hpe_with_hir_forced_off_is_refused)
 }
 END_TEST
 
+static uint64_t pages_in(const char *type, const char *fraction, const char *policy)
+{
+    char t[96], f[64], e[64];
+    snprintf(t, sizeof t, "workload.pattern.type=%s", type);
+    snprintf(f, sizeof f, "gpu.memory.fraction=%s", fraction);
+    snprintf(e, sizeof e, "driver.eviction=%s", policy);
+    const char *sets[] = { "workload.kind=pattern", "workload.pattern.pages=512", "gpu.sms=1", t, f, e };
+    struct config *c = load(sets, 6);
+    struct system *s = system_build(c);
+    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    uint64_t n = counter(s, "driver.pages_migrated");
+    if (!strcmp(policy, "ideal")) ck_assert_uint_eq(counter(s, "evict.ideal.unmatched"), 0);
+    system_free(s);
+    config_free(c);
+    return n;
+}
+
+/* Timed Ideal is a lower bound (issue 11.13): on every HPE pattern type at
+ * 75 % and 50 % memory it takes no more faults (pages migrated; no
+ * prefetcher, so one per demand fault) than LRU, FIFO, RRIP-FP, CLOCK-Pro
+ * or HPE, beyond 1 %.  One SM (48 warps at once) so that the 512 warps of
+ * a launch run in waves and the order of references matters; with all of
+ * them resident together every page of a loop is referenced before the
+ * first eviction of its launch.  For the loops (II, V: K = 512 pages, 2
+ * passes, C frames) both ends are known: MIN over the logical order
+ * faults K + (K - C + 1) times (pass 2 hits the C - 1 lowest pages it kept),
+ * and no policy can fault fewer than K + (K - C) times (pass 2 starts with
+ * at most C of its pages resident). */
+START_TEST(ideal_is_a_lower_bound_on_the_hpe_patterns)
+{
+    static const char *const types[] = { "streaming", "thrashing", "part-repetitive",
+                                         "most-repetitive", "repetitive-thrashing", "region-moving" };
+    static const char *const fractions[] = { "75%", "50%" };
+    static const char *const others[] = { "lru", "fifo", "rrip-fp", "clock-pro", "hpe" };
+    for (int t = 0; t < 6; t++) {
+        for (int f = 0; f < 2; f++) {
+            uint64_t best = pages_in(types[t], fractions[f], "ideal");
+            for (int o = 0; o < 5; o++) {
+                uint64_t n = pages_in(types[t], fractions[f], others[o]);
+                ck_assert_msg(best * 100 <= n * 101, "%s at %s: ideal %llu > %s %llu", types[t],
+                              fractions[f], (unsigned long long)best, others[o], (unsigned long long)n);
+            }
+            if (t == 1 || t == 4) {
+                uint64_t C = f ? 256 : 384;
+                ck_assert_uint_le(best, 2 * 512 - C + 1);
+                ck_assert_uint_ge(best, 2 * 512 - C);
+            }
+        }
+    }
+}
+END_TEST
+
 static Suite *timed_suite(void)
 {
     Suite *s = suite_create("evict_timed");
@@ -102,6 +155,7 @@ static Suite *timed_suite(void)
     tcase_add_test(t, hpe_defaults_receive_hir_records);
     tcase_add_test(t, hir_stays_off_without_a_consumer);
     tcase_add_test(t, hpe_with_hir_forced_off_is_refused);
+    tcase_add_test(t, ideal_is_a_lower_bound_on_the_hpe_patterns);
     suite_add_tcase(s, t);
     return s;
 }
