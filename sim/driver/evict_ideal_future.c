@@ -66,9 +66,8 @@ static void visit_inst(struct ideal_future *f, visit_fn fn, const struct warp_in
 
 static bool is_mem(enum inst_op op) { return op == INST_LOAD || op == INST_STORE || op == INST_ATOMIC; }
 
-static void walk_program(const struct config *cfg, struct ideal_future *f, visit_fn fn)
+static void walk_program(struct workload *wl, struct ideal_future *f, visit_fn fn)
 {
-    struct workload *wl = workload_create(cfg);
     struct wl_step st;
     struct warp_ctx *w = NULL;
     struct warp_inst *in = NULL;
@@ -118,7 +117,6 @@ static void walk_program(const struct config *cfg, struct ideal_future *f, visit
     free(w);
     free(in);
     free(live);
-    workload_free(wl);
 }
 
 static void finish_counts(struct ideal_future *f)
@@ -142,11 +140,13 @@ void ideal_future_program(struct ideal_future *f, const struct config *cfg)
     struct workload *wl = workload_create(cfg);
     size_t max_pages = 0;
     for (size_t i = 0; i < wl->nallocs; i++) max_pages += wl->allocs[i].size / PAGE_SIZE + 1;
-    workload_free(wl);
     init(f, max_pages);
-    walk_program(cfg, f, count_ref);
+    walk_program(wl, f, count_ref);
+    workload_free(wl);
     finish_counts(f);
-    walk_program(cfg, f, fill_ref);
+    wl = workload_create(cfg);          /* the program from its start again */
+    walk_program(wl, f, fill_ref);
+    workload_free(wl);
     free(f->fill);
     f->fill = NULL;
 }
