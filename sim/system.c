@@ -77,6 +77,11 @@ static void walk_hit(void *ctx, uint64_t vpn, sim_time now)
     driver_walk_hit(ctx, vpn);
 }
 
+static void page_ref(void *ctx, const struct gpu_ref *r)
+{
+    driver_reference(ctx, r->kernel, r->block, r->inst, r->warp, r->vpn);
+}
+
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
 
 static void update_ipc(struct system *s, sim_time now)
@@ -137,6 +142,8 @@ struct system *system_build(const struct config *cfg)
     /* Policies that rank pages by use see every walk hit (the HPE paper's
      * "ideal" feed; with the HIR on, HPE takes the HIR records instead). */
     if (driver_wants_walk_hits(s->drv)) gmmu_set_walk_hit_hook(s->gmmu, walk_hit, s->drv);
+    /* Ideal marks each reference of its future made when it happens. */
+    if (driver_wants_references(s->drv)) gpu_set_ref_hook(s->gpu, page_ref, s->drv);
 
     s->footprint = stat_counter(s->st, "workload.footprint", "bytes",
                                 "bytes of all the workload's allocations");

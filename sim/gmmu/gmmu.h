@@ -121,6 +121,9 @@ struct hir_record {
     uint64_t first_vpn;
     uint8_t count[HIR_MAX_SET_PAGES];     /* saturating walk-hit counters */
 };
+/* Something takes the HIR's records (the driver's eviction policy): with
+ * gmmu.hir.enabled=auto the HIR turns on. */
+void gmmu_hir_wanted(struct gmmu *g);
 /* Hand the touched entries to the driver now (before an eviction; they
  * travel on the link with the evicted page) and flush the HIR. */
 void gmmu_hir_flush(struct gmmu *g, sim_time now);

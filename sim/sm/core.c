@@ -106,6 +106,7 @@ static void mem_issue(struct sm *s, struct warp *w, sim_time now)
     m->used = true;
     m->access = in->op == INST_LOAD ? REQ_LOAD : in->op == INST_STORE ? REQ_STORE : REQ_ATOMIC;
     m->bypass = g->l1_bypass_all || (in->flags & INST_F_BYPASS_L1);
+    m->inst = w->nmem++;
     gpu_coalesce(in->addr, in->active, in->size, &m->c);
     m->pending = m->c.npages + m->c.nlines;
     uint32_t wi = (uint32_t)(w - s->w);
@@ -186,6 +187,10 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
     uint32_t mi = r->slot >> 8, p = r->slot & 0xff;
     struct minst *m = &w->mi[mi];
     page_translated(s, w, m, p, now);
+    if (s->gpu->ref_fn) {
+        struct gpu_ref ref = { w->ctx.k->seq, w->ctx.block, m->inst, m->c.page_vpn[p], w->ctx.warp };
+        s->gpu->ref_fn(s->gpu->ref_ctx, &ref);
+    }
     uint64_t frame = r->paddr >> PAGE_SHIFT << PAGE_SHIFT;
     for (uint32_t l = 0; l < m->c.nlines; l++) {
         if (m->c.line_page[l] != p) continue;
