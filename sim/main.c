@@ -12,7 +12,7 @@ struct command {
 
 static const struct command commands[] = {
     {"run", cmd_run,
-     "run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
+     "run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet] [--no-host-metrics]\n"
      "                       simulate and write an HDF5 result"},
     {"config", cmd_config,
      "config show CONFIG [-s KEY=VALUE]...   print the fully resolved config\n"
