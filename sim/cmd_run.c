@@ -13,6 +13,7 @@
 #include "results.h"
 #include "summary.h"
 #include "system.h"
+#include "text.h"
 
 static const char usage_run[] =
     "usage: uvmsim run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
@@ -143,7 +144,10 @@ int cmd_run(int argc, char **argv)
     char err[512];
     int rc = EXIT_OK;
     if (results_write(out, cfg, system_stats(sys), &ri, err, sizeof err) != 0) {
-        fprintf(stderr, "uvmsim: cannot write result '%s': %s\n", out, err);
+        char line[1200], esc[2400];
+        snprintf(line, sizeof line, "cannot write result '%s': %s", out, err);
+        text_escape(esc, sizeof esc, line);
+        fprintf(stderr, "uvmsim: %s\n", esc);
         rc = EXIT_INTERNAL;
     } else if (!o.quiet) {
         print_summary(stdout, system_stats(sys), &ri, out);

@@ -151,8 +151,12 @@ static size_t edit_distance(const char *a, const char *b)
 static const char *suggest(const struct config *c, const char *path)
 {
     const char *best = NULL;
-    size_t bestd = 3;
+    size_t bestd = 3, lp = strlen(path);
     for (size_t i = 0; i < c->n; i++) {
+        /* The distance is at least the difference in length. */
+        size_t lk = strlen(c->vals[i].key->path);
+        if ((lp > lk ? lp - lk : lk - lp) >= bestd)
+            continue;
         size_t dist = edit_distance(path, c->vals[i].key->path);
         if (dist < bestd) {
             bestd = dist;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "text.h"
 
 struct command {
     const char *name;
@@ -54,7 +55,9 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--version")) { printf("uvmsim %s\n", UVMSIM_VERSION); return EXIT_OK; }
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
-    fprintf(stderr, "uvmsim: unknown command '%s'\n", cmd);
+    char esc[512];
+    text_escape(esc, sizeof esc, cmd);
+    fprintf(stderr, "uvmsim: unknown command '%s'\n", esc);
     usage(stderr);
     return EXIT_USER;
 }

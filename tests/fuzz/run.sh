@@ -18,6 +18,7 @@ status=0
 printf '%-10s %12s %8s\n' target executions crashes
 for t in "$@"; do
     corpus=$B/corpus/$t art=$B/artifacts/$t
+    rm -rf "$art"                   # only this run's crashes count
     mkdir -p "$corpus" "$art"
     cp $F/seeds/$t/* "$corpus"/ 2>/dev/null
     cp $F/regressions/$t/* "$corpus"/ 2>/dev/null
