@@ -197,8 +197,7 @@ static void random_text(char *buf, size_t n)
     for (size_t i = 0; i < k; i++) {
         const char *a = atoms[rnd() % (sizeof atoms / sizeof *atoms)];
         if (len + strlen(a) + 1 >= n) break;
-        strcpy(buf + len, a);
-        len += strlen(a);
+        len += (size_t)snprintf(buf + len, n - len, "%s", a);
     }
 }
 
