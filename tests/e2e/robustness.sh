@@ -61,6 +61,12 @@ user_err "12.4 a 2^57-byte trace range is a located user error" \
     "key 'workload.trace.file': allocation 'trace.range0' of 144115188075855872 bytes" \
     $RUN -s workload.kind=trace -s workload.trace.file=$REG/bintrace/issue12-4-range-2e57.bin
 
+# The same assertion was reachable from a config value alone (exit 3), and
+# GPU memory whose frame table outgrows host memory was exit 1.
+user_err "12.4 GPU memory beyond 32-bit frame numbers is a located user error" \
+    "-s 'gpu.memory.capacity=1000TB': key 'gpu.memory.capacity': GPU memory of 244140625000 pages" \
+    $RUN -s gpu.memory.capacity=1000TB
+
 # ---- 12.5: a launch without global accesses (qsort(NULL, 0) under UBSan) ----
 echo "$LAUNCH" >"$TMP/empty.txt"
 "$UVMSIM" trace convert "$TMP/empty.txt" "$TMP/empty.bin" 2>"$TMP/err"
