@@ -37,21 +37,11 @@ int outfile_check_target(const char *target, char *err, size_t n)
     return -1;
 }
 
-static void host_name(char *buf, size_t n)
-{
-    if (gethostname(buf, n) != 0 || !buf[0]) snprintf(buf, n, "localhost");
-    buf[n - 1] = 0;
-    for (char *p = buf; *p; p++)        /* keep the name one path component */
-        if (*p == '/') *p = '_';
-}
-
 char *outfile_tmp_name(const char *target)
 {
-    char host[256];
-    host_name(host, sizeof host);
-    size_t len = strlen(target) + strlen(host) + 48;
+    size_t len = strlen(target) + 32;
     char *tmp = xmalloc(len);
-    snprintf(tmp, len, "%s.tmp.%s.%ld", target, host, (long)getpid());
+    snprintf(tmp, len, "%s.tmp.%ld", target, (long)getpid());
     return tmp;
 }
 
@@ -71,14 +61,12 @@ static void split_path(const char *path, char **dir, char **base)
     *base = xstrdup(slash + 1);
 }
 
-/* NAME is BASE.tmp.HOST.PID with PID all digits: the pid, else 0. */
-static long stale_pid(const char *name, const char *base, const char *host)
+/* NAME is BASE.tmp.PID with PID all digits: the pid, else 0. */
+static long stale_pid(const char *name, const char *base)
 {
-    size_t lb = strlen(base), lh = strlen(host);
+    size_t lb = strlen(base);
     if (strncmp(name, base, lb) || strncmp(name + lb, ".tmp.", 5)) return 0;
-    const char *h = name + lb + 5;
-    if (strncmp(h, host, lh) || h[lh] != '.') return 0;
-    const char *p = h + lh + 1;
+    const char *p = name + lb + 5;
     if (!*p) return 0;
     long pid = 0;
     for (; *p; p++) {
@@ -90,13 +78,12 @@ static long stale_pid(const char *name, const char *base, const char *host)
 
 int outfile_remove_stale(const char *target)
 {
-    char *dir, *base, host[256];
+    char *dir, *base;
     split_path(target, &dir, &base);
-    host_name(host, sizeof host);
     int removed = 0;
     DIR *d = opendir(dir);
     for (struct dirent *e; d && (e = readdir(d));) {
-        long pid = stale_pid(e->d_name, base, host);
+        long pid = stale_pid(e->d_name, base);
         if (pid <= 0 || pid == (long)getpid()) continue;
         /* kill(pid, 0): ESRCH when no such process; EPERM means it lives
          * (another user's), and then the file is not ours either. */

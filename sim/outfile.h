@@ -3,9 +3,8 @@
  * renamed over it; removed when the process is interrupted; left-overs of
  * processes that are gone removed by the next writer of the same target.
  *
- * The temporary name is TARGET.tmp.<host>.<pid>: the host keeps writers on
- * other machines of a shared file system (a Slurm array) apart, the pid
- * tells whether its writer on this host is still alive. */
+ * The temporary name is TARGET.tmp.<pid> (the sweep runner, sweep_dir.c,
+ * reads the same pattern): the pid tells whether its writer is alive. */
 #ifndef UVMSIM_OUTFILE_H
 #define UVMSIM_OUTFILE_H
 
@@ -21,8 +20,10 @@ int outfile_check_target(const char *target, char *err, size_t n);
 /* The temporary name of TARGET for this process (caller frees). */
 char *outfile_tmp_name(const char *target);
 
-/* Removes TARGET.tmp.<host>.<pid> files of this host whose process no
- * longer exists (regular files owned by this user only); returns how many. */
+/* Removes TARGET.tmp.<pid> files whose process no longer exists (regular
+ * files owned by this user only); returns how many.  Only TARGET's own:
+ * two machines of a shared file system writing the same TARGET at once is
+ * a mistake either way. */
 int outfile_remove_stale(const char *target);
 
 /* fsyncs TMP, checks TARGET again (outfile_check_target), renames TMP over

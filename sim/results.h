@@ -1,4 +1,4 @@
-/* HDF5 results: one file per run, written under "OUT.tmp.<host>.<pid>",
+/* HDF5 results: one file per run, written under "OUT.tmp.<pid>",
  * synced and renamed to OUT only when complete (outfile.h).  Layout in
  * docs/results.md. */
 #ifndef UVMSIM_RESULTS_H

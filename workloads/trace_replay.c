@@ -91,9 +91,10 @@ static void open_binary(struct trace *t)
         read_at(t, b, 16, ranges_off + 16 * i, "address range");
         t->rstart[i] = get(b, 8);
         t->rsize[i] = get(b + 8, 8);
-        if (!t->rsize[i] || (i && t->rstart[i] < t->rstart[i - 1] + t->rsize[i - 1]))
+        /* Compared by last byte: a range may end exactly at 2^64. */
+        if (!t->rsize[i] || (i && t->rstart[i] <= t->rstart[i - 1] + (t->rsize[i - 1] - 1)))
             corrupt(t, ranges_off + 16 * i, "address ranges empty, unsorted or overlapping");
-        if (t->rstart[i] > UINT64_MAX - t->rsize[i])
+        if (t->rsize[i] - 1 > UINT64_MAX - t->rstart[i])
             corrupt(t, ranges_off + 16 * i, "address range past the end of the 64-bit space");
     }
 }

@@ -3,6 +3,7 @@
 # seeded with tests/fuzz/seeds/TARGET, the repository's configs (config)
 # and every regression input, and prints one line per target:
 #   TARGET EXECUTIONS CRASHES
+# (A unit that takes over 60 s is a timeout: generous, for a loaded host.)
 # Every crashing input is copied to tests/fuzz/regressions/TARGET/, where
 # the normal test suite replays it (tests/e2e/fuzz_regressions.sh); the
 # exit status is 1 when there was any.
@@ -26,7 +27,7 @@ for t in "$@"; do
     # Leaks are bugs too (the parsers release everything on user errors).
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-        "$B/fuzz_$t" "$corpus" -dict="$B/dict/$t.dict" -max_total_time="$S" -timeout=10 \
+        "$B/fuzz_$t" "$corpus" -dict="$B/dict/$t.dict" -max_total_time="$S" -timeout=60 \
         -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix="$art/" >"$B/fuzz_$t.log" 2>&1
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/fuzz_$t.log" | tail -n 1)

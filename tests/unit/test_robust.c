@@ -348,7 +348,7 @@ START_TEST(stale_temporaries_of_dead_processes_are_removed)
     waitpid(child, &st, 0);                 /* now a pid that is gone */
     char target[600], *mine;
     snprintf(target, sizeof target, "%s/r.h5", tmpdir);
-    mine = outfile_tmp_name(target);        /* TARGET.tmp.HOST.<our pid> */
+    mine = outfile_tmp_name(target);        /* TARGET.tmp.<our pid> */
     write_file("other", "");
     FILE *f = fopen(mine, "w");
     fclose(f);
