@@ -347,7 +347,14 @@ bool cfg_fail_keys(const struct config *c, struct cfg_error *err,
         v[nv++] = x;
     }
     if (!nv) sim_panic("config", 0, "check names no key");
-    located(v, nv, msg, err->msg, sizeof err->msg);
+    /* The message is about keys[0]; when another key is named, it says so. */
+    char body[900];
+    if (primary(v, nv) != 0) {
+        snprintf(body, sizeof body, "%s: %s", v[0]->key->path, msg);
+        located(v, nv, body, err->msg, sizeof err->msg);
+    } else {
+        located(v, nv, msg, err->msg, sizeof err->msg);
+    }
     return false;
 }
 

@@ -102,6 +102,7 @@ void cfg_where(const struct cfg_value *v, char *buf, size_t n);
  * the message names the first of them the user set (else the first), where
  * it was set, and where every other one came from:
  *   "WHERE: key 'K': MSG (OTHER=TEXT: default; OTHER2=TEXT: FILE:L:C)"
+ * (MSG is about KEYS[0]: "K0: MSG" when K is another key)
  * (a default K: "uvmsim: key 'K' (default TEXT): MSG").  Returns false. */
 bool cfg_fail_keys(const struct config *c, struct cfg_error *err,
                    const char *const *keys, const char *fmt, ...)

@@ -145,7 +145,7 @@ static const char *const related[][3] = {
     {"row_size", "interleave"}, {"write_high", "write_queue"}, {"write_low", "write_high"},
 };
 
-/* An impossible combination: "WHERE: key 'PATH': NAME: why (others)". */
+/* An impossible combination: "WHERE: key 'PATH': why (others)". */
 static bool bad(struct loader *l, struct cfg_error *err, const char *name,
                 const char *fmt, unsigned long long a, unsigned long long b)
 {
@@ -163,7 +163,7 @@ static bool bad(struct loader *l, struct cfg_error *err, const char *name,
         }
     }
     snprintf(msg, sizeof msg, fmt, a, b);
-    return cfg_fail_keys(l->cfg, err, keys, "%s: %s", paths[0], msg);
+    return cfg_fail_keys(l->cfg, err, keys, "%s", msg);
 }
 
 static void fill(struct dram_params *p, struct loader *l)
