@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,7 @@ void outfile_guard(const char *tmp)
     have_guarded = 0;
     if (!tmp) return;
     snprintf(guarded, sizeof guarded, "%s", tmp);
+    atomic_signal_fence(memory_order_seq_cst);   /* the name before the flag */
     have_guarded = 1;
     /* A signal that came before the guard went up still removes it. */
     if (outfile_signal) {
