@@ -33,5 +33,6 @@ int cmd_replay(int argc, char **argv);
 int cmd_dram_replay(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

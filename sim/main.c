@@ -26,6 +26,9 @@ static const struct command commands[] = {
      "                       replay a request trace into the configured GPU memory"},
     {"workloads", cmd_workloads,
      "workloads              list every workload, its parameters and footprint"},
+    {"report", cmd_report,
+     "report RESULT.h5|SWEEP_DIR -o REPORT.html\n"
+     "                       one self-contained HTML page with plots of a run or a sweep"},
     {"trace", cmd_trace,
      "trace convert IN.txt OUT.bin           NVBit mem_trace text to uvmsim binary"},
 };

@@ -155,6 +155,8 @@ void drv_stats_init(struct driver *d, struct stats *st)
     /* 10 us bins up to 10 ms, then overflow. */
     d->lifetime = stat_histogram(st, "driver.residency_us", "us",
                                  "time from a page's mapping to its eviction", 1001, 10);
+    d->n_resident = stat_counter(st, "driver.resident_pages", "pages",
+                                 "frames holding a landed page now (a level, sampled each epoch)");
     uint64_t *cap = stat_counter(st, "driver.capacity_pages", "pages", "GPU memory frames available to migrated pages");
     *cap = d->capacity;
 }

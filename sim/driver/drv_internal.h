@@ -117,6 +117,7 @@ struct driver {
     uint64_t batch_h2d, batch_d2h, batch_evictions, batch_migrated;
     struct rec_table *batches;
     struct stat_hist *batch_faults, *lifetime;
+    uint64_t *n_resident;   /* frames holding a landed page now (a level) */
     uint64_t *n_batches, *n_faults, *n_pages, *n_evictions, *n_writebacks,
              *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
              *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays,
