@@ -31,6 +31,7 @@ int cmd_run(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_dram_replay(int argc, char **argv);
+int cmd_link_bench(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);

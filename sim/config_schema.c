@@ -10,6 +10,7 @@ extern const struct cfg_key l2_config_keys[];
 extern const struct cfg_key dram_config_keys[];
 extern const struct cfg_key hostmem_config_keys[];
 extern const struct cfg_key link_config_keys[];
+extern const struct cfg_key thrashing_config_keys[];
 extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key evict_config_keys[];
 extern const struct cfg_key workload_config_keys[];
@@ -61,6 +62,7 @@ const struct cfg_key *const config_schema_tables[] = {
     hostmem_config_keys,
     link_config_keys,
     driver_config_keys,
+    thrashing_config_keys,
     evict_config_keys,
     workload_config_keys,
     stream_config_keys,
@@ -105,9 +107,11 @@ const struct cfg_key *const config_schema_tables[] = {
 
 bool dram_config_check(const struct config *c, struct cfg_error *err);
 bool driver_config_check(const struct config *c, struct cfg_error *err);
+bool link_config_check(const struct config *c, struct cfg_error *err);
 
 const cfg_check_fn config_checks[] = {
     dram_config_check,
     driver_config_check,
+    link_config_check,
     NULL,
 };

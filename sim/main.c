@@ -24,6 +24,9 @@ static const struct command commands[] = {
     {"dram-replay", cmd_dram_replay,
      "dram-replay CONFIG TRACE [-s KEY=VALUE]...\n"
      "                       replay a request trace into the configured GPU memory"},
+    {"link-bench", cmd_link_bench,
+     "link-bench CONFIG [-s KEY=VALUE]...\n"
+     "                       time 4 KiB..32 MiB copies over the configured link"},
     {"workloads", cmd_workloads,
      "workloads              list every workload, its parameters and footprint"},
     {"report", cmd_report,

@@ -24,16 +24,31 @@
  *   channel does not tick: the refreshes it missed are accounted when it
  *   wakes (banks closed, the last one's tRFC still respected).
  *
+ * - The controller pipeline (dram.ctrl_latency; for host memory plus the
+ *   host.latency hop) is a fixed delay on the answer, not a wait in the
+ *   bounded input queue: a request is scheduled as soon as it reaches the
+ *   queue and its answer (read data, posted-write acknowledgement, read
+ *   forwarded from the write queue) leaves ctrl later.  A pipeline of
+ *   constant latency holds no buffer slot per request in flight; had it
+ *   been the input queue's latency, a 64-entry queue would admit at most
+ *   64 requests per ctrl_latency clocks (0.43 per clock at 150, below the
+ *   0.5 a 32 B stream needs: 85 % of peak; issue 11, point 9).  GPGPU-Sim
+ *   models the same delay as an unbounded latency queue beside the DRAM's
+ *   (memory_partition_unit::dram_cycle, dram_latency); only where it sits
+ *   differs: FR-FCFS here sees a request ctrl_latency earlier, which
+ *   changes no timing of a lone request and only which request a loaded
+ *   scheduler sees first.
+ *
  * Idle read latency, from the request becoming visible in the input queue
- * at a clock edge: ctrl_latency + tRCD + tCL + burst for one burst, plus
- * (n-1) x tCCD_L for n bursts of one request (same bank, same group). */
+ * at a clock edge: tRCD + tCL + burst for one burst, plus (n-1) x tCCD_L
+ * for n bursts of one request (same bank, same group), plus ctrl_latency. */
 #include <stdlib.h>
 #include <string.h>
 #include "dram_int.h"
 
 static inline sim_time tmin(sim_time a, sim_time b) { return a < b ? a : b; }
 
-static void read_done(void *obj, uint64_t arg, sim_time now)
+static void answer(void *obj, uint64_t arg, sim_time now)
 {
     struct channel *c = obj;
     struct mem_req *r = (struct mem_req *)(uintptr_t)arg;
@@ -41,6 +56,14 @@ static void read_done(void *obj, uint64_t arg, sim_time now)
      * refusal is a sizing bug, not back-pressure. */
     if (!mq_push(r->reply, r, now, NULL))
         sim_panic(c->name, now, "reply queue '%s' full", r->reply->name);
+}
+
+/* The answer to r leaves the controller pipeline ctrl after `at`. */
+static void answer_at(struct channel *c, struct mem_req *r, sim_time at)
+{
+    if (c->p->ctrl) engine_at(c->d->eng, at + c->p->ctrl, c->d->dom, answer, c,
+                              (uint64_t)(uintptr_t)r);
+    else answer(c, (uint64_t)(uintptr_t)r, at);
 }
 
 static inline bool row_hit(const struct channel *c, const struct dreq *e)
@@ -90,9 +113,10 @@ static void issue_burst(struct channel *c, struct dreq *q, uint32_t *n, uint32_t
     sim_time end = ts_col(&c->ts, e->bank, e->write, now);
     if (--e->bursts) return;
     if (!e->write) {
+        /* The statistic stays the scheduler's part: queue entry to last data. */
         stat_avg_add(d->tot.read_lat, (double)(end - e->arrive));
         stat_hist_add(d->lat_hist, (end - e->arrive) / PS_PER_NS);
-        engine_at(d->eng, end, d->dom, read_done, c, (uint64_t)(uintptr_t)e->r);
+        engine_at(d->eng, end + c->p->ctrl, d->dom, answer, c, (uint64_t)(uintptr_t)e->r);
     }
     remove_at(q, n, i);
 }
@@ -103,7 +127,7 @@ static bool forward_from_writes(struct channel *c, struct mem_req *r, sim_time n
         const struct dreq *w = &c->wq[i];
         if (w->addr <= r->paddr && r->paddr + r->size <= w->addr + w->size) {
             c->d->v.forwarded[c->id]++;
-            read_done(c, (uint64_t)(uintptr_t)r, now);
+            answer_at(c, r, now);
             return true;
         }
     }
@@ -141,7 +165,7 @@ static void accept(struct channel *c, sim_time now)
             /* Posted write: acknowledged on entry, drained later. */
             e.r = NULL;
             c->wq[c->nwq++] = e;
-            read_done(c, (uint64_t)(uintptr_t)r, now);
+            answer_at(c, r, now);
         } else {
             c->rq[c->nrq++] = e;
         }
@@ -285,7 +309,7 @@ void channel_init(struct channel *c, struct dram *d, unsigned id)
     c->p = p;
     snprintf(c->name, sizeof c->name, "%s.%u", p->prefix, id);
     comp_init(&c->comp, d->eng, &channel_ops, c->name, d->dom);
-    mq_init(&c->in, c->name, p->in_queue, p->ctrl, &c->comp);
+    mq_init(&c->in, c->name, p->in_queue, 0, &c->comp);
     ts_init(&c->ts, p);
     c->rq = xcalloc(p->rq_size, sizeof *c->rq);
     c->wq = xcalloc(p->wq_size, sizeof *c->wq);

@@ -129,6 +129,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     /* The policy holds driver pages (evict_unit chunk: it is not asked). */
     d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity / d->unit, st);
     drv_stats_init(d, st);
+    d->thrash = drv_thrashing_create(d, cfg, st);
     gmmu_set_driver(g, &d->comp);
     gmmu_defer_replay(g, d->replay != RP_PAGE);
     return d;
@@ -138,6 +139,7 @@ void driver_free(struct driver *d)
 {
     if (!d) return;
     evictor_free(d->evict);
+    thrashing_free(d->thrash);
     drv_frames_free(d);
     free(d->fetched);
     free(d->pages);

@@ -83,6 +83,7 @@ static void compute_block(struct driver *d, sim_time now)
             d->unreplayed = true;
             continue;
         }
+        if (drv_thrashing_fault(d, p->vpn, now)) continue;   /* throttled or pinned at host */
         any_ro = any_ro || (adv & WL_ADV_READ_MOSTLY);
         bb_set_range(&faulted, lo, hi - lo);
         if (p->access != REQ_LOAD) bb_set_range(&written, lo, hi - lo);
@@ -93,7 +94,7 @@ static void compute_block(struct driver *d, sim_time now)
             if (mapped(d, base + p)) bb_set(&resident, p);
     struct prefetch_in in = { &resident, &faulted, NULL, d->blk_first, d->blk_end,
                               d->prefetch_threshold };
-    d->prefetch->compute(&in, &d->want);
+    drv_thrashing_prefetch(d, base, &in, &d->want);   /* prefetcher, less thrashing pages */
     /* A driver page comes whole (its part inside the block). */
     if (d->unit > 1)
         for (unsigned p = d->blk_first; p < d->blk_end; p += d->unit - p % d->unit)
@@ -172,6 +173,7 @@ static void hold_run(struct driver *d, uint64_t base, unsigned i, uint64_t pfn, 
         if (!bb_test(&d->want, i + k)) continue;
         bool pre = !bb_test(&d->faulted, i + k);
         drv_frame_hold(d, pfn + k, base + i + k, pre, now);
+        drv_thrashing_migrated(d, base + i + k, now);
         d->migr[d->nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k), pre };
     }
     d->want_next = i + n;

@@ -75,6 +75,7 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
                 continue;
             }
             drv_frame_evicted(d, f0 + k, v, now);
+            drv_thrashing_evicted(d, v, now);
             *d->n_evictions += 1;
             d->batch_evictions++;
             if (!dirty) *d->n_clean += 1;

@@ -18,6 +18,7 @@
 #include "count_map.h"
 #include "page_map.h"
 #include "pmm.h"
+#include "drv_thrashing.h"
 #include "../mem_req.h"
 #include "../gmmu/gmmu.h"
 
@@ -54,6 +55,7 @@ struct driver {
     struct tlb *tlb;
     struct link *link;
     struct evictor *evict;
+    struct thrashing *thrash;       /* NULL: driver.thrashing.enabled off */
     const struct prefetch_ops *prefetch;
     unsigned prefetch_threshold;
     bool drop_clean;

@@ -4,6 +4,8 @@
 
 #include "pcie.h"
 
+/* A packet format: payloads of at most max_payload bytes, each packet
+ * carrying `header` bytes and padded to whole flits. */
 struct link_fmt { uint64_t max_payload, header, flit; };
 uint64_t link_fmt_wire(const struct link_fmt *f, uint64_t payload);
 
@@ -12,7 +14,7 @@ uint64_t link_fmt_wire(const struct link_fmt *f, uint64_t payload);
 struct link_dir_state {
     sim_time wire_free;
     sim_time ce_free[MAX_CE];
-    uint64_t *bytes, *wire_bytes, *transfers, *messages, *busy_ps;
+    uint64_t *bytes, *wire_bytes, *transfers, *messages, *busy_ps, *read_requests;
 };
 
 struct host_dma;   /* copy engines reading host memory (link_host.c) */
@@ -24,21 +26,31 @@ struct stats;
 struct link {
     struct engine *eng;
     const struct domain *dom;
-    double bw;                  /* wire bytes per second, each direction */
+    double bw;                  /* raw signalling rate, bytes/s, each direction */
+    double rate;                /* packet bytes/s after encoding and DLLPs */
     sim_time latency, setup;
     unsigned nce;
     uint64_t next_addr;         /* host addresses of link_transfer's DMAs */
-    struct link_fmt fmt;
+    uint64_t mrrs;              /* bytes asked by one read request */
+    /* Per direction: D2H carries the GPU's posted writes and read requests,
+     * H2D the completions that answer its reads. */
+    struct link_fmt fmt[2];
     struct link_dir_state d[2];
     struct host_dma *host;
     struct host_writer *hw;
     struct stats *st;
 };
 
-/* Put `payload` on direction d's wire no earlier than `ready`, its last
- * byte leaving no earlier than `min_end`; returns when it left. */
-sim_time link_send(struct link *l, struct link_dir_state *d, uint64_t payload,
+/* Put `payload` bytes, packed in direction d's format, on its wire no
+ * earlier than `ready`, the last byte leaving no earlier than `min_end`;
+ * returns when it left. */
+sim_time link_send(struct link *l, enum link_dir d, uint64_t payload,
                    sim_time ready, sim_time min_end);
+/* Wire time of `wire` packet bytes. */
+sim_time link_ser(const struct link *l, uint64_t wire);
+/* The read requests of an H2D DMA of `bytes`: one header-only request
+ * per link.max_read_request bytes on the D2H wire from `ready`. */
+void link_read_requests(struct link *l, uint64_t bytes, sim_time ready);
 sim_time link_host_dma(struct link *l, uint64_t host_addr, uint64_t bytes,
                        sim_time now, event_fn done, void *obj, uint64_t arg);
 void link_host_free(struct host_dma *h);

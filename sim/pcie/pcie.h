@@ -1,16 +1,23 @@
 /* CPU-GPU link (sim/pcie): two independent directions (full duplex), each
- * a serial wire of link.bandwidth carrying packets: every packet of up to
- * link.max_payload bytes carries link.header bytes of header/framing and is
- * padded to whole link.flit units, so the efficiency of a transfer falls
- * out of the packet arithmetic (PCIe 3.0 TLPs; NVLink 16 B flits with one
- * header flit per <= 128 B payload, thesis Table 6.3).  DMA transfers run
- * on link.copy_engines copy engines per direction, each back to back with
- * a per-transfer setup (link.ce_setup); small messages (cache-line remote
- * requests and replies) share the same wire without a copy engine.  Every
- * delivery lands link.latency after its last byte left the wire. */
+ * a serial wire carrying packets at link.bandwidth x the line code's share
+ * (link.encoding) less the ACK/UpdateFC DLLPs (link.dllp_interval).  D2H
+ * carries the GPU's posted writes and read requests: packets of up to
+ * link.max_payload bytes with link.header bytes each; H2D carries the
+ * completions that answer the GPU's reads: link.rcb bytes each (0: up to
+ * max_payload) with link.completion_header bytes; both padded to whole
+ * link.flit units, so the efficiency of a transfer falls out of the packet
+ * arithmetic (PCIe 3.0 TLPs; NVLink 16 B flits with one header flit per
+ * <= 128 B payload, thesis Table 6.3).  An H2D DMA also sends one read
+ * request per link.max_read_request bytes D2H.  DMA transfers run on
+ * link.copy_engines copy engines per direction, each paying a per-transfer
+ * setup (link.ce_setup) and pipelined (the next DMA starts once the
+ * current one's data is ready for the wire); small messages (cache-line
+ * remote requests and replies) share the same wire without a copy engine.
+ * Every delivery lands link.latency after its last byte left the wire. */
 #ifndef UVMSIM_PCIE_H
 #define UVMSIM_PCIE_H
 
+#include <stdio.h>
 #include "../engine.h"
 
 struct config;
@@ -42,7 +49,7 @@ sim_time link_dma(struct link *l, enum link_dir dir, uint64_t host_addr,
  * H2D DMA reads its bytes from it in 128 B requests (at most 64 in flight
  * per copy engine) after its setup; the data goes on the wire from the
  * first answer, and its last packet leaves no earlier than the last answer
- * plus that packet's time.  Such transfers return TIME_NEVER (the landing
+ * plus that packet's time; the engine reads its next DMA meanwhile.  Such transfers return TIME_NEVER (the landing
  * time depends on host memory); `done` still runs when they land.  D2H
  * write-backs are posted into host DDR4 and never delay completion, so
  * they are not modelled there. */
@@ -57,9 +64,22 @@ void link_attach_host(struct link *l, struct dram *host, struct req_pool *pool);
 sim_time link_message(struct link *l, enum link_dir dir, uint64_t payload,
                       sim_time now, event_fn done, void *obj, uint64_t arg);
 
-/* Bytes on the wire for a transfer of `payload` bytes. */
-uint64_t link_wire_bytes(const struct link *l, uint64_t payload);
+/* Packet bytes on the wire of direction dir for a transfer of `payload`
+ * bytes (H2D: read completions; D2H: writes, or a read request for 0). */
+uint64_t link_wire_bytes(const struct link *l, enum link_dir dir, uint64_t payload);
 /* payload / wire bytes. */
-double link_efficiency(const struct link *l, uint64_t payload);
+double link_efficiency(const struct link *l, enum link_dir dir, uint64_t payload);
+/* Packet bytes per second of one direction: link.bandwidth x encoding
+ * share x (1 - DLLP share). */
+double link_rate(const struct link *l);
+
+/* ---- link-bench (link_bench.c) ----
+ * One H2D and one D2H copy of each size, each alone on a fresh link with
+ * host memory attached, timed from issue to landing. */
+struct link_bench_row { uint64_t bytes; sim_time h2d, d2h; };
+void link_bench_run(const struct config *cfg, const uint64_t *sizes, size_t n,
+                    struct link_bench_row *rows);
+void link_bench_print(FILE *out, const struct config *cfg,
+                      const struct link_bench_row *rows, size_t n);
 
 #endif

@@ -35,7 +35,8 @@ check "hpe-table1: HPE Table I" has configs/hpe-table1.yaml \
 check "batch-aware-table1: batch-aware Table 1" has configs/batch-aware-table1.yaml \
     gpu.sms 16 gpu.clock 1GHz gpu.sm.max_threads 1024 gpu.sm.registers 65536 \
     gpu.l1d.size 16KiB gpu.l1d.assoc 4 l2.size 2MiB l2.assoc 16 \
-    tlb.l1.entries 64 tlb.l2.entries 1024 tlb.l2.assoc 32 link.bandwidth 15.75GB/s
+    tlb.l1.entries 64 tlb.l2.entries 1024 tlb.l2.assoc 32 link.bandwidth 16GB/s \
+    link.encoding 128b130b
 check "thesis-table3-1: thesis Table 3.1" has configs/thesis-table3-1.yaml \
     gpu.sms 15 gpu.clock 1.4GHz gpu.l1d.latency 3 gpu.l1d.mshrs 64 \
     l2.latency 120 l2.mshrs 128 l2.size 1536KiB

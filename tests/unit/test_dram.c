@@ -56,6 +56,46 @@ START_TEST(idle_read_latency_is_rcd_cl_burst)
     run(sets, NSETS(sets), r, 1, &res);
     ck_assert_uint_eq(res.done[0], (5 + 12 + 12 + 2) * TCK);
     dram_replay_result_free(&res);
+    /* The batch-aware machine's 150 clocks: a sector in 150 + 26 clocks, a
+     * line in 150 + 35 = 185 clocks = 200.17 ns (its Table 1 "200-cycle"
+     * memory at 1 GHz). */
+    const char *ba[] = { "dram.ctrl_latency=150", "dram.tREFI=0" };
+    run(ba, NSETS(ba), r, 1, &res);
+    ck_assert_uint_eq(res.done[0], (150 + 12 + 12 + 2) * TCK);
+    dram_replay_result_free(&res);
+    r[0].size = 128;
+    run(ba, NSETS(ba), r, 1, &res);
+    ck_assert_uint_eq(res.done[0], 185 * TCK);
+    dram_replay_result_free(&res);
+}
+END_TEST
+
+/* Issue 11, point 9: the controller pipeline must not hold input-queue
+ * slots.  One channel, 32 B sequential sector reads all queued at 0,
+ * ctrl_latency 150, the default 64-entry queues and refresh on.  Peak by
+ * hand: a 32 B burst is BL8 / 4 transfers per clock = 2 clocks on the bus
+ * and tCCD_S = 2 lets bursts of alternating bank groups follow back to
+ * back (sequential 256 B chunks of a channel go to consecutive banks,
+ * bank b in group b mod 4): 32 B per 2 x 1082 ps = 14.79 GB/s, which is
+ * also 4 B x 4 transfers x 924 MHz.  Had each request held a queue slot
+ * for 150 clocks, at most 64 / 150 requests per clock would enter:
+ * 0.427 x 32 B per clock of 16 B per clock's peak = 85.3 %.  The answers
+ * of N requests take at least ctrl + tRCD + tCL + N x 2 clocks. */
+START_TEST(ctrl_latency_holds_no_queue_slot)
+{
+    enum { N = 16000 };
+    struct dram_replay_req *r = calloc(N, sizeof *r);
+    for (int i = 0; i < N; i++) r[i] = (struct dram_replay_req){ 0, (uint64_t)i * 32, 32, false };
+    struct dram_replay_result res;
+    const char *sets[] = { "dram.channels=1", "dram.ctrl_latency=150" };
+    run(sets, NSETS(sets), r, N, &res);
+    double peak = 32.0 * 1e12 / (2.0 * TCK);
+    ck_assert_double_eq_tol(res.peak, 4.0 * 4 * 1e12 / TCK, 1.0);
+    ck_assert_msg(res.bandwidth >= 0.95 * peak, "%.3f GB/s of %.3f (%.1f %%)",
+                  res.bandwidth / 1e9, peak / 1e9, 100 * res.bandwidth / peak);
+    ck_assert_uint_ge(res.end, (150 + 12 + 12 + (uint64_t)N * 2) * TCK);
+    dram_replay_result_free(&res);
+    free(r);
 }
 END_TEST
 
@@ -137,6 +177,12 @@ START_TEST(writes_are_posted_and_forwarded)
     ck_assert_uint_eq(res.done[0], 0);
     ck_assert_uint_eq(res.done[1], 1 * TCK);   /* next clock edge after 1 ns */
     dram_replay_result_free(&res);
+    /* Both answers come out of the controller pipeline: ctrl_latency later. */
+    const char *ctrl[] = { "dram.tREFI=0", "dram.ctrl_latency=5" };
+    run(ctrl, NSETS(ctrl), r, 2, &res);
+    ck_assert_uint_eq(res.done[0], 5 * TCK);
+    ck_assert_uint_eq(res.done[1], (1 + 5) * TCK);
+    dram_replay_result_free(&res);
 }
 END_TEST
 
@@ -211,6 +257,7 @@ static Suite *dram_suite(void)
     tcase_add_test(tc, distinct_rows_of_one_bank_are_trc_apart);
     tcase_add_test(tc, banks_are_trrd_and_tfaw_apart);
     tcase_add_test(tc, streaming_reaches_90_percent_of_peak);
+    tcase_add_test(tc, ctrl_latency_holds_no_queue_slot);
     tcase_add_test(tc, writes_are_posted_and_forwarded);
     tcase_add_test(tc, write_drain_watermarks_order_reads_and_writes);
     tcase_add_test(tc, refresh_runs_while_idle_and_delays_reads);

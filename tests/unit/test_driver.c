@@ -4,7 +4,10 @@
  * real link carries the copies: a 4 KiB page is 16 TLPs of 256 B payload +
  * 24 B header = 4480 B on a 16 GB/s wire = 280 ns, and lands 1 us
  * (link.latency) later; a run of n contiguous pages is one transfer of
- * n x 280 ns + 1 us (no copy-engine setup, link.ce_setup = 0). */
+ * n x 280 ns + 1 us (no copy-engine setup, link.ce_setup = 0).  The rig
+ * pins the link to that bare packet model in both directions (no line
+ * code, no DLLPs, completions as large and with the same header as
+ * writes); the read requests of H2D copies (24 B per 4 KiB) go D2H. */
 #include <stdlib.h>
 #include "xlate_rig.h"
 #include "suite_main.h"
@@ -25,7 +28,9 @@ static struct drig *drig_new(const char *const *extra, size_t nextra)
     static const char *const base[] = {
         "gmmu.walker.mode=fixed", "gmmu.walk_latency=8", "gmmu.interrupt_latency=0ns",
         "driver.fault_latency=20us", "link.bandwidth=16GB/s", "link.latency=1us",
-        "link.ce_setup=0ns", "gmmu.access_counters.enabled=false",
+        "link.ce_setup=0ns", "link.encoding=none", "link.dllp_interval=0", "link.rcb=0",
+        "link.completion_header=24B", "link.max_read_request=4KiB",
+        "gmmu.access_counters.enabled=false",
         "gpu.memory.capacity=4MiB",
     };
     const char *sets[32];

@@ -58,9 +58,11 @@ END_TEST
 
 /* Through the GMMU: walk hits on 3 pages of 2 page sets (pages 0, 1, 17),
  * then a flush before an eviction: 2 records x 10 B = 20 B go D2H as one
- * PCIe packet of 20 B payload + 24 B header = 44 B at 16 GB/s (2.75 ns)
- * + 1 us latency; the driver sees them only once landed, in first-touch
- * order. */
+ * PCIe packet of 20 B payload + 24 B header = 44 B at the default link's
+ * 16 GB/s x 128/130 (encoding) x (1 - 16/168) (DLLPs) = 14.2535 GB/s:
+ * 3.087 ns (re-derived when the link model gained encoding and DLLPs;
+ * 2.75 ns before) + 1 us latency; the driver sees them only once landed,
+ * in first-touch order. */
 START_TEST(flush_carries_records_over_the_link)
 {
     static const char *const sets[] = { "gmmu.hir.enabled=true" };
@@ -77,7 +79,7 @@ START_TEST(flush_carries_records_over_the_link)
     ck_assert_uint_eq(rig_counter(r, "link.d2h.bytes"), 20);
     ck_assert_uint_eq(rig_counter(r, "gmmu.hir.transfer_bytes"), 20);
     struct hir_record out[8];
-    sim_time land = t + 2750 + 1000000;
+    sim_time land = t + 3087 + 1000000;
     ck_assert_uint_eq(gmmu_hir_fetch(r->gmmu, out, 8, land - 1), 0);
     ck_assert_uint_eq(gmmu_hir_fetch(r->gmmu, out, 8, land), 2);
     ck_assert_uint_eq(out[0].first_vpn, (PG(16)) >> 12);

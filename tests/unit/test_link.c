@@ -2,6 +2,7 @@
 #include <check.h>
 #include "suite_main.h"
 #include <math.h>
+#include <string.h>
 #include "config.h"
 #include "stats.h"
 #include "pcie/pcie.h"
@@ -40,25 +41,88 @@ static void rig_down(struct rig *r)
     engine_free(r->e);
 }
 
-/* PCIe 3.0 defaults: 16 GB/s wire, 256 B payload + 24 B per TLP:
- * effective 16 x 256 / 280 GB/s; 1 us latency. */
-START_TEST(pcie_transfer_takes_bytes_over_effective_bw_plus_latency)
+/* PCIe 3.0 x16 defaults (issue 11, point 10): 16 GB/s raw x 128/130
+ * (128b/130b) x (1 - 16/168) (an 8 B ACK and an 8 B UpdateFC DLLP per
+ * 168 B) = 14.2535 GB/s of packets, computed in the model's order so the
+ * ceil()s agree.  H2D data are completions split at the 128 B RCB with
+ * 20 B each; D2H writes carry 256 B + 24 B; a read request is 24 B. */
+#define RATE (16e9 * (128.0 / 130.0) * (1.0 - 16.0 / 168.0))
+static sim_time ser(double wire) { return (sim_time)ceil(wire * 1e12 / RATE); }
+#define L 1000000ULL
+
+START_TEST(pcie_rate_is_raw_times_encoding_less_dllps)
 {
-    const char *sets[] = { "link.bandwidth=16GB/s", "link.latency=1us" };
     struct rig r;
-    rig_up(&r, sets, NSETS(sets));
-    uint64_t x = 1 << 20;
-    link_transfer(r.l, LINK_H2D, x, 0, landed, &r, 0);
-    engine_run(r.e);
-    double eff = 16e9 * 256.0 / (256.0 + 24.0);
-    double expect = (double)x / eff * 1e12 + 1e6;
-    ck_assert_msg(fabs((double)r.t[0] - expect) <= 0.01 * expect,
-                  "%llu ps vs %.0f", (unsigned long long)r.t[0], expect);
+    rig_up(&r, NULL, 0);
+    ck_assert_double_eq_tol(link_rate(r.l), 14.2534798e9, 1e3);
+    rig_down(&r);
+    const char *none[] = { "link.encoding=none", "link.dllp_interval=0" };
+    rig_up(&r, none, NSETS(none));
+    ck_assert_double_eq_tol(link_rate(r.l), 16e9, 1e-3);
+    rig_down(&r);
+    /* PCIe 2.0's 8b/10b: 16 GB/s raw carries 12.8 GB/s. */
+    const char *gen2[] = { "link.encoding=8b10b", "link.dllp_interval=0" };
+    rig_up(&r, gen2, NSETS(gen2));
+    ck_assert_double_eq_tol(link_rate(r.l), 12.8e9, 1e-3);
     rig_down(&r);
 }
 END_TEST
 
-START_TEST(directions_are_independent)
+START_TEST(pcie_packets_by_direction)
+{
+    struct rig r;
+    rig_up(&r, NULL, 0);
+    /* D2H writes: 16 x (256 + 24); H2D completions: 32 x (128 + 20). */
+    ck_assert_uint_eq(link_wire_bytes(r.l, LINK_D2H, 4096), 16 * 280);
+    ck_assert_uint_eq(link_wire_bytes(r.l, LINK_H2D, 4096), 32 * 148);
+    ck_assert_uint_eq(link_wire_bytes(r.l, LINK_D2H, 0), 24);
+    ck_assert_double_eq_tol(link_efficiency(r.l, LINK_H2D, 4096), 128.0 / 148, 1e-12);
+    rig_down(&r);
+    /* Completions of up to the max payload (rcb 0): 16 x (256 + 20). */
+    const char *mps[] = { "link.rcb=0" };
+    rig_up(&r, mps, NSETS(mps));
+    ck_assert_uint_eq(link_wire_bytes(r.l, LINK_H2D, 4096), 16 * 276);
+    rig_down(&r);
+    /* A 64 B RCB: 64 x (64 + 20). */
+    const char *r64[] = { "link.rcb=64B" };
+    rig_up(&r, r64, NSETS(r64));
+    ck_assert_uint_eq(link_wire_bytes(r.l, LINK_H2D, 4096), 64 * 84);
+    rig_down(&r);
+}
+END_TEST
+
+/* The calibrated copy times (bare wire, no host memory attached): an H2D
+ * copy of S bytes is S / 128 completions of 148 B, serialised at RATE and
+ * landing 1 us later.
+ *   4 KiB:  4736 B    ->   332.270 ns -> 1.332 us   (3.07 GB/s)
+ *   64 KiB: 75776 B   ->  5316.316 ns -> 6.316 us   (10.38 GB/s)
+ *   2 MiB:  2424832 B -> 170122.106 ns -> 171.122 us (12.26 GB/s)
+ * so a 2 MiB copy lands in the 12-13 GB/s that bandwidthTest measures for
+ * large pinned copies on PCIe 3.0 x16 (docs/validation.md). */
+START_TEST(h2d_copies_take_the_calibrated_time)
+{
+    const uint64_t size[] = { 4096, 65536, 2u << 20 };
+    const sim_time hand[] = { 332270 + L, 5316316 + L, 170122106 + L };
+    for (int i = 0; i < 3; i++) {
+        struct rig r;
+        rig_up(&r, NULL, 0);
+        link_transfer(r.l, LINK_H2D, size[i], 0, landed, &r, 0);
+        engine_run(r.e);
+        ck_assert_uint_eq(r.t[0], ser((double)size[i] / 128 * 148) + L);
+        ck_assert_uint_eq(r.t[0], hand[i]);
+        /* One 24 B read request per 512 B went D2H. */
+        ck_assert_uint_eq(*stats_find(r.st, "link.d2h.read_requests")->p.u, size[i] / 512);
+        ck_assert_uint_eq(*stats_find(r.st, "link.d2h.wire_bytes")->p.u, size[i] / 512 * 24);
+        if (i == 2) {
+            double gbs = (double)size[i] / (double)r.t[0] * 1e3;
+            ck_assert_msg(gbs >= 12.0 && gbs <= 13.0, "2 MiB at %.3f GB/s", gbs);
+        }
+        rig_down(&r);
+    }
+}
+END_TEST
+
+START_TEST(directions_share_only_read_requests)
 {
     const char *sets[] = { "link.latency=1us" };
     struct rig r;
@@ -68,75 +132,80 @@ START_TEST(directions_are_independent)
     sim_time single = r.t[0];
     rig_down(&r);
     rig_up(&r, sets, NSETS(sets));
-    link_transfer(r.l, LINK_H2D, 65536, 0, landed, &r, 0);
     link_transfer(r.l, LINK_D2H, 65536, 0, landed, &r, 1);
+    link_transfer(r.l, LINK_H2D, 65536, 0, landed, &r, 0);
     engine_run(r.e);
+    /* The H2D copy is unaffected by the D2H one; its 128 read requests
+     * (3072 B) queue behind the D2H data, which is 256 x 280 B. */
     ck_assert_uint_eq(r.t[0], single);
-    ck_assert_uint_eq(r.t[1], single);
+    ck_assert_uint_eq(r.t[1], ser(256 * 280) + L);
     /* Two in the same direction: the second's data follows the first's. */
-    link_transfer(r.l, LINK_H2D, 65536, r.t[1], landed, &r, 2);
-    link_transfer(r.l, LINK_H2D, 65536, r.t[1], landed, &r, 3);
+    link_transfer(r.l, LINK_H2D, 65536, r.t[0], landed, &r, 2);
+    link_transfer(r.l, LINK_H2D, 65536, r.t[0], landed, &r, 3);
     engine_run(r.e);
-    ck_assert_uint_eq(r.t[3] - r.t[2], single - 1000000);
+    ck_assert_uint_eq(r.t[3] - r.t[2], single - L);
     rig_down(&r);
 }
 END_TEST
 
-/* NVLink-like (thesis Table 6.3): 16 B flits, one header flit per <= 128 B:
- * P bytes take P/16 + 1 flits, efficiency P / (16 (P/16 + 1)). */
+/* NVLink-like (thesis Table 6.3): 16 B flits, one header flit per <= 128 B
+ * in both directions, no line code or DLLPs in the source: P bytes take
+ * P/16 + 1 flits, efficiency P / (16 (P/16 + 1)). */
 START_TEST(nvlink_efficiency_is_flit_arithmetic)
 {
     const char *sets[] = { "link.bandwidth=90GB/s", "link.max_payload=128B",
-                           "link.header=16B", "link.flit=16B" };
+                           "link.header=16B", "link.flit=16B", "link.rcb=0",
+                           "link.completion_header=16B", "link.encoding=none",
+                           "link.dllp_interval=0" };
     struct rig r;
     rig_up(&r, sets, NSETS(sets));
+    ck_assert_double_eq_tol(link_rate(r.l), 90e9, 1e-3);
     const unsigned p[] = { 32, 64, 128 };
     const double table[] = { 0.66, 0.80, 0.88 };
-    for (int i = 0; i < 3; i++) {
-        double flits = p[i] / 16.0 + 1;
-        ck_assert_double_eq_tol(link_efficiency(r.l, p[i]), p[i] / (16 * flits), 1e-12);
-        ck_assert_double_eq_tol(link_efficiency(r.l, p[i]), table[i], 0.01);
-    }
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < 3; i++) {
+            double flits = p[i] / 16.0 + 1;
+            ck_assert_double_eq_tol(link_efficiency(r.l, d, p[i]), p[i] / (16 * flits), 1e-12);
+            ck_assert_double_eq_tol(link_efficiency(r.l, d, p[i]), table[i], 0.01);
+        }
     /* 4 KiB = 32 packets of 9 flits. */
-    ck_assert_uint_eq(link_wire_bytes(r.l, 4096), 32 * 9 * 16);
+    ck_assert_uint_eq(link_wire_bytes(r.l, LINK_H2D, 4096), 32 * 9 * 16);
     /* A 33 B payload needs 3 data flits. */
-    ck_assert_uint_eq(link_wire_bytes(r.l, 33), 4 * 16);
+    ck_assert_uint_eq(link_wire_bytes(r.l, LINK_D2H, 33), 4 * 16);
     /* A header-only request is one flit. */
-    ck_assert_uint_eq(link_wire_bytes(r.l, 0), 16);
+    ck_assert_uint_eq(link_wire_bytes(r.l, LINK_D2H, 0), 16);
     rig_down(&r);
 }
 END_TEST
 
-/* Copy engines: four 4 KiB copies at once with setup S = 500 ns and
- * serialisation D = 4480 B / 16 GB/s = 280 ns.  One engine: setups
- * serialise, the last lands at 4 (S + D) + L.  Two engines: engine 2's
- * setup overlaps engine 1's data: the wire is busy from S on except while
- * both wait: copies leave at S+D, 2S+D... = max chains; hand: engine A runs
- * copies 0, 2; B runs 1, 3.  c0: data [S, S+D]; c1: data [S+D, S+2D]
- * (setup done at S); c2: A free at S+D, setup to 2S+D, data [2S+D, 2S+2D];
- * c3: B free at S+2D, setup to 2S+2D, data [2S+2D, 2S+3D]. */
-START_TEST(copy_engines_overlap_setup)
+/* Copy engines with setup S = 500 ns; a 4 KiB H2D copy's data takes
+ * D = 332.27 ns.  An engine takes its next copy once the current one's
+ * data is ready for the wire (pipelined), so with one engine copy k is
+ * ready at (k + 1) S and, since D < S, goes at once: the last lands at
+ * 4 S + D + L.  With two engines copies 0 and 1 are ready at S; copies 2
+ * and 3 at 2 S = 1000 ns, after the wire has become busy until S + 2 D =
+ * 1164.5 ns: from S on the wire is never idle, copy k ends at S + (k+1) D. */
+START_TEST(copy_engines_pipeline_setup)
 {
-    const sim_time S = 500000, D = 280000, L = 1000000;
+    const sim_time S = 500000, D = ser(4736);
+    ck_assert_uint_eq(D, 332270);
     const char *one[] = { "link.ce_setup=500ns", "link.copy_engines=1" };
     struct rig r;
     rig_up(&r, one, NSETS(one));
     for (int i = 0; i < 4; i++) link_transfer(r.l, LINK_H2D, 4096, 0, landed, &r, (uint64_t)i);
     engine_run(r.e);
-    ck_assert_uint_eq(r.t[3], 4 * (S + D) + L);
+    for (int k = 0; k < 4; k++) ck_assert_uint_eq(r.t[k], (sim_time)(k + 1) * S + D + L);
     rig_down(&r);
     const char *two[] = { "link.ce_setup=500ns", "link.copy_engines=2" };
     rig_up(&r, two, NSETS(two));
     for (int i = 0; i < 4; i++) link_transfer(r.l, LINK_H2D, 4096, 0, landed, &r, (uint64_t)i);
-    /* A remote message sent now shares the wire: it follows the copies. */
+    /* A remote 128 B reply sent now shares the wire: one 148 B completion
+     * after the copies. */
     link_message(r.l, LINK_H2D, 128, 0, landed, &r, 4);
     engine_run(r.e);
-    ck_assert_uint_eq(r.t[0], S + D + L);
-    ck_assert_uint_eq(r.t[1], S + 2 * D + L);
-    ck_assert_uint_eq(r.t[2], 2 * S + 2 * D + L);
-    ck_assert_uint_eq(r.t[3], 2 * S + 3 * D + L);
-    ck_assert_uint_eq(r.t[4], 2 * S + 3 * D + (128 + 24) * 1000 / 16 + L);
-    ck_assert_uint_eq(*stats_find(r.st, "link.h2d.busy_ps")->p.u, 4 * D + (128 + 24) * 1000 / 16);
+    for (int k = 0; k < 4; k++) ck_assert_uint_eq(r.t[k], S + (sim_time)(k + 1) * D + L);
+    ck_assert_uint_eq(r.t[4], S + 4 * D + ser(148) + L);
+    ck_assert_uint_eq(*stats_find(r.st, "link.h2d.busy_ps")->p.u, 4 * D + ser(148));
     rig_down(&r);
 }
 END_TEST
@@ -144,16 +213,21 @@ END_TEST
 /* An H2D page read from host DDR4 (defaults: 1250 MHz -> 800 ps clocks,
  * tRCD = tCL = 12, tCCD_L = 6, 4-clock bursts of 64 B; host.latency 100
  * core cycles of 714 ps = 71.4 ns).  The engine issues 32 reads of 128 B
- * at 0; they become visible at 71.4 ns and are scheduled from the next
- * 800 ps edge, 72.0 ns.  Channel 0 holds bytes 0-255 (bank 0) and
+ * at 0; they are scheduled at once and each answer leaves the controller
+ * pipeline 71.4 ns after its data (re-derived when the pipeline delay
+ * moved from the input queue to the answer: 0.6 ns earlier than the old
+ * 72.0 ns clock edge).  Channel 0 holds bytes 0-255 (bank 0) and
  * 1024-1279 (bank 1, group 1): ACT bank 0 at clock 0, ACT bank 1 at
  * tRRD_S = 4; read A (bytes 0-127) bursts at 12, its second burst must
  * wait tCCD_L = 6, so bank 1's first burst takes clock 16 (tCCD_S after
  * 12) and A's second goes at 20 (tCCD_S after 16): A is answered at
- * 20 + tCL + burst = 36 clocks = 28.8 ns, at 100.8 ns.  The page (4480
- * wire bytes, 280 ns) goes on the wire from then; the last of the 32 reads
- * (8 per channel, about 50 ns of bursts) is back long before its last
- * packet, so the page lands at 100.8 + 280 + 1000 ns. */
+ * 20 + tCL + burst = 36 clocks = 28.8 ns, at 71.4 + 28.8 = 100.2 ns.  The
+ * page (32 completions of 148 B, 332.27 ns) goes on the wire from then;
+ * the last of the 32 reads (8 per channel, about 50 ns of bursts) is back
+ * long before its last completion, so the page lands at 100.2 + 332.27 +
+ * 1000 ns.  The engine sends its 8 read requests when it first ticks,
+ * after the D2H page took the D2H wire: the D2H page is the bare wire
+ * time (4480 B) plus latency. */
 START_TEST(h2d_dma_reads_host_memory)
 {
     const char *sets[] = { "link.latency=1us", "gpu.clock=1.4GHz" };
@@ -167,9 +241,8 @@ START_TEST(h2d_dma_reads_host_memory)
     ck_assert_uint_eq(link_transfer(r.l, LINK_H2D, 4096, 0, landed, &r, 0), TIME_NEVER);
     link_transfer(r.l, LINK_D2H, 4096, 0, landed, &r, 1);
     engine_run(r.e);
-    ck_assert_uint_eq(r.t[0], 100800 + 280000 + 1000000);
-    /* D2H is unaffected: the wire time plus latency. */
-    ck_assert_uint_eq(r.t[1], 280000 + 1000000);
+    ck_assert_uint_eq(r.t[0], 100200 + 332270 + L);
+    ck_assert_uint_eq(r.t[1], ser(4480) + L);
     ck_assert_uint_eq(*stats_find(r.st, "host.dram.reads")->p.u, 32);
     ck_assert_uint_eq(pool.live, 0);
     dram_free(host);
@@ -178,15 +251,58 @@ START_TEST(h2d_dma_reads_host_memory)
 }
 END_TEST
 
+/* Pipelining with host memory: two 64 KiB H2D copies on one engine.  The
+ * second's 512 host reads (about 1 us at 80 GB/s) run while the first's
+ * 5.316 us of completions are on the wire, so its data follows without a
+ * gap: the landings are one wire time apart.  (Reading only after the
+ * first had left, the gap would hold the second's first-answer latency.) */
+START_TEST(copy_engine_reads_next_dma_while_wire_busy)
+{
+    const char *sets[] = { "gpu.clock=1.4GHz" };
+    struct rig r;
+    rig_up(&r, sets, NSETS(sets));
+    struct req_pool pool;
+    req_pool_init(&pool);
+    struct domain hdom = { "host", hostmem_period(r.c), 1 };
+    struct dram *host = hostmem_create(r.e, r.c, r.st, &hdom);
+    link_attach_host(r.l, host, &pool);
+    link_transfer(r.l, LINK_H2D, 65536, 0, landed, &r, 0);
+    link_transfer(r.l, LINK_H2D, 65536, 0, landed, &r, 1);
+    engine_run(r.e);
+    ck_assert_uint_eq(r.t[1] - r.t[0], ser(512 * 148));
+    ck_assert_uint_eq(*stats_find(r.st, "link.d2h.read_requests")->p.u, 2 * 128);
+    ck_assert_uint_eq(pool.live, 0);
+    dram_free(host);
+    req_pool_free(&pool);
+    rig_down(&r);
+}
+END_TEST
+
+/* A completion larger than the max payload is impossible: refused, naming
+ * the key. */
+START_TEST(rcb_above_max_payload_is_refused)
+{
+    const char *sets[] = { "link.rcb=512B" };
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, 1, &err);
+    ck_assert_ptr_null(c);
+    ck_assert_msg(strstr(err.msg, "key 'link.rcb'") != NULL, "%s", err.msg);
+}
+END_TEST
+
 static Suite *link_suite(void)
 {
     Suite *s = suite_create("link");
     TCase *tc = tcase_create("link");
-    tcase_add_test(tc, pcie_transfer_takes_bytes_over_effective_bw_plus_latency);
-    tcase_add_test(tc, directions_are_independent);
+    tcase_add_test(tc, pcie_rate_is_raw_times_encoding_less_dllps);
+    tcase_add_test(tc, pcie_packets_by_direction);
+    tcase_add_test(tc, h2d_copies_take_the_calibrated_time);
+    tcase_add_test(tc, directions_share_only_read_requests);
     tcase_add_test(tc, nvlink_efficiency_is_flit_arithmetic);
-    tcase_add_test(tc, copy_engines_overlap_setup);
+    tcase_add_test(tc, copy_engines_pipeline_setup);
     tcase_add_test(tc, h2d_dma_reads_host_memory);
+    tcase_add_test(tc, copy_engine_reads_next_dma_while_wire_busy);
+    tcase_add_test(tc, rcb_above_max_payload_is_refused);
     suite_add_tcase(s, tc);
     return s;
 }

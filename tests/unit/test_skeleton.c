@@ -31,12 +31,15 @@ static uint64_t counter(struct system *s, const char *name)
  * where the page crosses PCIe as 16 TLPs of 256 B payload + 24 B header
  * (sim/pcie/link_packet.c): 16 x 280 = 4480 B, 280 ns; plus a few hundred
  * ns of TLB, walk and memory latency, so
- *   N x 21.28 us <= T <= 1.05 x N x 21.28 us. */
+ *   N x 21.28 us <= T <= 1.05 x N x 21.28 us.
+ * The link is pinned to that bare packet model (no line code, no DLLPs,
+ * completions sized and headed like writes), as the rig pins its rate. */
 static const char *const one_warp[] = {
     "workload.stream.footprint=256KiB",   /* 64 pages */
     "workload.stream.grid=1", "workload.stream.block=32",
     "workload.stream.lane_stride=128B",
     "driver.fault_latency=20us", "link.bandwidth=16GB/s", "link.latency=1us",
+    "link.encoding=none", "link.dllp_interval=0", "link.rcb=0", "link.completion_header=24B",
     "gpu.memory.fraction=100%",
 };
 #define NSETS(a) (sizeof a / sizeof a[0])
