@@ -14,6 +14,10 @@ struct system;
 /* Build from a resolved config (user errors exit 2 from inside). */
 struct system *system_build(const struct config *cfg);
 enum run_status system_run(struct system *s);
+/* system_run in pieces, for the stepper: start the program, drive the
+ * engine (engine_run_until), then the end-of-run statistics. */
+void system_start(struct system *s);
+void system_finish(struct system *s);
 void system_free(struct system *s);
 
 struct engine *system_engine(struct system *s);

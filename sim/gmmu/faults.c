@@ -5,6 +5,7 @@
  * its SM's translation (fault_buffer.c) until the driver drains. */
 #include "gmmu_internal.h"
 #include "../stats.h"
+#include "../trace/trace.h"
 
 static void set_occupancy(struct gmmu *g)
 {
@@ -21,6 +22,8 @@ static void log_fault(struct gmmu *g, struct mem_req *r, bool protection, sim_ti
     *g->faults += 1;
     if (protection) *g->prot_faults += 1;
     struct pte *p = pt_get(&g->pt, vpn);
+    if (TRACE_ON(TW_FAULTS | TW_COUNTERS))
+        trace_fault(vpn, r->sm, r->access != REQ_LOAD, !p->waiters, g->fb.n, now);
     if (!p->waiters) {
         if (!g->relogging) p->t_fault = now;
         if (g->deferred) gmmu_park_page(g, vpn);
@@ -54,6 +57,7 @@ void gmmu_fault(struct gmmu *g, struct mem_req *r, bool protection, sim_time now
 void gmmu_fault_drained(struct gmmu *g, sim_time now)
 {
     set_occupancy(g);
+    if (TRACE_ON(TW_COUNTERS)) trace_fault_buffer(g->fb.n, now);
     bool was_waiting = g->fb.nwait != 0;
     struct mem_req *r;
     while (!fb_full(&g->fb) && (r = fb_unwait(&g->fb))) {

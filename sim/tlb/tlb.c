@@ -18,6 +18,7 @@
 #include "../config.h"
 #include "../stats.h"
 #include "../mem_req.h"
+#include "../trace/trace.h"
 
 struct tlb {
     struct tlb_shared sh;
@@ -189,6 +190,7 @@ bool tlb_shootdown_range(struct tlb *t, uint64_t vpn, uint64_t npages, sim_time 
     }
     *t->shootdowns += 1;
     *t->sd_entries += n;
+    if (TRACE_ON(TW_SHOOTDOWN)) trace_shootdown(vpn, npages, n, now);
     if (!t->sd_cost) return true;
     for (unsigned i = 0; i < t->nsms; i++) {
         if (!t->sd_all && !t->sharer[i]) continue;
