@@ -71,7 +71,7 @@ void drv_fetch_batch(struct driver *d, sim_time now)
     d->handling = d->fault_latency + d->fault_cost * d->nfaults + d->block_cost * d->nblocks;
     d->busy_until = now + d->handling;
     if (TRACE_ON(TW_BATCHES | TW_FAULTS)) {
-        trace_batch_begin(d->nfaults, n, d->nblocks, now);
+        trace_batch_begin(d->nfaults, n, d->nblocks, d->busy_until, now);
         for (size_t i = 0; i < d->nfaults; i++) trace_batch_fault(d->fetched[i].vpn, now);
     }
     d->state = D_HANDLING;

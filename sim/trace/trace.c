@@ -35,6 +35,9 @@ static struct {
     struct flow *map;          /* open addressing, linear probing; vpn+1 as key */
     size_t cap, n;
     uint64_t next_flow, nbatch;
+    bool batch_open;            /* a batch began and has not ended */
+    sim_time batch_start, batch_handling_end;
+    size_t batch_faults, batch_pages, batch_blocks;
     const uint64_t *h2d, *d2h;
     uint64_t last_h2d, last_d2h;
     sim_time last_sample;
@@ -168,9 +171,11 @@ static void trace_sample_stats(const struct stats *st);
 /* ---- the window ---- */
 
 static void flush_warps(sim_time end);
+static void open_batch(sim_time end);
 static void finish_file(sim_time end)
 {
     flush_warps(end);
+    open_batch(end);
     fputs("\n],\"displayTimeUnit\":\"ns\"}\n", T.f);
     fclose(T.f);
     T.f = NULL;
@@ -405,9 +410,31 @@ void trace_fault_buffer(size_t occupancy, sim_time now)
     if (rec(TW_COUNTERS, now)) counter(P_GMMU, "fault buffer", "entries", (double)occupancy, now);
 }
 
-void trace_batch_begin(size_t faults, size_t pages, size_t blocks, sim_time now)
+/* A batch still running when the window (or the run) ends: its slices up
+ * to there, with what was known at its fetch. */
+static void open_batch(sim_time end)
+{
+    if (!T.batch_open || !(T.what & TW_BATCHES) || end <= T.batch_start || T.batch_start >= T.t1) return;
+    T.batch_open = false;
+    slice(P_DRV, 0, "batch", "batches", T.batch_start, end,
+          "\"batch\":%llu,\"faults\":%zu,\"pages\":%zu,\"blocks\":%zu,\"cut\":true",
+          (unsigned long long)T.nbatch, T.batch_faults, T.batch_pages, T.batch_blocks);
+    slice(P_DRV, 0, "fault handling", "batches", T.batch_start,
+          T.batch_handling_end < end ? T.batch_handling_end : end, NULL);
+    if (T.batch_handling_end < end)
+        slice(P_DRV, 0, "migration", "batches", T.batch_handling_end, end, NULL);
+}
+
+void trace_batch_begin(size_t faults, size_t pages, size_t blocks, sim_time handling_end,
+                       sim_time now)
 {
     T.nbatch++;
+    T.batch_open = true;
+    T.batch_start = now;
+    T.batch_handling_end = handling_end;
+    T.batch_faults = faults;
+    T.batch_pages = pages;
+    T.batch_blocks = blocks;
     observe(TE_BATCH, now, "batch %llu: %zu faults, %zu pages in %zu VA blocks",
             (unsigned long long)T.nbatch, faults, pages, blocks);
 }
@@ -431,6 +458,7 @@ void trace_block(uint64_t base_vpn, sim_time start, sim_time now)
 void trace_batch_end(const struct trace_batch *b)
 {
     if (!rec(TW_BATCHES, b->end)) return;
+    T.batch_open = false;
     slice(P_DRV, 0, "batch", "batches", b->start, b->end,
           "\"batch\":%llu,\"faults\":%llu,\"pages\":%llu,\"blocks\":%llu,\"migrated\":%llu,"
           "\"h2d_bytes\":%llu,\"d2h_bytes\":%llu,\"evictions\":%llu",

@@ -78,7 +78,8 @@ void trace_fault(uint64_t vpn, unsigned sm, bool write, bool first, size_t occup
 void trace_fault_buffer(size_t occupancy, sim_time now);
 /* The driver: a batch fetched at `now` (then one trace_batch_fault per
  * entry), a block serviced, the batch's end with its phases. */
-void trace_batch_begin(size_t faults, size_t pages, size_t blocks, sim_time now);
+void trace_batch_begin(size_t faults, size_t pages, size_t blocks, sim_time handling_end,
+                       sim_time now);
 void trace_batch_fault(uint64_t vpn, sim_time now);
 void trace_block(uint64_t base_vpn, sim_time start, sim_time now);
 struct trace_batch {
