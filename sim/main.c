@@ -13,7 +13,11 @@ struct command {
 static const struct command commands[] = {
     {"run", cmd_run,
      "run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
-     "                       simulate and write an HDF5 result"},
+     "      [--trace OUT.json [--trace-window T0:T1] [--trace-what LIST]]\n"
+     "                       simulate and write an HDF5 result (and a Chrome/Perfetto trace)"},
+    {"step", cmd_step,
+     "step CONFIG [-s KEY=VALUE]... [< COMMANDS]\n"
+     "                       step through the simulation: run until a fault, show any component"},
     {"config", cmd_config,
      "config show CONFIG [-s KEY=VALUE]...   print the fully resolved config\n"
      "  config check CONFIG [-s KEY=VALUE]...  validate a config\n"

@@ -203,3 +203,8 @@ void system_set_progress(struct system *s, void (*fn)(void *, sim_time), void *c
 {
     engine_set_progress_fn(s->eng, fn, ctx);
 }
+
+void system_parts(const struct system *s, struct system_parts *p)
+{
+    *p = (struct system_parts){ s->gpu, s->tlb, s->gmmu, s->dram, s->host, s->link, s->drv };
+}

@@ -2,9 +2,10 @@
 # uvmsim run --trace: Chrome trace-event JSON of a tiny crafted run, checked
 # as a user would load it (json.load), against a timeline derived by hand.
 #
-# The run: one SM, one warp (stream, 32 threads, 128 B apart: one 4 KiB
-# page per load), two pages read once.  Every key the timeline depends on
-# is pinned below; the derivation of page 0's fault:
+# The run: configs/tour.yaml, one SM, one warp (stream, 32 threads, 128 B
+# apart: one 4 KiB page per load), four pages read once, two frames.  Every
+# key the timeline depends on is pinned there; the derivation of page 0's
+# fault:
 #   t = 0        the kernel starts (gpu.kernel_launch_latency 0ns), the
 #                warp issues its load: its "memory" slice starts at 0.
 #   1 ns         the SM sends the translation at its next cycle (an SM tick
@@ -45,58 +46,7 @@
 # driver fetches batch 2 at the walk's end, 8 ns later.
 . "$(dirname "$0")/../e2e_lib.sh"
 PY=/usr/bin/python3
-cat >"$TMP/tiny.yaml" <<'EOF'
-gpu:
-  clock: 1GHz
-  sms: 1
-  kernel_launch_latency: 0ns
-  sm:
-    lsu_width: 1
-tlb:
-  l1: {latency: 1}
-  l2: {latency: 10}
-gmmu:
-  walker: {mode: fixed}
-  walk_latency: 8
-  interrupt_latency: 0ns
-driver:
-  clock: 1GHz
-  fault_latency: 20us
-  fault_cost: 0ns
-  block_cost: 0ns
-  prefetch: none
-  replay_policy: batch_flush
-  page_size: 4KiB
-link:
-  bandwidth: 16GB/s
-  latency: 1us
-  ce_setup: 0ns
-  encoding: none
-  dllp_interval: 0B
-  rcb: 0B
-  max_payload: 256B
-  completion_header: 24B
-  header: 24B
-  flit: 1B
-  max_read_request: 4KiB
-  copy_engines: 1
-host:
-  latency: 0
-  dram:
-    clock: 1250MHz
-    tRCD: 12
-    tCL: 12
-    tCCD_L: 6
-workload:
-  kind: stream
-  stream:
-    footprint: 8KiB
-    lane_stride: 128B
-    block: 32
-    grid: 1
-    passes: 1
-    op: read
-EOF
+cp configs/tour.yaml "$TMP/tiny.yaml"
 
 "$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/t.json" -o "$TMP/t.h5" --quiet
 check "traced run exits 0" test $? -eq 0
