@@ -83,3 +83,9 @@ help:
 	@echo "Debian packages: apt-get install -y $(DEB_PKGS)"
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/main.d $(TEST_BIN:=.d)
+
+# The sweep runner against a real single-node Slurm: as root, installs
+# slurm-wlm and munge when missing and starts (then stops) its own daemons.
+.PHONY: test-slurm
+test-slurm: $(BUILD)/uvmsim
+	@sh scripts/slurm_test.sh $(BUILD)

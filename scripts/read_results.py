@@ -11,6 +11,9 @@ Importable:
     table_names(path)       -> names of the record tables in the file
     load_run(path)          -> dict of the root attributes and /host figures
     load_config(path)       -> dict of config key -> value (base units)
+    load_sweep(path)        -> pd.DataFrame of a merged sweep (DIR/sweep.h5),
+                               one row per point: name, axes, every scalar
+                               statistic
 """
 import signal
 import sys
@@ -21,6 +24,8 @@ import pandas as pd
 
 # Root objects that are not record tables.
 _NOT_TABLES = {"config", "stats", "timeseries", "host"}
+# Root objects of a merged sweep (docs/results.md, "Sweep files").
+_SWEEP_TABLES = {"points", "axes", "missing"}
 
 
 def _text(v):
@@ -107,6 +112,53 @@ def load_config(path):
                 if k != "yaml"}
 
 
+def load_sweep(path):
+    """The /points table of a merged sweep as a DataFrame.
+
+    One row per merged point: `name`, one column per axis (values in base
+    units: 75% is 0.75, 4KiB is 4096), `status`, `sim_time_ps`, `events`,
+    then every scalar statistic by dotted name (NaN where a point lacks
+    it).  df.attrs["axes"] lists the axis keys in sweep order;
+    df.attrs["axis_text"][key] lists that axis's values as written in the
+    sweep file, in order, and df.attrs["axis_value"][key] the same values
+    in base units (NaN for text keys).  df.attrs["missing"] lists the
+    points without a valid result as (name, state, exit_code).
+    """
+    with h5py.File(path, "r") as f:
+        if "points" not in f:
+            raise KeyError(f"{path}: not a merged sweep (no /points)")
+        df = _frame(f["points"])
+        axes = [_text(a) for a in f.attrs["axes"]]
+        ax = _frame(f["axes"])
+        missing = _frame(f["missing"])
+    df.attrs["axes"] = axes
+    df.attrs["axis_text"] = {}
+    df.attrs["axis_value"] = {}
+    for key in axes:
+        rows = ax[ax["key"] == key].sort_values("position")
+        df.attrs["axis_text"][key] = list(rows["text"])
+        df.attrs["axis_value"][key] = list(rows["value"])
+    df.attrs["missing"] = [tuple(r) for r in
+                           missing[["name", "state", "exit_code"]].itertuples(
+                               index=False)]
+    return df
+
+
+def _main_sweep(path):
+    df = load_sweep(path)
+    with h5py.File(path, "r") as f:
+        print(f"== sweep: {path} ({_text(f.attrs['sweep_file'])})")
+        print(f"  points: {f.attrs['points_merged']} of "
+              f"{f.attrs['points_planned']} merged")
+    print("  axes: " + ", ".join(df.attrs["axes"]))
+    for name, state, code in df.attrs["missing"]:
+        print(f"  missing {name} ({state}"
+              + (f", exit {code})" if state == "failed" else ")"))
+    cols = ["name"] + df.attrs["axes"] + ["status", "sim_time_ps"]
+    print(df[cols].to_string(index=False))
+    return 0
+
+
 def main(argv):
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip(), file=sys.stderr)
@@ -114,6 +166,10 @@ def main(argv):
     path = argv[1]
     pd.set_option("display.width", 120)
     pd.set_option("display.max_rows", 200)
+    with h5py.File(path, "r") as f:
+        is_sweep = "points" in f and "runs" in f
+    if is_sweep:
+        return _main_sweep(path)
 
     print(f"== run: {path}")
     for k, v in load_run(path).items():

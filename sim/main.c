@@ -38,6 +38,9 @@ static const struct command commands[] = {
      "                       one self-contained HTML page with plots of a run or a sweep"},
     {"trace", cmd_trace,
      "trace convert IN.txt OUT.bin           NVBit mem_trace text to uvmsim binary"},
+    {"sweep", cmd_sweep,
+     "sweep plan|run|slurm|merge SWEEP.yaml -o DIR [-j N]\n"
+     "                       run one config over many points (docs/sweeps.md)"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -42,8 +42,15 @@ struct mem_req {
     struct mem_req *next;  /* free list, MSHR merge lists, waiting lists */
 };
 
-/* What a translation answer says about its page besides the address. */
-enum { XLATE_DIRTY = 1, XLATE_READONLY = 2, XLATE_REMOTE = 4 };
+/* What a translation answer says about its page besides the address;
+ * XLATE_FAULT: no translation, the walk faulted (a fault NACK; with
+ * XLATE_READONLY a write to a read-only page, else the page is absent). */
+enum { XLATE_DIRTY = 1, XLATE_READONLY = 2, XLATE_REMOTE = 4, XLATE_FAULT = 8 };
+/* Request-side flags of a REQ_XLATE (in xflags until it is answered):
+ * XLATE_WANT_NACK: the requester is a TLB that takes a fault NACK (the
+ * walker parks the walks of clients without one); XLATE_REPLAYED: the
+ * access is being re-executed by a replay (sim/gmmu replay.c). */
+enum { XLATE_WANT_NACK = 16, XLATE_REPLAYED = 32 };
 /* Physical addresses with this bit set are in host memory (a page mapped
  * remote: reachable over the link without a fault). */
 #define PADDR_HOST (1ULL << 62)

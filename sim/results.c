@@ -178,6 +178,19 @@ static void config_visit(void *ctx, const struct cfg_value *v)
     if (!c->rc) c->rc = config_attr(c->w, c->g, v);
 }
 
+/* FNV-1a, 64-bit (Fowler, Noll, Vo; offset basis and prime from the
+ * published parameters): cheap, stable, and enough to tell two configs of
+ * one sweep apart. */
+uint64_t results_yaml_hash(const char *yaml)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (const unsigned char *p = (const unsigned char *)yaml; *p; p++) {
+        h ^= *p;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
 static int write_config(struct writer *w, const struct config *cfg)
 {
     hid_t g = group_create(w, w->fid, "config");
@@ -185,6 +198,7 @@ static int write_config(struct writer *w, const struct config *cfg)
     char *yaml = config_to_yaml(cfg);
     int rc = yaml ? attr_str(w, g, "yaml", yaml)
                   : fail(w, "cannot render the config as YAML");
+    if (!rc) rc = attr_u64(w, g, "yaml_hash", results_yaml_hash(yaml));
     free(yaml);
     struct config_ctx c = {w, g, rc};
     if (!rc) config_foreach(cfg, config_visit, &c);

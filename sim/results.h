@@ -21,6 +21,10 @@ struct run_info {
     double events_per_second;       /* host speed */
 };
 
+/* FNV-1a (64-bit) of the resolved config's YAML text, stored as
+ * /config@yaml_hash: a sweep reruns a point only when it differs. */
+uint64_t results_yaml_hash(const char *yaml);
+
 /* Returns 0 on success; on failure fills err and leaves no file behind. */
 int results_write(const char *path, const struct config *cfg,
                   const struct stats *st, const struct run_info *info,

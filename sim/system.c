@@ -78,6 +78,11 @@ static void walk_hit(void *ctx, uint64_t vpn, sim_time now)
     driver_walk_hit(ctx, vpn);
 }
 
+static void page_ref(void *ctx, const struct gpu_ref *r)
+{
+    driver_reference(ctx, r->kernel, r->block, r->inst, r->warp, r->vpn);
+}
+
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
 
 static void update_ipc(struct system *s, sim_time now)
@@ -129,6 +134,8 @@ struct system *system_build(const struct config *cfg)
     tlb_set_remote_hook(s->tlb, gmmu_note_remote_access, s->gmmu);
     gmmu_set_fault_hook(s->gmmu, gpu_note_fault, s->gpu);
     gmmu_set_stall_hook(s->gmmu, tlb_stall_sm, s->tlb);
+    tlb_set_fault_hook(s->tlb, gmmu_utlb_fault, s->gmmu);
+    gmmu_set_replay_hook(s->gmmu, tlb_replay, s->tlb);
     gmmu_set_memory(s->gmmu, l2_port(s->l2), &s->pool);
     gmmu_set_link(s->gmmu, s->link);
     driver_set_unmap_hook(s->drv, frame_unmapped, s);
@@ -137,6 +144,8 @@ struct system *system_build(const struct config *cfg)
     /* Policies that rank pages by use see every walk hit (the HPE paper's
      * "ideal" feed; with the HIR on, HPE takes the HIR records instead). */
     if (driver_wants_walk_hits(s->drv)) gmmu_set_walk_hit_hook(s->gmmu, walk_hit, s->drv);
+    /* Ideal marks each reference of its future made when it happens. */
+    if (driver_wants_references(s->drv)) gpu_set_ref_hook(s->gpu, page_ref, s->drv);
 
     s->footprint = stat_counter(s->st, "workload.footprint", "bytes",
                                 "bytes of all the workload's allocations");

@@ -28,14 +28,19 @@ void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx);
 /* GPU memory capacity in pages, as resolved from the config. */
 uint64_t driver_capacity_pages(const struct driver *d);
 /* Feeds for the eviction policy (docs/policies.md).  A page-walk hit on a
- * resident page, in order (the exact-order feed of LRU, RRIP, CLOCK-Pro,
- * Ideal and HPE's ideal model); false from wants when the policy ignores
- * it, so the walker can skip the call. */
+ * resident page, in order (the exact-order feed of LRU, RRIP, CLOCK-Pro
+ * and HPE's ideal model); false from wants when the policy ignores it, so
+ * the walker can skip the call. */
 void driver_walk_hit(struct driver *d, uint64_t vpn);
 bool driver_wants_walk_hits(const struct driver *d);
 /* HIR transfer records: `count` walk hits on vpn since the last transfer
  * (HPE Sec. IV-B); only HPE with driver.evict.hpe.hit_feed=hir uses them. */
 void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count);
+/* Every page reference of a warp memory instruction at its logical place
+ * (sim/sm gpu_ref), for Ideal's future; false from wants for the others. */
+bool driver_wants_references(const struct driver *d);
+void driver_reference(struct driver *d, uint64_t kernel, uint64_t block, uint64_t inst,
+                      uint32_t warp, uint64_t vpn);
 
 
 /* The workload's allocations and their initial cudaMemAdvise hints. */

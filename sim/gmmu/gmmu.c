@@ -22,10 +22,12 @@ const struct cfg_key gmmu_config_keys[] = {
      "page-walk cache probe latency in core cycles, memory mode"},
     {"gmmu.fault_buffer.entries", CFG_INT, "1024", 1, 1048576, NULL,
      "fault buffer entries (batch-aware paper Table 1)"},
-    {"gmmu.interrupt_latency", CFG_TIME, "0ns", 0, 1e12, NULL,
-     "from a fault being logged to the driver thread waking (0: HPE's 20 us covers the round trip)"},
-    {"gmmu.hir.enabled", CFG_BOOL, "false", 0, -1, NULL,
-     "HIR cache beside the walker (HPE Sec. IV-B; the HPE eviction policy needs it)"},
+    {"gmmu.interrupt_latency", CFG_TIME, "5us", 0, 1e12, NULL,
+     "from a fault entry being written to the driver's bottom half running: MSI, top half and "
+     "kthread wake-up of uvm_gpu_isr.c, ~1 + ~4 us (docs/decisions.md); 0: the papers' 20 us covers it"},
+    {"gmmu.hir.enabled", CFG_ENUM, "auto", 0, -1, "auto|true|false",
+     "HIR cache beside the walker (HPE Sec. IV-B): auto turns it on when the eviction policy takes its records "
+     "(driver.eviction=hpe with driver.evict.hpe.hit_feed=hir), else off (it costs link bandwidth)"},
     {"gmmu.hir.entries", CFG_INT, "1024", 1, 1048576, NULL, "HIR entries (HPE Sec. V-A: 1024)"},
     {"gmmu.hir.assoc", CFG_INT, "8", 1, 1048576, NULL, "HIR ways (HPE Sec. V-A: 8)"},
     {"gmmu.hir.set_pages", CFG_INT, "16", 1, 32, NULL,
@@ -66,10 +68,17 @@ static void register_stats(struct gmmu *g, struct stats *st)
     g->walk_hits = stat_counter(st, "gmmu.walk_hits", "walks", "walks that found their page mapped");
     g->pte_reads = stat_counter(st, "gmmu.pte_reads", "reads", "page-table entry reads sent to memory");
     g->pwc_hits = stat_counter(st, "gmmu.pwc_hits", "walks", "walks that started below the root (page-walk cache hit)");
-    g->faults = stat_counter(st, "gmmu.faults", "faults", "fault-buffer entries logged (duplicates included)");
+    g->faults = stat_counter(st, "gmmu.faults", "faults",
+                             "fault-buffer entries logged (one per uTLB and page: duplicates across SMs included)");
+    g->unique_faults = stat_counter(st, "gmmu.unique_faults", "faults",
+                                    "pages' first entries while absent (what the HIR hand-over counts)");
+    g->utlb_merges = stat_counter(st, "gmmu.utlb_merges", "hand-overs",
+                                  "faulted accesses parked behind their uTLB's entry for the page (no new entry)");
     g->replays = stat_counter(st, "gmmu.replays", "signals", "replay signals from the driver");
+    g->replayed = stat_counter(st, "gmmu.replayed_accesses", "accesses",
+                               "parked accesses re-executed by replays (or released by a mapping)");
     g->refaults = stat_counter(st, "gmmu.refaults", "faults",
-                               "entries logged again by replayed walks whose page was still absent");
+                               "entries logged again by replayed accesses whose page was still absent");
     g->flushed = stat_counter(st, "gmmu.flushed_faults", "faults",
                               "fault-buffer entries discarded by the driver (batch_flush)");
     g->prot_faults = stat_counter(st, "gmmu.protection_faults", "faults", "faults by writes to read-only pages");
@@ -95,7 +104,7 @@ static void register_stats(struct gmmu *g, struct stats *st)
     g->walk_queue = stat_average(st, "gmmu.walk_queue_wait", "ps",
                                  "from the L2 TLB sending a walk to a walker taking it");
     g->fault_wait = stat_average(st, "gmmu.fault_wait", "ps",
-                                 "from a page's first fault to its mapping, per faulted page");
+                                 "from a page's first fault entry to its mapping, per faulted page");
 }
 
 struct gmmu *gmmu_create(struct engine *e, const struct config *cfg,
@@ -121,7 +130,8 @@ struct gmmu *gmmu_create(struct engine *e, const struct config *cfg,
     pt_init(&g->pt);
     fb_init(&g->fb, (uint32_t)cfg_u64(cfg, "gmmu.fault_buffer.entries"));
     g->irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
-    g->hir_on = cfg_bool(cfg, "gmmu.hir.enabled");
+    g->hir_on = !strcmp(cfg_str(cfg, "gmmu.hir.enabled"), "true");
+    g->hir_auto = !strcmp(cfg_str(cfg, "gmmu.hir.enabled"), "auto");
     uint32_t set_pages = (uint32_t)cfg_u64(cfg, "gmmu.hir.set_pages");
     if (!pow2(set_pages)) user_error("gmmu.hir.set_pages (%u) is not a power of two", set_pages);
     uint32_t hir_entries = (uint32_t)cfg_u64(cfg, "gmmu.hir.entries");
@@ -157,8 +167,8 @@ void gmmu_free(struct gmmu *g)
     free(g->hir_tmp);
     free(g->host);
     free(g->note);
-    free(g->pk);
-    free(g->pk_tmp);
+    for (size_t i = 0; i < g->rec_nchunks; i++) free(g->rec_chunks[i]);
+    free(g->rec_chunks);
     free(g->slot);
     free(g->free_slot);
     free(g->busy);
@@ -205,29 +215,6 @@ size_t gmmu_fetch_faults(struct gmmu *g, struct fault_entry *out, size_t max,
     return n;
 }
 
-/* Answer the walks parked on p that the mapping now allows. */
-static void replay(struct gmmu *g, struct pte *p, sim_time now)
-{
-    struct mem_req *r = p->waiters, *keep = NULL;
-    if (r) stat_avg_add(g->fault_wait, (double)(now - p->t_fault));
-    p->waiters = NULL;
-    while (r) {
-        struct mem_req *n = r->next;
-        r->next = NULL;
-        if (r->access != REQ_LOAD && (p->flags & PTE_READONLY)) {
-            r->next = keep;                 /* still a protection fault */
-            keep = r;
-        } else {
-            g->parked--;
-            /* The replayed access sets the dirty bit as a walk would. */
-            if (r->access != REQ_LOAD) p->flags |= PTE_DIRTY;
-            gmmu_answer(g, r, p, now);
-        }
-        r = n;
-    }
-    p->waiters = keep;
-}
-
 void gmmu_map_page(struct gmmu *g, uint64_t vpn, uint64_t pfn, unsigned page_shift,
                    unsigned flags, sim_time now)
 {
@@ -243,12 +230,13 @@ void gmmu_map_page(struct gmmu *g, uint64_t vpn, uint64_t pfn, unsigned page_shi
         struct pte *p = pt_get(&g->pt, vpn + i);
         SIM_ASSERT(!(p->flags & (PTE_PRESENT | PTE_REMOTE)), "gmmu", now,
                    "page %#llx mapped twice", (unsigned long long)(vpn + i));
+        if (p->flags & PTE_FAULTED) stat_avg_add(g->fault_wait, (double)(now - p->t_fault));
         p->flags = f;
         p->pfn = pfn + i;
         p->shift = (uint8_t)page_shift;
     }
-    if (g->deferred) return;          /* answered at the replay signal */
-    for (uint64_t i = 0; i < n; i++) replay(g, pt_find(&g->pt, vpn + i), now);
+    if (g->deferred) return;          /* released at the replay signal */
+    for (uint64_t i = 0; i < n; i++) gmmu_release_page(g, pt_find(&g->pt, vpn + i), now);
     engine_progress(g->comp.eng);
 }
 
@@ -317,7 +305,7 @@ void gmmu_set_writable(struct gmmu *g, uint64_t vpn, sim_time now)
     uint64_t n = 1ULL << (p->shift - PAGE_SHIFT), base = vpn & ~(n - 1);
     for (uint64_t i = 0; i < n; i++) pt_find(&g->pt, base + i)->flags &= (uint8_t)~PTE_READONLY;
     if (g->deferred) return;
-    for (uint64_t i = 0; i < n; i++) replay(g, pt_find(&g->pt, base + i), now);
+    for (uint64_t i = 0; i < n; i++) gmmu_release_page(g, pt_find(&g->pt, base + i), now);
     engine_progress(g->comp.eng);
 }
 
@@ -371,4 +359,9 @@ size_t gmmu_fetch_access_notifications(struct gmmu *g, struct access_notificatio
         g->note_n--;
     }
     return n;
+}
+
+void gmmu_hir_wanted(struct gmmu *g)
+{
+    if (g->hir_auto) g->hir_on = true;
 }

@@ -3,8 +3,11 @@
  * Walk requests (REQ_XLATE) arrive in gmmu_walk_in() and are answered into
  * req->reply with req->paddr, req->size (the page's bytes) and req->xflags
  * (XLATE_* of sim/mem_req.h) set.  A walk that finds the page absent (or a
- * write to a read-only page) logs a fault in the fault buffer and parks
- * until the driver maps the page (replayable far fault). */
+ * write to a read-only page) faults (replayable far fault): a TLB's walk
+ * (XLATE_WANT_NACK) is answered with XLATE_FAULT, and the L1 TLB hands its
+ * waiting accesses to gmmu_utlb_fault, which logs one fault-buffer entry
+ * per uTLB and page and parks them until a replay re-executes them; the
+ * walk of a client with no TLB is parked by the walker itself. */
 #ifndef UVMSIM_GMMU_H
 #define UVMSIM_GMMU_H
 
@@ -20,7 +23,7 @@ struct link;
 struct fault_entry {
     uint64_t vpn;
     enum req_kind access;
-    uint16_t sm;
+    uint16_t sm;              /* the uTLB (the SM's L1 TLB) that faulted */
     bool protection;          /* a write to a read-only page (page is mapped) */
     sim_time t;
 };
@@ -40,10 +43,21 @@ void gmmu_set_link(struct gmmu *g, struct link *l);
  * and access-counter notifications. */
 void gmmu_set_driver(struct gmmu *g, struct component *driver);
 
-/* Called when a walk logs a fault (the SM side uses it to account the
- * warps waiting on that page as fault-stalled). */
+/* Called when SM `sm`'s uTLB raises a fault on page vpn (its first since
+ * the last replay; not for replayed accesses faulting again, whose warps
+ * are already stalled): the SM side accounts its warps waiting on that
+ * page as fault-stalled. */
 typedef void (*gmmu_fault_hook)(void *ctx, unsigned sm, uint64_t vpn, sim_time now);
 void gmmu_set_fault_hook(struct gmmu *g, gmmu_fault_hook fn, void *ctx);
+/* SM `sm`'s L1 TLB got a fault NACK: `reqs` (linked through ->next, one
+ * page and one access need) are the accesses that waited on its freed
+ * MSHR; the GMMU now owns them (fits tlb_fault_hook). */
+void gmmu_utlb_fault(void *gmmu, unsigned sm, struct mem_req *reqs, sim_time now);
+/* Where a replay sends the parked accesses of SM `sm`'s uTLB back into
+ * translation (tlb_replay fits): they re-walk, fill the TLBs, or fault
+ * again. */
+typedef void (*gmmu_replay_hook)(void *ctx, unsigned sm, struct mem_req *reqs, sim_time now);
+void gmmu_set_replay_hook(struct gmmu *g, gmmu_replay_hook fn, void *ctx);
 /* Called when SM `sm`'s translation must stop (its fault found the fault
  * buffer full) and when it may resume (tlb_stall_sm fits). */
 typedef void (*gmmu_stall_hook)(void *ctx, unsigned sm, bool stalled, sim_time now);
@@ -61,18 +75,21 @@ size_t gmmu_fetch_faults(struct gmmu *g, struct fault_entry *out, size_t max,
                          sim_time now);
 
 /* Replay at the driver's signal (replay.c).  Off (the default): mapping a
- * page answers its parked walks at once.  On: they wait for gmmu_replay,
- * which (with flush, after discarding every fault-buffer entry) answers
- * the walks whose page now allows the access and makes every other parked
- * walk fault again (one new entry each); returns the walks answered. */
+ * page releases the accesses parked on it at once.  On: they wait for
+ * gmmu_replay, which re-executes every access parked behind a written
+ * entry: they re-enter translation at their L1 TLB, and those whose page
+ * is still absent fault again (one new entry per uTLB and page).  Faults
+ * still waiting for buffer room stay, unless `flush`: then every
+ * fault-buffer entry and every waiting fault is discarded first, and all
+ * parked accesses are re-executed.  Returns the accesses re-executed. */
 void gmmu_defer_replay(struct gmmu *g, bool on);
 size_t gmmu_replay(struct gmmu *g, bool flush, sim_time now);
 
 enum { GMMU_MAP_READONLY = 1, GMMU_MAP_REMOTE = 2 };
 /* Map the page of 2^page_shift bytes (12, 16 or 21; vpn and pfn aligned to
  * it) at frame pfn: in GPU memory, or with GMMU_MAP_REMOTE in host memory
- * (host frame pfn, reached over the link without a fault); answer the walks
- * parked on it. */
+ * (host frame pfn, reached over the link without a fault); release the
+ * accesses parked on it (unless replays are deferred). */
 void gmmu_map_page(struct gmmu *g, uint64_t vpn, uint64_t pfn, unsigned page_shift,
                    unsigned flags, sim_time now);
 /* Page size (12, 16 or 21) of the mapping holding vpn; 12 when unmapped. */
@@ -89,8 +106,8 @@ void gmmu_map(struct gmmu *g, uint64_t vpn, uint64_t pfn, sim_time now);
 /* Make the page holding vpn not present; returns whether the GPU wrote it
  * since mapping.  The caller shoots down TLB entries (tlb_shootdown). */
 bool gmmu_unmap(struct gmmu *g, uint64_t vpn, sim_time now);
-/* Lift read-only protection (a protection fault was serviced): the walks
- * parked on it are answered. */
+/* Lift read-only protection (a protection fault was serviced): the
+ * accesses parked on it are released (unless replays are deferred). */
 void gmmu_set_writable(struct gmmu *g, uint64_t vpn, sim_time now);
 bool gmmu_is_resident(const struct gmmu *g, uint64_t vpn);   /* in GPU memory */
 bool gmmu_is_remote(const struct gmmu *g, uint64_t vpn);     /* mapped remote */
@@ -105,6 +122,9 @@ struct hir_record {
     uint64_t first_vpn;
     uint8_t count[HIR_MAX_SET_PAGES];     /* saturating walk-hit counters */
 };
+/* Something takes the HIR's records (the driver's eviction policy): with
+ * gmmu.hir.enabled=auto the HIR turns on. */
+void gmmu_hir_wanted(struct gmmu *g);
 /* Hand the touched entries to the driver now (before an eviction; they
  * travel on the link with the evicted page) and flush the HIR. */
 void gmmu_hir_flush(struct gmmu *g, sim_time now);

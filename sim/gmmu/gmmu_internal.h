@@ -1,6 +1,7 @@
 /* Private to sim/gmmu: the GMMU's state, shared by its files (walker.c:
- * the walks; gmmu.c: construction and the driver side; faults.c: fault
- * logging; replay.c: the replay signal; hir_xfer.c: HIR transfers). */
+ * the walks; gmmu.c: construction and the driver side; faults.c: the
+ * uTLBs' fault records and their entries; replay.c: the replay signal;
+ * hir_xfer.c: HIR transfers). */
 #ifndef UVMSIM_GMMU_INTERNAL_H
 #define UVMSIM_GMMU_INTERNAL_H
 
@@ -43,15 +44,17 @@ struct gmmu {
     uint32_t out_head, out_n;
     struct pwc pwc;
     bool pwc_on;
-    /* faults */
+    /* faults (faults.c) and replay (replay.c) */
     struct fault_buffer fb;
     sim_time irq_latency, stall_start;
-    uint64_t parked;
-    /* Replay at the driver's signal (replay.c): pages with parked walks,
-     * each listed once (appended when its first walk parks). */
-    bool deferred, relogging;
-    uint64_t *pk, *pk_tmp;
-    size_t pk_n, pk_cap;
+    uint64_t parked;              /* accesses parked in fault records */
+    struct fault_rec *live_head, *live_tail;   /* every record, oldest first */
+    uint64_t nrecs;
+    struct fault_rec *rec_free;   /* record pool (grows to the peak, never shrinks) */
+    void **rec_chunks;
+    size_t rec_nchunks;
+    /* Replay at the driver's signal (gmmu_defer_replay). */
+    bool deferred;
     struct component *driver;
     gmmu_fault_hook fault_hook;
     gmmu_walk_hit_hook hit_hook;
@@ -59,8 +62,10 @@ struct gmmu {
     void *fault_ctx;
     gmmu_stall_hook stall_hook;
     void *stall_ctx;
+    gmmu_replay_hook replay_hook;
+    void *replay_ctx;
     /* HIR */
-    bool hir_on;
+    bool hir_on, hir_auto;        /* gmmu.hir.enabled: on; auto (on once wanted) */
     struct hir hir;
     struct hir_record *hir_tmp;
     struct hir_host *host;        /* ring: the driver's host buffer */
@@ -75,7 +80,7 @@ struct gmmu {
     /* stats */
     uint64_t *walks, *walk_hits, *pte_reads, *pwc_hits, *faults, *prot_faults,
              *dirty_sets, *fb_stall, *fb_occ, *fb_max, *fb_waited;
-    uint64_t *replays, *refaults, *flushed;
+    uint64_t *replays, *refaults, *flushed, *unique_faults, *utlb_merges, *replayed;
     uint64_t *hir_records, *hir_lost, *hir_xfers, *hir_bytes, *hir_dropped;
     uint64_t *ac_counted, *ac_notes, *ac_dropped;
     struct stat_hist *walk_lat;
@@ -86,10 +91,18 @@ struct gmmu {
 extern const struct comp_ops gmmu_walker_ops;
 void gmmu_answer(struct gmmu *g, struct mem_req *r, const struct pte *p, sim_time now);
 /* faults.c */
-void gmmu_fault(struct gmmu *g, struct mem_req *r, bool protection, sim_time now);
+/* A walk of a client with no TLB faulted: the GMMU parks it itself. */
+void gmmu_fault(struct gmmu *g, struct mem_req *r, sim_time now);
 void gmmu_fault_drained(struct gmmu *g, sim_time now);
-/* replay.c */
-void gmmu_park_page(struct gmmu *g, uint64_t vpn);
+/* Whether page p now allows the access (a parked fault may be let go). */
+bool gmmu_allows(const struct pte *p, enum req_kind access);
+/* The record leaves its page and the parked list (it is being replayed). */
+void gmmu_rec_detach(struct gmmu *g, struct fault_rec *f);
+void gmmu_rec_free(struct gmmu *g, struct fault_rec *f);
+/* replay.c: re-execute the accesses of a detached record (a TLB's re-enter
+ * its L1 TLB; a TLB-less client's are answered, or fault again). */
+void gmmu_rec_replay(struct gmmu *g, struct fault_rec *f, sim_time now);
+void gmmu_release_page(struct gmmu *g, struct pte *p, sim_time now);
 /* hir_xfer.c */
 void gmmu_hir_transfer(struct gmmu *g, sim_time now);
 

@@ -14,8 +14,9 @@ void gmmu_describe(const struct gmmu *g, FILE *out)
 
 void gmmu_describe_faults(const struct gmmu *g, FILE *out)
 {
-    fprintf(out, "  fault buffer: %u of %u entries, %u faults waiting for room\n",
-            g->fb.n, g->fb.cap, g->fb.nwait);
+    fprintf(out, "  fault buffer: %u of %u entries, %u faults waiting for room; "
+            "%llu accesses parked in %zu uTLB fault records\n", g->fb.n, g->fb.cap, g->fb.nwait,
+            (unsigned long long)g->parked, (size_t)g->nrecs);
     for (uint32_t i = 0; i < g->fb.n; i++) {
         const struct fault_entry *f = &g->fb.e[(g->fb.head + i) % g->fb.cap];
         fprintf(out, "    entry %u: page %#llx, %s%s, SM %u, logged at %llu ps\n", i,
@@ -37,8 +38,9 @@ void gmmu_describe_page(const struct gmmu *g, uint64_t vpn, FILE *out)
                 1u << ((p->shift ? p->shift : PAGE_SHIFT) - 10),
                 p->flags & PTE_READONLY ? ", read-only" : "", p->flags & PTE_DIRTY ? ", dirty" : "");
     }
-    unsigned n = 0;
-    for (const struct mem_req *r = p ? p->waiters : NULL; r; r = r->next) n++;
-    if (n) fprintf(out, "; %u walks parked on its fault since %llu ps", n, (unsigned long long)p->t_fault);
+    for (const struct fault_rec *f = p ? p->recs : NULL; f; f = f->next)
+        fprintf(out, "; SM %u's uTLB holds %u %s access(es) parked on its fault (%s)", f->sm, f->n,
+                f->write ? "write" : "read", f->logged ? "in the fault buffer" : "waiting for buffer room");
+    if (p && p->recs) fprintf(out, "; first fault at %llu ps", (unsigned long long)p->t_fault);
     fputc('\n', out);
 }

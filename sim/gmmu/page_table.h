@@ -20,13 +20,18 @@ struct mem_req;
 
 /* PTE states: not present (no flag); resident in GPU memory; mapped remote
  * (host memory, reachable over the link without a fault); read-only (a
- * write raises a protection fault); dirty (written since mapped). */
-enum { PTE_PRESENT = 1, PTE_REMOTE = 2, PTE_READONLY = 4, PTE_DIRTY = 8 };
+ * write raises a protection fault); dirty (written since mapped).
+ * PTE_FAULTED is the GMMU's own bookkeeping, not a hardware bit: a fault
+ * entry has been logged for the page since it last became absent (its
+ * next entries are not unique faults). */
+enum { PTE_PRESENT = 1, PTE_REMOTE = 2, PTE_READONLY = 4, PTE_DIRTY = 8, PTE_FAULTED = 16 };
+
+struct fault_rec;
 
 struct pte {
     uint64_t pfn;             /* first 4 KiB frame of the page */
-    struct mem_req *waiters;  /* walks parked on a fault */
-    sim_time t_fault;         /* first fault logged since last mapped */
+    struct fault_rec *recs;   /* the uTLBs' faults parked on this page */
+    sim_time t_fault;         /* when PTE_FAULTED was set */
     uint8_t flags;
     uint8_t shift;            /* page size: 12, 16 or 21 (constituent PTEs
                                  of a large page all carry it) */

@@ -1,72 +1,137 @@
-/* The replay signal.  On the real GPU a faulting access stalls in its
- * uTLB until the driver issues a replay (uvm_gpu_replayable_faults.c,
- * push_replay_on_gpu); the replayed accesses walk again, and those whose
- * page is still absent fault again with a new buffer entry.  With
- * gmmu_defer_replay() the GMMU models that: mapping a page no longer
- * answers its parked walks; gmmu_replay() answers every parked walk whose
- * page now allows the access and re-logs one entry per other parked walk.
- * With flush (the batch_flush replay policy) the fault buffer is emptied
- * first: the discarded entries' walks stay parked and fault again at this
- * replay, so no fault is lost. */
+/* The replay.  On the real GPU a faulting access waits in its uTLB until
+ * the driver issues a replay (uvm_gpu_replayable_faults.c,
+ * push_replay_on_gpu); the replayed accesses are translated again, and
+ * those whose page is still absent fault again with a new buffer entry.
+ * Here the parked accesses of a record re-enter translation at their SM's
+ * L1 TLB (the replay hook, tlb_replay): they miss (a fault installs no
+ * entry), walk again and fill the TLBs, or fault again.  The accesses of a
+ * client with no TLB are answered by the GMMU when their page allows
+ * them, else they fault again here.
+ *
+ * With gmmu_defer_replay() the driver's signal (gmmu_replay) replays every
+ * record whose entry was written; without it, mapping a page (or lifting
+ * its protection) releases the records parked on it at once.  Records
+ * still waiting for buffer room are left alone (the driver has not seen
+ * them), except by a flush (the batch_flush replay policy), which empties
+ * the buffer and discards them too: all their accesses are replayed and
+ * fault again if their page is still absent, so no fault is lost. */
 #include <stdlib.h>
 #include "gmmu_internal.h"
 #include "../stats.h"
 
 void gmmu_defer_replay(struct gmmu *g, bool on) { g->deferred = on; }
 
-void gmmu_park_page(struct gmmu *g, uint64_t vpn)
+void gmmu_set_replay_hook(struct gmmu *g, gmmu_replay_hook fn, void *ctx)
 {
-    if (g->pk_n == g->pk_cap) {
-        g->pk_cap = g->pk_cap ? 2 * g->pk_cap : 256;
-        g->pk = xrealloc(g->pk, g->pk_cap * sizeof *g->pk);
-        g->pk_tmp = xrealloc(g->pk_tmp, g->pk_cap * sizeof *g->pk_tmp);
+    g->replay_hook = fn;
+    g->replay_ctx = ctx;
+}
+
+void gmmu_rec_replay(struct gmmu *g, struct fault_rec *f, sim_time now)
+{
+    struct mem_req *r = f->head;
+    f->head = f->tail = NULL;
+    if (f->tlb) {
+        SIM_ASSERT(g->replay_hook, "gmmu", now, "accesses of SM %u to replay but no TLB to "
+                   "replay them into", f->sm);
+        for (struct mem_req *q = r; q; q = q->next) {
+            q->xflags = XLATE_REPLAYED;
+            *g->replayed += 1;
+        }
+        g->replay_hook(g->replay_ctx, f->sm, r, now);
+        return;
     }
-    g->pk[g->pk_n++] = vpn;
+    while (r) {
+        struct mem_req *n = r->next;
+        r->next = NULL;
+        *g->replayed += 1;
+        struct pte *p = pt_get(&g->pt, page_of(r->vaddr));
+        if (gmmu_allows(p, r->access)) {
+            /* The replayed access sets the dirty bit as a walk would. */
+            if (r->access != REQ_LOAD) p->flags |= PTE_DIRTY;
+            gmmu_answer(g, r, p, now);
+        } else {
+            r->xflags = XLATE_REPLAYED;
+            gmmu_fault(g, r, now);
+        }
+        r = n;
+    }
+}
+
+/* Not deferred: the page's mapping (or protection) changed; its records
+ * whose access it now allows are released. */
+void gmmu_release_page(struct gmmu *g, struct pte *p, sim_time now)
+{
+    struct fault_rec *f = p->recs;
+    while (f) {
+        struct fault_rec *n = f->next;
+        if (f->logged && gmmu_allows(p, f->access)) {
+            gmmu_rec_detach(g, f);
+            gmmu_rec_replay(g, f, now);
+            gmmu_rec_free(g, f);
+        }
+        f = n;
+    }
+}
+
+/* A flush also discards the faults waiting for room (the driver has not
+ * seen them either): their accesses are replayed with the others and
+ * fault again behind them, and their SMs' translation resumes.  So, as on
+ * the real GPU, whose fault buffer delivers nothing while it overflows
+ * (uvm_turing_fault_buffer.c) and relies on the replay, a flushing replay
+ * leaves nothing pending but what the replayed accesses raise anew. */
+static void discard_waiting(struct gmmu *g, sim_time now)
+{
+    bool was_waiting = g->fb.nwait != 0;
+    struct fault_rec *f;
+    while ((f = fb_unwait(&g->fb)))
+        if (!g->fb.wait_of_sm[f->sm] && g->stall_hook)
+            g->stall_hook(g->stall_ctx, f->sm, false, now);
+    if (was_waiting) *g->fb_stall += (now - g->stall_start) / g->dom->period;
 }
 
 size_t gmmu_replay(struct gmmu *g, bool flush, sim_time now)
 {
     *g->replays += 1;
     if (flush) {
-        /* Not drained yet: faults waiting for room must not be logged
-         * before the replay, or their walks would be re-logged twice. */
         size_t n = 0;
         while (g->fb.n) { fb_pop(&g->fb); n++; }
         *g->flushed += n;
+        discard_waiting(g, now);
     }
-    /* Take the list: re-logged walks park again onto a fresh one. */
-    uint64_t *list = g->pk;
-    size_t n = g->pk_n;
-    g->pk = g->pk_tmp;
-    g->pk_tmp = list;
-    g->pk_n = 0;
-    size_t answered = 0;
-    g->relogging = true;
-    for (size_t i = 0; i < n; i++) {
-        struct pte *p = pt_find(&g->pt, list[i]);
-        struct mem_req *r = p->waiters;
-        p->waiters = NULL;
-        bool mapped = p->flags & (PTE_PRESENT | PTE_REMOTE);
-        if (mapped && r) stat_avg_add(g->fault_wait, (double)(now - p->t_fault));
-        while (r) {
-            struct mem_req *next = r->next;
-            r->next = NULL;
-            g->parked--;
-            bool denied = r->access != REQ_LOAD && (p->flags & PTE_READONLY);
-            if (mapped && !denied) {
-                if (r->access != REQ_LOAD) p->flags |= PTE_DIRTY;
-                gmmu_answer(g, r, p, now);
-                answered++;
-            } else {
-                *g->refaults += 1;
-                gmmu_fault(g, r, mapped, now);
-            }
-            r = next;
+    /* Take the parked list: records raised during the replay (a TLB-less
+     * client's accesses faulting again) join a fresh one. */
+    struct fault_rec *f = g->live_head;
+    g->live_head = g->live_tail = NULL;
+    uint64_t n = g->nrecs;
+    g->nrecs = 0;
+    size_t replayed = 0;
+    while (f) {
+        struct fault_rec *next = f->lnext;
+        if (!f->logged && !flush) {         /* back on the list, in order */
+            f->lprev = g->live_tail;
+            f->lnext = NULL;
+            if (g->live_tail) g->live_tail->lnext = f;
+            else g->live_head = f;
+            g->live_tail = f;
+            g->nrecs++;
+        } else {
+            /* Detach by hand: it is on no live list now. */
+            struct pte *p = pt_find(&g->pt, f->vpn);
+            struct fault_rec **pp = &p->recs;
+            while (*pp != f) pp = &(*pp)->next;
+            *pp = f->next;
+            g->parked -= f->n;
+            replayed += f->n;
+            gmmu_rec_replay(g, f, now);
+            gmmu_rec_free(g, f);
         }
+        n--;
+        f = next;
     }
-    g->relogging = false;
-    /* Re-raised faults queued behind earlier waiters; room goes in order. */
+    SIM_ASSERT(n == 0, "gmmu", now, "parked-record list out of count");
+    /* Faults that waited for room get the room the flush made, in order. */
     gmmu_fault_drained(g, now);
-    if (answered) engine_progress(g->comp.eng);
-    return answered;
+    if (replayed) engine_progress(g->comp.eng);
+    return replayed;
 }

@@ -11,8 +11,11 @@
  * request), one after another, each waiting for the previous one.
  *
  * A walk that finds its page mapped (and may access it) is a walk hit:
- * the HIR records it.  A store on a clean page sets the PTE's dirty bit
- * (docs/decisions.md); otherwise the walk faults (gmmu_fault). */
+ * the HIR records it, replayed accesses' walks included (a replay walks
+ * again; docs/decisions.md).  A store on a clean page sets the PTE's
+ * dirty bit (docs/decisions.md); otherwise the walk faults: a TLB's walk
+ * is answered with a fault NACK (faults.c), a TLB-less client's walk is
+ * parked here (gmmu_fault). */
 #include <stdlib.h>
 #include <stdio.h>
 #include "gmmu_internal.h"
@@ -50,7 +53,17 @@ static void finish(struct gmmu *g, uint32_t slot, struct mem_req *r, sim_time st
     bool fault = !mapped || (is_write(r) && (p->flags & PTE_READONLY));
     if (TRACE_ON(TW_FAULTS | TW_WALKS)) trace_walk(slot, vpn, r->sm, start, now, fault);
     if (fault) {
-        gmmu_fault(g, r, mapped, now);
+        if (!(r->xflags & XLATE_WANT_NACK)) {   /* a client with no TLB */
+            gmmu_fault(g, r, now);
+            return;
+        }
+        /* The fault NACK: no translation; the TLBs free their MSHRs and
+         * the L1s hand their accesses to gmmu_utlb_fault. */
+        r->paddr = 0;
+        r->size = 0;
+        r->xflags = (uint8_t)(XLATE_FAULT | (mapped ? XLATE_READONLY : 0));
+        if (!mq_push(r->reply, r, now, NULL))
+            sim_panic("gmmu", now, "reply queue '%s' full", r->reply->name);
         return;
     }
     *g->walk_hits += 1;
@@ -197,9 +210,11 @@ static void walker_dump(struct component *c, FILE *out)
 {
     struct gmmu *g = (struct gmmu *)c;
     fprintf(out, "    %u walks queued, %u of %u walkers busy, %u PTE reads waiting for memory; "
-            "%u faults in buffer, %u waiting for room; %llu walks parked on faults\n",
+            "%u faults in buffer, %u waiting for room; %llu accesses parked in %llu uTLB "
+            "fault records%s\n",
             g->walk_in.n, g->nwalkers - g->nfree, g->nwalkers, g->out_n, g->fb.n,
-            g->fb.nwait, (unsigned long long)g->parked);
+            g->fb.nwait, (unsigned long long)g->parked, (unsigned long long)g->nrecs,
+            g->deferred ? " (replay at the driver's signal)" : "");
     for (uint32_t i = 0; i < g->walk_in.n && i < 8; i++) req_dump(out, mq_at(&g->walk_in, i));
     for (uint32_t i = 0; i < g->nwalkers; i++) {
         const struct walk_slot *w = &g->slot[i];
@@ -207,6 +222,14 @@ static void walker_dump(struct component *c, FILE *out)
         fprintf(out, "    walker %u: since %llu ps, level %u\n", i,
                 (unsigned long long)w->start, w->level);
         req_dump(out, w->r);
+    }
+    unsigned k = 0;
+    for (const struct fault_rec *f = g->live_head; f && k < 16; f = f->lnext, k++) {
+        fprintf(out, "    parked: page %#llx %s%s sm %u, %u accesses, %s\n",
+                (unsigned long long)f->vpn, req_kind_name(f->access),
+                f->protection ? " (protection)" : "", f->sm, f->n,
+                f->logged ? "entry written" : "waiting for buffer room");
+        if (f->head) req_dump(out, f->head);
     }
     for (uint32_t i = 0; i < g->fb.n && i < 16; i++) {
         const struct fault_entry *f = &g->fb.e[(g->fb.head + i) % g->fb.cap];

@@ -6,9 +6,9 @@
  * when its translation returns, the lines on that page go to the L1D.  A
  * page that faults holds only its warp (replayable far faults, HPE Sec. II
  * and batch-aware Sec. 2.2): the translation is parked in the GMMU until
- * the page lands, the other pages' lines have already gone on, and when it
- * returns only the faulted page's lines are sent (the replay of the
- * faulted accesses). */
+ * a replay translates it again, the other pages' lines have already gone
+ * on, and when it returns only the faulted page's lines are sent (the
+ * replay of the faulted accesses). */
 #include <stdlib.h>
 #include "sm_internal.h"
 #include "../stats.h"
@@ -124,6 +124,7 @@ static void mem_issue(struct sm *s, struct warp *w, sim_time now)
     m->used = true;
     m->access = in->op == INST_LOAD ? REQ_LOAD : in->op == INST_STORE ? REQ_STORE : REQ_ATOMIC;
     m->bypass = g->l1_bypass_all || (in->flags & INST_F_BYPASS_L1);
+    m->inst = w->nmem++;
     gpu_coalesce(in->addr, in->active, in->size, &m->c);
     m->pending = m->c.npages + m->c.nlines;
     uint32_t wi = (uint32_t)(w - s->w);
@@ -132,6 +133,7 @@ static void mem_issue(struct sm *s, struct warp *w, sim_time now)
         if (s->nfv && fset_find(s, m->c.page_vpn[p]) >= 0) mark_faulted(s, w, m, p, now);
         struct mem_req *r = req_alloc(g->pool);
         r->kind = REQ_XLATE;
+        r->xflags = 0;                  /* no request-side flag (mem_req.h) */
         r->access = m->access;
         r->vaddr = m->c.page_vpn[p] << PAGE_SHIFT;
         r->sm = (uint16_t)s->id;
@@ -207,6 +209,10 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
     uint32_t mi = r->slot >> 8, p = r->slot & 0xff;
     struct minst *m = &w->mi[mi];
     page_translated(s, w, m, p, now);
+    if (s->gpu->ref_fn) {
+        struct gpu_ref ref = { w->ctx.k->seq, w->ctx.block, m->inst, m->c.page_vpn[p], w->ctx.warp };
+        s->gpu->ref_fn(s->gpu->ref_ctx, &ref);
+    }
     uint64_t frame = r->paddr >> PAGE_SHIFT << PAGE_SHIFT;
     for (uint32_t l = 0; l < m->c.nlines; l++) {
         if (m->c.line_page[l] != p) continue;
@@ -340,30 +346,29 @@ void sm_dump(struct component *c, FILE *out)
     }
 }
 
-/* The GMMU logged a fault for vpn on behalf of SM `sm`.  Requests of other
- * warps, on this SM or others, may have merged into the same TLB miss, so
- * every SM's warps waiting on vpn become fault-stalled (one scan of the
- * resident warps per fault, not per instruction). */
+/* SM `sm`'s uTLB raised a fault for vpn.  Its warps waiting on vpn become
+ * fault-stalled (one scan of the SM's resident warps per fault, not per
+ * instruction): requests of other warps may have merged into the same
+ * TLB miss, or wait behind it.  Other SMs raise their own faults (one
+ * entry per uTLB), so only this SM is scanned. */
 void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now)
 {
     struct gpu *g = gpu;
     g->v.faults[sm] += 1;
-    for (unsigned si = 0; si < g->nsms; si++) {
-        struct sm *s = &g->sm[si];
-        bool waits = false;
-        for (uint32_t i = 0; i < g->max_warps; i++) {
-            struct warp *w = &s->w[i];
-            if (!w->outstanding) continue;
-            for (uint32_t j = 0; j < g->max_outstanding; j++) {
-                struct minst *m = &w->mi[j];
-                if (!m->used) continue;
-                for (uint32_t p = 0; p < m->c.npages; p++) {
-                    if (m->c.page_vpn[p] != vpn) continue;
-                    waits = waits || m->page_state[p] != PG_DONE;
-                    if (m->page_state[p] == PG_XLATE) mark_faulted(s, w, m, p, now);
-                }
+    struct sm *s = &g->sm[sm];
+    bool waits = false;
+    for (uint32_t i = 0; i < g->max_warps; i++) {
+        struct warp *w = &s->w[i];
+        if (!w->outstanding) continue;
+        for (uint32_t j = 0; j < g->max_outstanding; j++) {
+            struct minst *m = &w->mi[j];
+            if (!m->used) continue;
+            for (uint32_t p = 0; p < m->c.npages; p++) {
+                if (m->c.page_vpn[p] != vpn) continue;
+                waits = waits || m->page_state[p] != PG_DONE;
+                if (m->page_state[p] == PG_XLATE) mark_faulted(s, w, m, p, now);
             }
         }
-        if (waits) fset_add(s, vpn);
     }
+    if (waits) fset_add(s, vpn);
 }

@@ -64,6 +64,7 @@ static void place_block(struct gpu *g, struct sm *s, sim_time now)
         w->age = g->warp_age++;
         w->outstanding = w->nfault = 0;
         w->held = false;
+        w->nmem = 0;
         w->ctx = (struct warp_ctx){ .k = &g->k, .block = block, .warp = i };
         uint32_t left = threads - i * WARP_SIZE;
         w->ctx.threads = left < WARP_SIZE ? left : WARP_SIZE;
@@ -164,6 +165,12 @@ void gpu_set_host_step_hook(struct gpu *g, gpu_host_step_fn fn, void *ctx)
 }
 
 void gpu_host_step_done(struct gpu *g, sim_time now) { launch_after(g, now); }
+
+void gpu_set_ref_hook(struct gpu *g, gpu_ref_fn fn, void *ctx)
+{
+    g->ref_fn = fn;
+    g->ref_ctx = ctx;
+}
 
 void retire_block(struct sm *s, struct block_slot *b, sim_time now)
 {

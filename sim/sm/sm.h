@@ -27,8 +27,8 @@ unsigned gpu_num_sms(const struct gpu *g);
  * physical address). */
 void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out,
                    struct mem_port mem_out);
-/* A translation for page vpn requested by SM `sm` faulted: its warps
- * waiting on vpn are fault-stalled until the translation returns. */
+/* SM `sm`'s uTLB raised a fault for page vpn (fits gmmu_fault_hook): its
+ * warps waiting on vpn are fault-stalled until their translation returns. */
 void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now);
 /* SM `sm` issues no instruction before `until` (TLB shootdown cost). */
 void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until);
@@ -44,6 +44,15 @@ struct wl_step;
 typedef void (*gpu_host_step_fn)(void *ctx, const struct wl_step *step, sim_time now);
 void gpu_set_host_step_hook(struct gpu *g, gpu_host_step_fn fn, void *ctx);
 void gpu_host_step_done(struct gpu *g, sim_time now);
+/* Every page reference of a warp memory instruction, reported when its
+ * translation reaches the SM (after the fault, for a faulted page), with
+ * its place in the program's logical order: kernel launch number, thread
+ * block, the warp's memory-instruction number, warp in the block.  The
+ * same reference gets the same place in every run of a config, however
+ * the timing interleaves warps (Ideal's future, sim/driver/evict_ideal.c). */
+struct gpu_ref { uint64_t kernel, block, inst, vpn; uint32_t warp; };
+typedef void (*gpu_ref_fn)(void *ctx, const struct gpu_ref *r);
+void gpu_set_ref_hook(struct gpu *g, gpu_ref_fn fn, void *ctx);
 /* Start the workload's program. */
 void gpu_start(struct gpu *g, sim_time now);
 bool gpu_busy(const struct gpu *g);

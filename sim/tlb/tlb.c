@@ -73,19 +73,20 @@ static void level_cfg(const struct config *cfg, const char *lvl, const struct do
 static void level_stats(struct stats *st, const char *lvl, const char *what,
                         struct tlb_level_stats *s)
 {
-    static const char *const fields[6] = {"hits", "misses", "mshr_merges", "mshr_full",
-                                          "port_conflicts", "evictions"};
-    static const char *const units[6] = {"lookups", "lookups", "lookups", "lookups",
-                                         "cycles", "entries"};
-    static const char *const desc[6] = {
+    static const char *const fields[7] = {"hits", "misses", "mshr_merges", "mshr_full",
+                                          "port_conflicts", "evictions", "fault_nacks"};
+    static const char *const units[7] = {"lookups", "lookups", "lookups", "lookups",
+                                         "cycles", "entries", "misses"};
+    static const char *const desc[7] = {
         "%s hits", "%s misses (merged ones included)",
         "%s misses merged into an outstanding miss to the same page",
         "%s lookups stalled for lack of an MSHR",
         "%s cycles in which a ready lookup found every port taken",
-        "%s valid entries replaced by a fill"};
-    uint64_t **p[6] = {&s->hits, &s->misses, &s->merges, &s->mshr_full,
-                       &s->port_conflicts, &s->evictions};
-    for (int i = 0; i < 6; i++) {
+        "%s valid entries replaced by a fill",
+        "%s outstanding misses whose walk faulted (MSHR freed, accesses to the GMMU)"};
+    uint64_t **p[7] = {&s->hits, &s->misses, &s->merges, &s->mshr_full,
+                       &s->port_conflicts, &s->evictions, &s->nacks};
+    for (int i = 0; i < 7; i++) {
         char name[64], d[128];
         snprintf(name, sizeof name, "tlb.%s.%s", lvl, fields[i]);
         snprintf(d, sizeof d, desc[i], what);
@@ -158,6 +159,27 @@ void tlb_set_remote_hook(struct tlb *t, tlb_remote_hook fn, void *ctx)
 {
     t->sh.remote = fn;
     t->sh.remote_ctx = ctx;
+}
+
+void tlb_set_fault_hook(struct tlb *t, tlb_fault_hook fn, void *ctx)
+{
+    t->sh.fault = fn;
+    t->sh.fault_ctx = ctx;
+}
+
+void tlb_replay(void *tlb, unsigned sm, struct mem_req *reqs, sim_time now)
+{
+    struct tlb *t = tlb;
+    SIM_ASSERT(sm < t->nsms, "tlb", now, "replay into SM %u of %u", sm, t->nsms);
+    struct tlb_level *l = &t->l1[sm];
+    for (struct mem_req *r = reqs; r; r = r->next) {
+        r->t_issue = now;             /* re-issued: visible one lookup latency on */
+        l->rp_n++;
+        if (l->rp_tail) l->rp_tail->next = r;
+        else l->rp_head = r;
+        l->rp_tail = r;
+    }
+    comp_wake_at(&l->comp, now + l->in.latency);
 }
 
 void tlb_stall_sm(void *tlb, unsigned sm, bool stalled, sim_time now)

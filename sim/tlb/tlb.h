@@ -4,7 +4,10 @@
  * coexist.  Requests (REQ_XLATE) arrive in tlb_l1_in(sm) and are answered
  * into req->reply with req->paddr set (req->size: the page's bytes,
  * req->xflags: XLATE_* of sim/mem_req.h); L2 misses go to the page
- * walker's queue with a request of the L2's own. */
+ * walker's queue with a request of the L2's own.  A walk that faults
+ * frees the MSHRs (the fault NACK) and the L1 hands its accesses to the
+ * GMMU (tlb_set_fault_hook), which parks them until a replay sends them
+ * back (tlb_replay). */
 #ifndef UVMSIM_TLB_H
 #define UVMSIM_TLB_H
 
@@ -14,6 +17,7 @@
 struct config;
 struct stats;
 struct req_pool;
+struct mem_req;
 
 struct tlb;
 
@@ -42,6 +46,18 @@ void tlb_set_shootdown_hook(struct tlb *t, tlb_shootdown_hook fn, void *ctx);
  * no lookup while stalled (the GMMU could not log its fault).  The
  * signature fits gmmu_stall_hook, so the GMMU can call it directly. */
 void tlb_stall_sm(void *tlb, unsigned sm, bool stalled, sim_time now);
+
+/* Called by SM `sm`'s L1 TLB when a walk it waited for faulted (the fault
+ * NACK, XLATE_FAULT, came back through the L2, which freed its MSHR): the
+ * L1 frees its MSHR too and hands over `reqs`, the SM's accesses that
+ * waited on it (linked through ->next: one page, one access need), which
+ * the receiver now owns (gmmu_utlb_fault fits). */
+typedef void (*tlb_fault_hook)(void *ctx, unsigned sm, struct mem_req *reqs, sim_time now);
+void tlb_set_fault_hook(struct tlb *t, tlb_fault_hook fn, void *ctx);
+/* A replay: `reqs` (linked through ->next) re-enter SM `sm`'s L1 TLB as
+ * lookups, each visible one lookup latency from now, ahead of new ones;
+ * never refused.  The signature fits gmmu_replay_hook. */
+void tlb_replay(void *tlb, unsigned sm, struct mem_req *reqs, sim_time now);
 
 /* Called by an L1 TLB for every translation it answers whose page is
  * mapped remote (the access counters count these). */

@@ -10,7 +10,16 @@
  * which sets the PTE's dirty bit (the x86 A/D-bit assist).  Read-only
  * entries are never dirty, so a store to one reaches the walker, which
  * raises the protection fault.  Load and store misses to one page use
- * separate MSHRs so a store never completes on a clean translation. */
+ * separate MSHRs so a store never completes on a clean translation.
+ *
+ * Faults (the real uTLB's replayable faults, uvm_gpu_replayable_faults.c):
+ * a walk that faults comes back as a fault NACK (XLATE_FAULT).  The L2
+ * installs nothing, frees its MSHR and forwards the NACK to every L1 miss
+ * merged into it; an L1 frees its MSHR and hands its waiting accesses to
+ * the GMMU (the fault hook), which logs the uTLB's fault and parks them.
+ * So a pending fault holds no MSHR.  A replay sends the accesses back
+ * (tlb_replay) into the L1's replay queue, served ahead of new lookups on
+ * the same ports: they miss and walk again like the real replay. */
 #include <stdlib.h>
 #include <stdio.h>
 #include "tlb_level.h"
@@ -65,7 +74,7 @@ static bool lookup_one(struct tlb_level *t, struct mem_req *r, sim_time now)
     d->vaddr = vpn << PAGE_SHIFT;
     d->paddr = 0;
     d->size = 0;
-    d->xflags = 0;
+    d->xflags = XLATE_WANT_NACK;
     d->sm = r->sm;
     d->warp = r->warp;
     d->slot = 0;
@@ -81,15 +90,41 @@ static uint8_t shift_of(uint32_t size)
     return (uint8_t)(size ? __builtin_ctz(size) : PAGE_SHIFT);
 }
 
+/* A fault NACK for the miss of MSHR m's page. */
+static void nack(struct tlb_level *t, struct mem_req *d, struct tlb_mshr *m, sim_time now)
+{
+    *t->st.nacks += 1;
+    struct mem_req *w = tlb_mshr_release(&t->mshr, m);
+    if (t->sm >= 0) {                     /* an L1: the uTLB's fault */
+        SIM_ASSERT(t->sh->fault, t->name, now, "fault NACK with no GMMU to hand it to");
+        t->sh->fault(t->sh->fault_ctx, (unsigned)t->sm, w, now);
+        return;
+    }
+    for (struct mem_req *r = w, *n; r; r = n) {   /* the L2: to each L1 miss */
+        n = r->next;
+        r->next = NULL;
+        r->paddr = 0;
+        r->size = 0;
+        r->xflags = d->xflags;
+        if (!mq_push(r->reply, r, now, NULL))
+            sim_panic(t->name, now, "reply queue '%s' full", r->reply->name);
+    }
+}
+
 static void fill_one(struct tlb_level *t, struct mem_req *d, sim_time now)
 {
+    struct tlb_mshr *m = tlb_mshr_find(&t->mshr, page_of(d->vaddr), needs_dirty(d));
+    SIM_ASSERT(m, t->name, now, "fill for page %#llx without an MSHR",
+               (unsigned long long)page_of(d->vaddr));
+    if (d->xflags & XLATE_FAULT) {
+        nack(t, d, m, now);
+        req_release(t->sh->pool, d);
+        return;
+    }
     uint8_t shift = shift_of(d->size);
     uint64_t pbase = d->paddr & ~((1ULL << shift) - 1);
     if (tlb_array_insert(&t->arr, d->vaddr, shift, pbase, d->xflags))
         *t->st.evictions += 1;
-    struct tlb_mshr *m = tlb_mshr_find(&t->mshr, page_of(d->vaddr), needs_dirty(d));
-    SIM_ASSERT(m, t->name, now, "fill for page %#llx without an MSHR",
-               (unsigned long long)page_of(d->vaddr));
     for (struct mem_req *r = tlb_mshr_release(&t->mshr, m), *n; r; r = n) {
         n = r->next;
         r->next = NULL;
@@ -98,25 +133,43 @@ static void fill_one(struct tlb_level *t, struct mem_req *d, sim_time now)
     req_release(t->sh->pool, d);
 }
 
+/* The next lookup, oldest first: a replayed access once visible, else the
+ * head of the lookup queue once visible. */
+static struct mem_req *next_lookup(struct tlb_level *t, sim_time now, bool *replayed)
+{
+    struct mem_req *r = t->rp_head;
+    *replayed = r && r->t_issue + t->in.latency <= now;
+    return *replayed ? r : mq_peek(&t->in, now);
+}
+
 static sim_time level_tick(struct component *c, sim_time now)
 {
     struct tlb_level *t = (struct tlb_level *)c;
     struct mem_req *r;
     while ((r = mq_pop(&t->fill, now))) fill_one(t, r, now);
-    bool blocked = false;
+    bool blocked = false, replayed;
     uint32_t served = 0;
-    while (!t->stalled && served < t->ports && (r = mq_peek(&t->in, now))) {
+    while (!t->stalled && served < t->ports && (r = next_lookup(t, now, &replayed))) {
+        struct mem_req *rn = r->next;       /* lookup_one reuses ->next */
         if (!lookup_one(t, r, now)) { blocked = true; break; }
-        mq_pop(&t->in, now);
+        if (replayed) {
+            t->rp_head = rn;
+            if (!rn) t->rp_tail = NULL;
+            t->rp_n--;
+        } else {
+            mq_pop(&t->in, now);
+        }
         served++;
     }
     /* A port conflict: a lookup was ready but every port of this cycle was
      * taken (counted once per cycle). */
-    if (!blocked && served == t->ports && mq_peek(&t->in, now))
+    if (!blocked && served == t->ports && next_lookup(t, now, &replayed))
         *t->st.port_conflicts += 1;
     sim_time next = TIME_NEVER;
     if (!t->stalled && !blocked) {      /* stalls and blocks are woken */
         next = mq_next_ready(&t->in);
+        if (t->rp_head && t->rp_head->t_issue + t->in.latency < next)
+            next = t->rp_head->t_issue + t->in.latency;
         if (next <= now) next = now + c->dom->period;
     }
     sim_time f = mq_next_ready(&t->fill);
@@ -126,8 +179,8 @@ static sim_time level_tick(struct component *c, sim_time now)
 static void level_dump(struct component *c, FILE *out)
 {
     struct tlb_level *t = (struct tlb_level *)c;
-    fprintf(out, "    %u lookups queued, %u fills queued, %u of %u MSHRs busy%s\n",
-            t->in.n, t->fill.n, t->mshr.used, t->mshr.n,
+    fprintf(out, "    %u lookups queued, %u replayed accesses queued, %u fills queued, "
+            "%u of %u MSHRs busy%s\n", t->in.n, t->rp_n, t->fill.n, t->mshr.used, t->mshr.n,
             t->stalled ? " (stalled: fault buffer full)" : "");
     for (uint32_t i = 0; i < t->in.n && i < 8; i++) req_dump(out, mq_at(&t->in, i));
     for (uint32_t i = 0; i < t->mshr.n; i++) {

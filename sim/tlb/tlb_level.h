@@ -1,6 +1,6 @@
 /* Private to sim/tlb: one TLB level as a component (an SM's L1, or the
  * shared L2): lookup ports, entry array, MSHRs, the queue to the level
- * below and the fill queue from it. */
+ * below and the fill queue from it; an L1 also has its replay queue. */
 #ifndef UVMSIM_TLB_LEVEL_H
 #define UVMSIM_TLB_LEVEL_H
 
@@ -15,10 +15,12 @@ struct tlb_shared {
     struct req_pool *pool;
     tlb_remote_hook remote;       /* L1 answers for remote pages */
     void *remote_ctx;
+    tlb_fault_hook fault;         /* L1 fault NACKs: the accesses go to the GMMU */
+    void *fault_ctx;
 };
 
 struct tlb_level_stats {
-    uint64_t *hits, *misses, *merges, *mshr_full, *port_conflicts, *evictions;
+    uint64_t *hits, *misses, *merges, *mshr_full, *port_conflicts, *evictions, *nacks;
 };
 
 struct tlb_level {
@@ -31,6 +33,11 @@ struct tlb_level {
     struct mq *down;              /* the level below's request queue */
     uint32_t ports;
     bool stalled;                 /* L1 of an SM whose fault could not be logged */
+    /* L1: accesses a replay sent back (through ->next; never refused: the
+     * requests link themselves, so it holds whatever the SM has in
+     * flight); each becomes visible its t_issue + the lookup latency. */
+    struct mem_req *rp_head, *rp_tail;
+    uint32_t rp_n;
     struct tlb_array arr;
     struct tlb_mshrs mshr;
     struct tlb_level_stats st;

@@ -58,8 +58,8 @@ check "show warp: the faulting warp is fault-stalled" grep -q "SM 0 warp 0: stal
 check "show warp: its page is the faulted one" grep -q "page 0x100000000: FAULTED" "$TMP/out"
 check "show faultbuf: the entry, logged at 20000 ps" \
     grep -q "entry 0: page 0x100000000, load, SM 0, logged at 20000 ps" "$TMP/out"
-check "show page: unmapped, its walk parked" \
-    grep -q "page 0x100000000 (address 0x100000000000): not mapped; 1 walks parked on its fault since 20000 ps" "$TMP/out"
+check "show page: unmapped, its access parked in SM 0's uTLB record" \
+    grep -q "page 0x100000000 (address 0x100000000000): not mapped; SM 0's uTLB holds 1 read access(es) parked on its fault (in the fault buffer); first fault at 20000 ps" "$TMP/out"
 check "run until batch: batch 1 at 20000 ps with that fault" \
     grep -q "^stopped at t=20000 ps (0.020000 us, core cycle 20): batch 1: 1 faults, 1 pages in 1 VA blocks$" "$TMP/out"
 check "show batch: handling until 20020000 ps, the page in its block" \

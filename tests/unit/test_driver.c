@@ -89,34 +89,48 @@ static void assert_conserved(const struct drig *g)
 }
 
 /* Batch 1: page 0 alone.  Its walk logs the fault at t0 = 8 ns (one fixed
- * walk); the driver fetches it at once and ends the batch when the page has
- * landed: t0 + 20 us + 280 ns + 1 us.  While batch 1 is in flight (at
- * 5 us) SM 0 faults on pages 1..5 and SM 1 on pages 6..10, and SM 1 also on
- * page 3 (a duplicate): batch 2 starts at batch 1's end with 11 entries,
- * 10 unique pages, one run of 10 contiguous pages: 20 us + 2.8 us + 1 us.
- * A fault raised after batch 2 began (page 20, at batch 1's end + 1 us)
- * waits for batch 3: 20 us + 280 ns + 1 us after batch 2's end.
- * Replay policy batch_flush (default): at batch 1's end the 11 entries are
- * flushed and their 11 walks fault again at the replay; at batch 2's end
- * page 20's entry likewise: 12 flushed, 12 re-raised, 25 logged. */
+ * walk); the interrupt wakes the driver 5 us later (gmmu.interrupt_latency)
+ * and the batch ends when the page has landed: end1 = t0 + 5 us + 20 us +
+ * 280 ns + 1 us.  While batch 1 is in flight (at 10 us) SM 0 faults on
+ * pages 1..5 and SM 1 on pages 6..10, and SM 1 also on page 3 (at 10 us +
+ * 100 cycles): 11 entries, one per uTLB and page (page 3 has one from each
+ * SM).  Replay policy batch_flush (default): at end1 the 11 entries are
+ * flushed and the replay sends the 11 parked accesses back into their L1
+ * TLBs, where they are looked up one per cycle (one port) from end1 + 1
+ * cycle: SM 0's five and SM 1's six reach the L2 (10 cycles, two ports:
+ * one of each SM per cycle) and the walker (8 cycles) and fault again from
+ * end1 + 19 cycles (pages 1 and 6) to end1 + 24 (SM 1's page 3, its sixth).
+ * The first of these re-raised entries interrupts the driver at end1 + 19
+ * cycles + 5 us, when all 11 are in: batch 2 has 11 entries, 10 unique
+ * pages (the uTLBs' duplicate of page 3 coalesced), one run of 10
+ * contiguous pages: end2 = start2 + 20 us + 2.8 us + 1 us.  Page 20's
+ * walk (at end1 + 10 us, during batch 2) is flushed at end2 and faults
+ * again at that replay (a client with no TLB faults at once): the driver,
+ * still in its loop, fetches it at end2 for batch 3, ending 20 us + 280 ns
+ * + 1 us later.  Entries: 1 + 11 + 11 + 1 + 1 = 25 logged, 12 flushed, 12
+ * re-raised.  At end2 the replayed accesses find their pages mapped: SM
+ * 1's page 7 (second in its L1's replay queue) is looked up at end2 + 2
+ * cycles and answered after the L2 and a walk, at end2 + 20 cycles. */
 START_TEST(batch_timeline_by_hand)
 {
-    struct drig *g = drig_new(NULL, 0);
+    static const char *const extra[] = { "gmmu.interrupt_latency=5us" };
+    struct drig *g = drig_new(extra, NSETS(extra));
     struct rig *r = g->r;
-    const sim_time t0 = 8 * CYC;
-    const sim_time end1 = t0 + FAULT_PS + PAGE_WIRE_PS + LAT_PS;
-    const sim_time end2 = end1 + FAULT_PS + 10 * PAGE_WIRE_PS + LAT_PS;
+    const sim_time t0 = 8 * CYC, irq = 5 * US;
+    const sim_time end1 = t0 + irq + FAULT_PS + PAGE_WIRE_PS + LAT_PS;
+    const sim_time start2 = end1 + 19 * CYC + irq;
+    const sim_time end2 = start2 + FAULT_PS + 10 * PAGE_WIRE_PS + LAT_PS;
     const sim_time end3 = end2 + FAULT_PS + PAGE_WIRE_PS + LAT_PS;
     rig_walk(r, 0, PG(0), REQ_LOAD);
-    for (unsigned i = 1; i <= 5; i++) rig_send(r, 5 * US, 0, PG(i), REQ_LOAD);
-    for (unsigned i = 6; i <= 10; i++) rig_send(r, 5 * US, 1, PG(i), REQ_STORE);
-    rig_send(r, 5 * US + 100 * CYC, 1, PG(3), REQ_STORE);
-    rig_walk(r, end1 + LAT_PS, PG(20), REQ_LOAD);
+    for (unsigned i = 1; i <= 5; i++) rig_send(r, 10 * US, 0, PG(i), REQ_LOAD);
+    for (unsigned i = 6; i <= 10; i++) rig_send(r, 10 * US, 1, PG(i), REQ_STORE);
+    rig_send(r, 10 * US + 100 * CYC, 1, PG(3), REQ_STORE);
+    rig_walk(r, end1 + 10 * US, PG(20), REQ_LOAD);
     rig_run(r);
     ck_assert_uint_eq(rig_counter(r, "driver.batches"), 3);
     ck_assert_uint_eq(batches(r)->nrows, 3);
     static const uint64_t faults[] = { 1, 11, 1 }, pages[] = { 1, 10, 1 };
-    const sim_time start[] = { t0, end1, end2 }, end[] = { end1, end2, end3 };
+    const sim_time start[] = { t0 + irq, start2, end2 }, end[] = { end1, end2, end3 };
     for (size_t i = 0; i < 3; i++) {
         ck_assert_uint_eq(brow(r, i, "faults"), faults[i]);
         ck_assert_uint_eq(brow(r, i, "pages"), pages[i]);
@@ -131,8 +145,9 @@ START_TEST(batch_timeline_by_hand)
     ck_assert_uint_eq(rig_counter(r, "gmmu.flushed_faults"), 12);
     ck_assert_uint_eq(rig_counter(r, "gmmu.refaults"), 12);
     ck_assert_uint_eq(rig_counter(r, "gmmu.faults"), 25);
-    /* The waiting walks are answered when their run lands. */
-    ck_assert_uint_eq(rig_ans(r, PG(7), 0)->t, end2);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.unique_faults"), 12);
+    /* The replayed accesses re-walk when their pages are mapped. */
+    ck_assert_uint_eq(rig_ans(r, PG(7), 0)->t, end2 + 20 * CYC);
     ck_assert_uint_eq(rig_ans(r, PG(20), 0)->t, end3);
     assert_conserved(g);
     drig_free(g);
@@ -369,13 +384,15 @@ END_TEST
 
 /* batch_flush with a full fault buffer (2 entries): pages 0..5 fault at
  * t0; 0 and 1 are logged, 2..5 wait for room.  Batch 1 fetches 0,1 and the
- * freed room takes 2,3.  At its end (end1) the flush drops 2,3; the
- * replay answers 0,1 and re-raises 2,3, which queue behind the still
- * waiting 4,5: the room goes to 4,5 first.  Batch 2 (4,5) frees room for
- * 2,3, which are flushed again at its end and re-raised into the empty
- * buffer: batch 3 (2,3).  Each batch: 2 faults, one run of 2 pages,
- * 20 us + 2 x 280 ns + 1 us.  Entries logged: 6 first + 2 (2,3 from the
- * wait) + 2 (re-raised at end2) = 10 = 6 fetched + 4 flushed. */
+ * freed room takes 2,3.  At its end (end1) the flush drops 2,3 and the
+ * still waiting 4,5 (the driver has seen neither); the replay answers 0,1
+ * and re-raises 2, 3, 4, 5 in that order (their faults' order): 2,3 fill
+ * the buffer, 4,5 wait.  Batch 2 (2,3) frees room for 4,5, which are
+ * flushed at its end and re-raised into the empty buffer: batch 3 (4,5).
+ * Each batch: 2 faults, one run of 2 pages, 20 us + 2 x 280 ns + 1 us.
+ * Entries logged: 0,1 + 2,3 (from the wait) + 2,3 (re-raised at end1) +
+ * 4,5 (re-raised at end1, logged at batch 2's fetch) + 4,5 (re-raised at
+ * end2) = 10 = 6 fetched + 4 flushed; re-raised: 4 at end1, 2 at end2. */
 START_TEST(flush_with_waiting_faults_keeps_order_and_count)
 {
     static const char *const extra[] = { "gmmu.fault_buffer.entries=2" };
@@ -387,11 +404,11 @@ START_TEST(flush_with_waiting_faults_keeps_order_and_count)
     ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 3);
     for (size_t i = 0; i < 3; i++) ck_assert_uint_eq(brow(g->r, i, "faults"), 2);
     ck_assert_uint_eq(rig_ans(g->r, PG(1), 0)->t, end1);
-    ck_assert_uint_eq(rig_ans(g->r, PG(5), 0)->t, end2);
-    ck_assert_uint_eq(rig_ans(g->r, PG(2), 0)->t, end3);
+    ck_assert_uint_eq(rig_ans(g->r, PG(2), 0)->t, end2);
+    ck_assert_uint_eq(rig_ans(g->r, PG(5), 0)->t, end3);
     ck_assert_uint_eq(rig_counter(g->r, "gmmu.faults"), 10);
     ck_assert_uint_eq(rig_counter(g->r, "gmmu.flushed_faults"), 4);
-    ck_assert_uint_eq(rig_counter(g->r, "gmmu.refaults"), 4);
+    ck_assert_uint_eq(rig_counter(g->r, "gmmu.refaults"), 6);
     ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 6);
     assert_conserved(g);
     drig_free(g);

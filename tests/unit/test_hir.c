@@ -112,6 +112,56 @@ START_TEST(every_sixteenth_fault_transfers)
 }
 END_TEST
 
+static size_t replayed;
+static void replay_flush(void *obj, uint64_t arg, sim_time now)
+{
+    struct rig *r = obj;
+    (void)arg;
+    replayed = gmmu_replay(r->gmmu, true, now);
+}
+
+/* The hand-over counts unique faults (a page's first entry while it is
+ * absent), not per-uTLB duplicates nor entries re-logged by a flush and
+ * replay.  Replays deferred as with the driver.  One walk hit (page 0)
+ * gives the HIR one record.  SMs 0 and 1 both fault on pages 100..109:
+ * 20 entries (one per uTLB and page), 10 unique.  A flushing replay at
+ * cycle 1000 discards the 20 and re-executes the 20 accesses, which fault
+ * again: 20 more entries, none unique.  40 entries and no hand-over yet;
+ * six more absent pages (200..205) make the 16th unique fault: one
+ * transfer, of the one record (10 B D2H). */
+START_TEST(sixteenth_unique_fault_transfers)
+{
+    static const char *const sets[] = { "gmmu.hir.enabled=true" };
+    struct rig *r = rig_new(sets, 1, 2, 0);
+    gmmu_defer_replay(r->gmmu, true);
+    rig_map(r, 0);
+    rig_send(r, 0, 0, PG(0), REQ_LOAD);
+    for (unsigned i = 0; i < 10; i++) {
+        rig_send(r, 100 * CYC, 0, PG(100 + i), REQ_LOAD);
+        rig_send(r, 100 * CYC, 1, PG(100 + i), REQ_LOAD);
+    }
+    engine_at(r->e, 1000 * CYC, &r->dom, replay_flush, r, 0);
+    rig_run(r);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.hir.transfers"), 0);
+    ck_assert_uint_eq(replayed, 20);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.faults"), 40);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.flushed_faults"), 20);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.refaults"), 20);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.unique_faults"), 10);
+    for (unsigned i = 0; i < 5; i++) rig_send(r, 2000 * CYC, 0, PG(200 + i), REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.unique_faults"), 15);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.hir.transfers"), 0);
+    rig_send(r, 3000 * CYC, 0, PG(205), REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.faults"), 46);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.unique_faults"), 16);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.hir.transfers"), 1);
+    ck_assert_uint_eq(rig_counter(r, "link.d2h.bytes"), 10);
+    rig_free(r);
+}
+END_TEST
+
 static Suite *hir_suite(void)
 {
     Suite *s = suite_create("hir");
@@ -120,6 +170,7 @@ static Suite *hir_suite(void)
     tcase_add_test(t, nine_page_sets_in_one_set_lose_the_ninth);
     tcase_add_test(t, flush_carries_records_over_the_link);
     tcase_add_test(t, every_sixteenth_fault_transfers);
+    tcase_add_test(t, sixteenth_unique_fault_transfers);
     suite_add_tcase(s, t);
     return s;
 }

@@ -4,6 +4,8 @@
 #include <check.h>
 #include "suite_main.h"
 #include <dirent.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +14,11 @@
 #include "config.h"
 #include "results.h"
 #include "stats.h"
+#include "sweep.h"
 
 #define DOC_NAME "docs/results.md"
+/* Rows after this heading describe DIR/sweep.h5, not a run file. */
+#define SWEEP_HEADING "## Sweep files"
 
 /* ---- fixture: a registry and a config with known values ---- */
 
@@ -40,11 +45,15 @@ static void add_kernel(struct rec_table *t, uint64_t id, const char *name,
     rec_append(t, vals);
 }
 
-static struct stats *build_stats(void)
+/* EXTRA: one more counter, as a policy of one sweep point registers its
+ * own statistics (extra.only_here = 7). */
+static struct stats *build_stats_extra(bool extra)
 {
     struct stats *s = stats_new();
     uint64_t *c = stat_counter(s, "sm.warp_insts", "insts",
                                "warp instructions retired");
+    if (extra)
+        *stat_counter(s, "extra.only_here", "pages", "a policy's own") = 7;
     uint64_t *v = stat_vector(s, "sm.insts_per_sm", 3, "insts",
                               "warp instructions per SM");
     struct stat_avg *a = stat_average(s, "gmmu.fault_latency", "ps",
@@ -72,6 +81,8 @@ static struct stats *build_stats(void)
     add_kernel(k, 2, "saxpy", 7000000, 0.5);
     return s;
 }
+
+static struct stats *build_stats(void) { return build_stats_extra(false); }
 
 static const struct run_info info = {
     .status = "completed", .seed = 42, .sim_time_ps = 12345678,
@@ -292,16 +303,20 @@ static bool backtick_token(const char *line, int n, char *out, size_t outsz)
     }
 }
 
-/* Rows of the path tables: "| `PATH` | `TYPE` | `SHAPE` | ...". */
-static size_t load_doc(struct doc_row *rows, size_t max)
+/* Rows of the path tables: "| `PATH` | `TYPE` | `SHAPE` | ...", those of
+ * the run file or (SWEEP) those of the merged sweep file. */
+static size_t load_doc(struct doc_row *rows, size_t max, bool sweep)
 {
     FILE *fp = open_doc();
     ck_assert_msg(fp != NULL, "cannot find " DOC_NAME
                   " (run from the source tree or set UVMSIM_SRC)");
     char line[2048];
     size_t n = 0;
+    bool in_sweep = false;
     while (fgets(line, sizeof line, fp)) {
-        if (strncmp(line, "| `/", 4) != 0) continue;
+        if (!strncmp(line, SWEEP_HEADING, strlen(SWEEP_HEADING)))
+            in_sweep = true;
+        if (in_sweep != sweep || strncmp(line, "| `/", 4) != 0) continue;
         ck_assert_uint_lt(n, max);
         struct doc_row *r = &rows[n++];
         ck_assert_msg(backtick_token(line, 0, r->path, sizeof r->path) &&
@@ -350,12 +365,62 @@ static bool field_token_matches(const char *token, const struct rec_field *f)
            (!strcmp(token, "<str32 field>") && f->type == REC_STR32);
 }
 
+/* The merged sweep under test (NULL while checking the run file). */
+struct sweep_fx {
+    char file[256], dir[256], h5[300];
+    char columns[64][128];      /* /points columns, read from the file */
+    size_t ncolumns;
+};
+static const struct sweep_fx *sweep_fx;
+
+/* Merged points of the fixture sweep, named by hand from the default
+ * template (values joined by '_', seeds as seedN, '%' as pct); the third
+ * planned point gets no result. */
+static const char *const sweep_names[] = {
+    "fifo_seed1_75pct_10ms_false", "lru_seed2_50pct_20ms_true",
+    "random_seed3_25pct_30ms_false",
+};
+static const struct { const char *token, *key; } sweep_axes[] = {
+    {"<string axis>", "driver.eviction"}, {"<int axis>", "sim.seed"},
+    {"<real axis>", "gpu.memory.fraction"}, {"<u64 axis>", "sim.watchdog"},
+    {"<bool axis>", "gpu.l1d.bypass"},
+};
+
+static size_t sweep_token_values(const struct fixture *fx, const char *token,
+                                 struct subst *out, size_t max)
+{
+    size_t n = 0;
+    const struct stats *s = fx->st;
+    if (!strcmp(token, "<name>")) {
+        out[n++] = (struct subst){sweep_names[0], NULL};
+        out[n++] = (struct subst){sweep_names[1], NULL};
+    } else if (!strcmp(token, "<points column>")) {
+        for (size_t i = 0; i < sweep_fx->ncolumns && n < max; i++)
+            out[n++] = (struct subst){sweep_fx->columns[i], NULL};
+    } else if (!strcmp(token, "<u64 stat>") || !strcmp(token, "<f64 stat>")) {
+        bool u64 = token[1] == 'u';
+        for (size_t i = 0; i < stats_count(s) && n < max; i++) {
+            enum stat_kind k = stats_at(s, i)->kind;
+            if (u64 ? k == STAT_COUNTER : k == STAT_AVERAGE || k == STAT_REAL)
+                out[n++] = (struct subst){stats_at(s, i)->name, NULL};
+        }
+        if (!u64) out[n++] = (struct subst){"extra.only_here", NULL};
+    } else {
+        for (size_t i = 0; i < sizeof sweep_axes / sizeof sweep_axes[0]; i++)
+            if (!strcmp(token, sweep_axes[i].token))
+                out[n++] = (struct subst){sweep_axes[i].key, NULL};
+    }
+    return n;
+}
+
 static size_t token_values(const struct fixture *fx, const char *token,
                            const struct rec_table *table, struct subst *out,
                            size_t max)
 {
     size_t n = 0;
     const struct stats *s = fx->st;
+    if (sweep_fx && (n = sweep_token_values(fx, token, out, max)) > 0)
+        return n;
     for (size_t i = 0; i < sizeof key_tokens / sizeof key_tokens[0]; i++) {
         if (strcmp(token, key_tokens[i].token)) continue;
         struct key_pick k = {key_tokens[i].type, NULL};
@@ -411,6 +476,10 @@ static bool type_is(hid_t t, const char *want)
                H5Tget_cset(t) == H5T_CSET_UTF8;
     if (!strcmp(want, "string32"))
         return cls == H5T_STRING && H5Tis_variable_str(t) == 0 && size == 32 &&
+               H5Tget_strpad(t) == H5T_STR_NULLTERM;
+    if (!strcmp(want, "stringN"))
+        return cls == H5T_STRING && H5Tis_variable_str(t) == 0 &&
+               size % 8 == 0 && size >= 8 &&
                H5Tget_strpad(t) == H5T_STR_NULLTERM;
     if (!strcmp(want, "compound")) return cls == H5T_COMPOUND;
     ck_abort_msg("unknown type '%s' in " DOC_NAME, want);
@@ -552,7 +621,7 @@ START_TEST(every_documented_path)
     fixture_init(&fx);
     write_ok(&fx, fx.path, &info);
     static struct doc_row rows[256];
-    size_t n = load_doc(rows, 256);
+    size_t n = load_doc(rows, 256, false);
     ck_assert_uint_ge(n, sizeof required / sizeof required[0]);
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
         bool found = false;
@@ -634,10 +703,14 @@ START_TEST(config_values)
     free(yaml);
     struct config_check c = {fid, 0};
     config_foreach(fx.cfg, check_key, &c);
-    /* One attribute per key plus the YAML. */
+    /* One attribute per key plus the YAML and its hash. */
     H5O_info_t oi;
     ck_assert_int_ge(H5Oget_info_by_name(fid, "/config", &oi, H5P_DEFAULT), 0);
-    ck_assert_uint_eq(oi.num_attrs, c.n + 1);
+    ck_assert_uint_eq(oi.num_attrs, c.n + 2);
+    yaml = config_to_yaml(fx.cfg);
+    ck_assert_uint_eq(attr_u64(fid, "/config", "yaml_hash"),
+                      results_yaml_hash(yaml));
+    free(yaml);
     /* The -s overrides arrive in base units. */
     ck_assert_uint_eq(attr_u64(fid, "/config", "sim.epoch"), 5000000);
     int64_t seed;
@@ -1033,6 +1106,259 @@ START_TEST(same_inputs_same_contents)
 }
 END_TEST
 
+/* ---- merged sweeps (DIR/sweep.h5) ---- */
+
+/* FNV-1a 64 test vectors from the algorithm's published reference. */
+START_TEST(yaml_hash_is_fnv1a_64)
+{
+    ck_assert_uint_eq(results_yaml_hash(""), 0xcbf29ce484222325ULL);
+    ck_assert_uint_eq(results_yaml_hash("a"), 0xaf63dc4c8601ec8cULL);
+    ck_assert_uint_eq(results_yaml_hash("foobar"), 0x85944171f73967e8ULL);
+}
+END_TEST
+
+static const char sweep_file_text[] =
+    "set:\n"
+    "  sim.epoch: 5us\n"
+    "zip:\n"
+    "  - driver.eviction: [fifo, lru, random]\n"
+    "    sim.seed: [1, 2, 3]\n"
+    "    gpu.memory.fraction: [75%, 50%, 25%]\n"
+    "    sim.watchdog: [10ms, 20ms, 30ms]\n"
+    "    gpu.l1d.bypass: [false, true, false]\n";
+
+/* A three-point sweep whose first two points have results (the second
+ * with one more statistic), merged. */
+static void sweep_fixture(struct fixture *fx, struct sweep_fx *sf)
+{
+    fixture_init(fx);
+    memset(sf, 0, sizeof *sf);
+    snprintf(sf->file, sizeof sf->file, "%s/s.yaml", fx->dir);
+    snprintf(sf->dir, sizeof sf->dir, "%s/sw", fx->dir);
+    snprintf(sf->h5, sizeof sf->h5, "%s/sweep.h5", sf->dir);
+    FILE *fp = fopen(sf->file, "w");
+    ck_assert_ptr_nonnull(fp);
+    fputs(sweep_file_text, fp);
+    fclose(fp);
+    struct cfg_error cerr;
+    struct sweep *s = sweep_load(sf->file, NULL, 0, &cerr);
+    ck_assert_msg(s != NULL, "sweep_load: %s", cerr.msg);
+    ck_assert_uint_eq(s->npoints, 3);
+    for (size_t i = 0; i < 3; i++) ck_assert_str_eq(s->points[i].name, sweep_names[i]);
+    char err[1024];
+    struct sweep_dir *d = sweep_dir_open(sf->dir, true, true, err, sizeof err);
+    ck_assert_msg(d != NULL, "%s", err);
+    ck_assert_msg(sweep_dir_write_plan(d, s, err, sizeof err) == 0, "%s", err);
+    for (size_t i = 0; i < 2; i++) {
+        char cp[512], rp[512];
+        snprintf(cp, sizeof cp, "%s/configs/%s.yaml", sf->dir, sweep_names[i]);
+        snprintf(rp, sizeof rp, "%s/points/%s.h5", sf->dir, sweep_names[i]);
+        /* The point's config as `uvmsim run` loads it: its hash must be
+         * the plan's for the merge to take the result. */
+        struct config *c = config_load(cp, NULL, 0, &cerr);
+        ck_assert_msg(c != NULL, "%s", cerr.msg);
+        struct stats *st = build_stats_extra(i == 1);
+        ck_assert_int_eq(results_write(rp, c, st, &info, err, sizeof err), 0);
+        stats_free(st);
+        config_free(c);
+    }
+    FILE *null = fopen("/dev/null", "w");
+    ck_assert_int_eq(sweep_merge(d, null, err, sizeof err), SWEEP_EXIT_INCOMPLETE);
+    fclose(null);
+    sweep_dir_close(d);
+    sweep_free(s);
+
+    hid_t fid = open_file(sf->h5);
+    hid_t dd = H5Dopen2(fid, "/points", H5P_DEFAULT), t = H5Dget_type(dd);
+    int nm = H5Tget_nmembers(t);
+    ck_assert_int_le(nm, 64);
+    for (int i = 0; i < nm; i++) {
+        char *name = H5Tget_member_name(t, (unsigned)i);
+        snprintf(sf->columns[sf->ncolumns++], sizeof sf->columns[0], "%s", name);
+        H5free_memory(name);
+    }
+    H5Tclose(t);
+    H5Dclose(dd);
+    close_file(fid);
+}
+
+START_TEST(every_documented_sweep_path)
+{
+    struct fixture fx;
+    struct sweep_fx sf;
+    sweep_fixture(&fx, &sf);
+    static struct doc_row rows[256];
+    size_t n = load_doc(rows, 256, true);
+    static const char *const required[] = {
+        "/@points_planned", "/@points_merged", "/@axes", "/points",
+        "/points{name}", "/points{<string axis>}", "/points{<real axis>}",
+        "/points{<u64 stat>}", "/points{<f64 stat>}", "/axes", "/axes{text}",
+        "/missing", "/missing{exit_code}", "/runs/<name>",
+        "/runs/<name>@<string axis>", "/runs/<name>/timeseries",
+        "/host/<name>", "/host/<name>@wall_seconds",
+    };
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
+        bool found = false;
+        for (size_t j = 0; j < n && !found; j++)
+            found = !strcmp(rows[j].path, required[i]);
+        ck_assert_msg(found, "%s (sweep files) does not document %s",
+                      DOC_NAME, required[i]);
+    }
+    sweep_fx = &sf;
+    hid_t fid = open_file(sf.h5);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(expand_and_verify(&fx, fid, rows[i].path, NULL, &rows[i]) > 0,
+                      "%s matched nothing in the merged file", rows[i].path);
+    close_file(fid);
+    sweep_fx = NULL;
+    fixture_free(&fx);
+}
+END_TEST
+
+struct point_row {
+    char name[40], eviction[8];
+    int64_t seed;
+    double fraction;
+    uint64_t watchdog;
+    uint8_t bypass;
+    uint64_t insts;
+    double extra, ipc;
+};
+
+static hid_t point_row_type(void)
+{
+    hid_t s40 = H5Tcopy(H5T_C_S1), s8 = H5Tcopy(H5T_C_S1);
+    H5Tset_size(s40, 40);
+    H5Tset_size(s8, 8);
+    hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct point_row));
+    H5Tinsert(t, "name", offsetof(struct point_row, name), s40);
+    H5Tinsert(t, "driver.eviction", offsetof(struct point_row, eviction), s8);
+    H5Tinsert(t, "sim.seed", offsetof(struct point_row, seed), H5T_NATIVE_INT64);
+    H5Tinsert(t, "gpu.memory.fraction", offsetof(struct point_row, fraction),
+              H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "sim.watchdog", offsetof(struct point_row, watchdog),
+              H5T_NATIVE_UINT64);
+    H5Tinsert(t, "gpu.l1d.bypass", offsetof(struct point_row, bypass),
+              H5T_NATIVE_UINT8);
+    H5Tinsert(t, "sm.warp_insts", offsetof(struct point_row, insts),
+              H5T_NATIVE_UINT64);
+    H5Tinsert(t, "extra.only_here", offsetof(struct point_row, extra),
+              H5T_NATIVE_DOUBLE);
+    H5Tinsert(t, "ipc", offsetof(struct point_row, ipc), H5T_NATIVE_DOUBLE);
+    H5Tclose(s40);
+    H5Tclose(s8);
+    return t;
+}
+
+struct missing_row { char name[40], state[16]; int64_t code; };
+struct axis_row { char key[32]; uint64_t pos; char text[16]; double value; };
+
+START_TEST(sweep_values)
+{
+    struct fixture fx;
+    struct sweep_fx sf;
+    sweep_fixture(&fx, &sf);
+    hid_t fid = open_file(sf.h5);
+    ck_assert_uint_eq(attr_u64(fid, "/", "points_planned"), 3);
+    ck_assert_uint_eq(attr_u64(fid, "/", "points_merged"), 2);
+
+    /* /points: the values as written, in base units (75% = 0.75,
+     * 10ms = 1e10 ps), and the fixture's statistics. */
+    hid_t mt = point_row_type();
+    size_t n;
+    struct point_row *r = dset_read(fid, "/points", mt, &n);
+    H5Tclose(mt);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(r[0].name, sweep_names[0]);
+    ck_assert_str_eq(r[1].name, sweep_names[1]);
+    ck_assert_str_eq(r[0].eviction, "fifo");
+    ck_assert_str_eq(r[1].eviction, "lru");
+    ck_assert_int_eq(r[0].seed, 1);
+    ck_assert_int_eq(r[1].seed, 2);
+    ck_assert_double_eq(r[0].fraction, 0.75);
+    ck_assert_double_eq(r[1].fraction, 0.5);
+    ck_assert_uint_eq(r[0].watchdog, 10000000000ULL);
+    ck_assert_uint_eq(r[1].watchdog, 20000000000ULL);
+    ck_assert_uint_eq(r[0].bypass, 0);
+    ck_assert_uint_eq(r[1].bypass, 1);
+    ck_assert_uint_eq(r[0].insts, 250);
+    ck_assert_uint_eq(r[1].insts, 250);
+    ck_assert(isnan(r[0].extra));           /* the first point lacks it */
+    ck_assert_double_eq(r[1].extra, 7.0);
+    ck_assert_double_eq(r[0].ipc, 1.5);
+    free(r);
+
+    /* /missing: the third point, never run. */
+    hid_t s40 = H5Tcopy(H5T_C_S1), s16 = H5Tcopy(H5T_C_S1);
+    H5Tset_size(s40, 40);
+    H5Tset_size(s16, 16);
+    mt = H5Tcreate(H5T_COMPOUND, sizeof(struct missing_row));
+    H5Tinsert(mt, "name", offsetof(struct missing_row, name), s40);
+    H5Tinsert(mt, "state", offsetof(struct missing_row, state), s16);
+    H5Tinsert(mt, "exit_code", offsetof(struct missing_row, code), H5T_NATIVE_INT64);
+    struct missing_row *m = dset_read(fid, "/missing", mt, &n);
+    H5Tclose(mt);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_str_eq(m[0].name, sweep_names[2]);
+    ck_assert_str_eq(m[0].state, "not run");
+    ck_assert_int_eq(m[0].code, -1);
+    free(m);
+
+    /* /axes: 5 axes x 3 values, in the order written. */
+    hid_t s32 = H5Tcopy(H5T_C_S1);
+    H5Tset_size(s32, 32);
+    mt = H5Tcreate(H5T_COMPOUND, sizeof(struct axis_row));
+    H5Tinsert(mt, "key", offsetof(struct axis_row, key), s32);
+    H5Tinsert(mt, "position", offsetof(struct axis_row, pos), H5T_NATIVE_UINT64);
+    H5Tinsert(mt, "text", offsetof(struct axis_row, text), s16);
+    H5Tinsert(mt, "value", offsetof(struct axis_row, value), H5T_NATIVE_DOUBLE);
+    struct axis_row *a = dset_read(fid, "/axes", mt, &n);
+    H5Tclose(mt);
+    ck_assert_uint_eq(n, 15);
+    ck_assert_str_eq(a[0].key, "driver.eviction");
+    ck_assert_str_eq(a[2].text, "random");
+    ck_assert(isnan(a[2].value));
+    ck_assert_str_eq(a[8].key, "gpu.memory.fraction");
+    ck_assert_uint_eq(a[8].pos, 2);
+    ck_assert_str_eq(a[8].text, "25%");
+    ck_assert_double_eq(a[8].value, 0.25);
+    free(a);
+    H5Tclose(s40);
+    H5Tclose(s32);
+    H5Tclose(s16);
+
+    /* The run, copied, with its axis values; its host figures apart. */
+    char g[128];
+    snprintf(g, sizeof g, "/runs/%s", sweep_names[1]);
+    ck_assert_double_eq(attr_f64(fid, g, "gpu.memory.fraction"), 0.5);
+    check_attr_str(fid, g, "driver.eviction", "lru");
+    check_attr_str(fid, g, "status", "completed");
+    snprintf(g, sizeof g, "/runs/%s/stats/extra/only_here", sweep_names[1]);
+    ck_assert_uint_eq(dset_u64(fid, g), 7);
+    snprintf(g, sizeof g, "/host/%s", sweep_names[0]);
+    ck_assert_double_eq(attr_f64(fid, g, "wall_seconds"), 0.5);
+    snprintf(g, sizeof g, "/runs/%s/host", sweep_names[0]);
+    ck_assert_int_eq(H5Lexists(fid, g, H5P_DEFAULT), 0);
+    close_file(fid);
+
+    /* Merging again gives the same bytes: no time stamps anywhere. */
+    struct dump before = file_bytes(sf.h5);
+    char err[1024];
+    struct sweep_dir *d = sweep_dir_open(sf.dir, false, true, err, sizeof err);
+    ck_assert_msg(d != NULL, "%s", err);
+    FILE *null = fopen("/dev/null", "w");
+    sleep(1);
+    ck_assert_int_eq(sweep_merge(d, null, err, sizeof err), SWEEP_EXIT_INCOMPLETE);
+    fclose(null);
+    sweep_dir_close(d);
+    struct dump after = file_bytes(sf.h5);
+    ck_assert(same(&before, &after));
+    free(before.buf);
+    free(after.buf);
+    fixture_free(&fx);
+}
+END_TEST
+
 static Suite *results_suite(void)
 {
     Suite *su = suite_create("results");
@@ -1051,6 +1377,9 @@ static Suite *results_suite(void)
     tcase_add_test(tc, failed_rename_leaves_no_temp);
     tcase_add_test(tc, overwrites_existing_file);
     tcase_add_test(tc, same_inputs_same_contents);
+    tcase_add_test(tc, yaml_hash_is_fnv1a_64);
+    tcase_add_test(tc, every_documented_sweep_path);
+    tcase_add_test(tc, sweep_values);
     suite_add_tcase(su, tc);
     return su;
 }

@@ -118,6 +118,8 @@ static sim_time run(const char *cycles, const uint64_t *vpns, unsigned n, uint64
     tlb_set_walker(m->tlb, gmmu_walk_in(m->gmmu));
     tlb_set_shootdown_hook(m->tlb, stall, m->gpu);
     gmmu_set_fault_hook(m->gmmu, gpu_note_fault, m->gpu);
+    tlb_set_fault_hook(m->tlb, gmmu_utlb_fault, m->gmmu);
+    gmmu_set_replay_hook(m->gmmu, tlb_replay, m->tlb);
     gmmu_map(m->gmmu, P_VA >> 12, 5, 0);
     gmmu_map(m->gmmu, (P_VA >> 12) + 1, 6, 0);
     gmmu_map(m->gmmu, (P_VA >> 12) + 2, 7, 0);

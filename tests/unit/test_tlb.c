@@ -3,6 +3,7 @@
  * hits the L2 answers after 1 + 10 cycles; a miss in both goes to the
  * fixed-latency walker (8 cycles): 1 + 10 + 8 = 19 cycles. */
 #include <check.h>
+#include <stdlib.h>
 #include "suite_main.h"
 #include "xlate_rig.h"
 
@@ -208,6 +209,109 @@ START_TEST(shootdown_cost_and_scope)
 }
 END_TEST
 
+/* One fault entry per uTLB and page (uvm_gpu_replayable_faults.c: entries
+ * carry their uTLB; the driver coalesces the duplicates).  Page A is
+ * absent; SMs 0 and 1 look it up at cycle 0 (lookup at 1): their L1
+ * misses reach the L2 at 11, the second merges into the first's MSHR, one
+ * walk answers both with a fault NACK at 19, and each L1 hands its access
+ * to the GMMU: two entries (SM 0 and SM 1) from one walk.  Page B is
+ * absent; two warps of SM 0 look it up at 0 and at 100.  The first (looked
+ * up at 2, behind A on the one port) faults at 20; the fault freed the
+ * MSHRs and installed nothing, so the second misses again and walks again
+ * (NACK at 119), and joins SM 0's fault on B: one entry.  Mapping both
+ * pages at 1000 (no driver: replays are not deferred) sends the four
+ * parked accesses back into their L1s, visible at 1001: SM 1's A looked up
+ * at 1001; SM 0's queue in fault order: A at 1001, B at 1002, the other B
+ * at 1003 (merged into the first's MSHR).  A is walked once (the two L2
+ * lookups merge) and answered to both at 1001 + 18 = 1019, B at 1020. */
+START_TEST(one_entry_per_utlb_and_page)
+{
+    struct rig *r = rig_new(NULL, 0, 2, 0);
+    uint64_t A = PG(5), B = PG(6);
+    rig_send(r, 0, 0, A, REQ_LOAD);
+    rig_send(r, 0, 1, A, REQ_LOAD);
+    rig_send(r, 0, 0, B, REQ_LOAD);
+    rig_send(r, 100 * CYC, 0, B, REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(r->nans, 0);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.walks"), 3);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.faults"), 3);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.unique_faults"), 2);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.utlb_merges"), 1);
+    ck_assert_uint_eq(rig_counter(r, "tlb.l2.fault_nacks"), 3);
+    ck_assert_uint_eq(rig_counter(r, "tlb.l1.fault_nacks"), 4);
+    struct fault_entry f[4];
+    ck_assert_uint_eq(gmmu_fetch_faults(r->gmmu, f, 4, engine_now(r->e)), 3);
+    unsigned sms_a = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        if (f[i].vpn == A >> 12) { sms_a |= 1u << f[i].sm; ck_assert_uint_eq(f[i].t, 19 * CYC); }
+        else {
+            ck_assert_uint_eq(f[i].vpn, B >> 12);
+            ck_assert_uint_eq(f[i].sm, 0);
+            ck_assert_uint_eq(f[i].t, 20 * CYC);
+        }
+    }
+    ck_assert_uint_eq(sms_a, 3);
+    gmmu_map(r->gmmu, A >> 12, 0x50, 1000 * CYC);
+    gmmu_map(r->gmmu, B >> 12, 0x60, 1000 * CYC);
+    rig_run(r);
+    ck_assert_uint_eq(r->nans, 4);
+    for (unsigned k = 0; k < 2; k++) {
+        ck_assert_uint_eq(rig_ans(r, A, k)->t, 1019 * CYC);
+        ck_assert_uint_eq(rig_ans(r, B, k)->t, 1020 * CYC);
+    }
+    ck_assert_uint_eq(rig_ans(r, B, 1)->paddr, 0x60ULL << 12);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.replayed_accesses"), 4);
+    /* The re-walk filled the L1: the next lookup hits. */
+    rig_send(r, 2000 * CYC, 1, A, REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(rig_ans(r, A, 2)->t, 2001 * CYC);
+    rig_free(r);
+}
+END_TEST
+
+/* A pending fault holds no MSHR.  One MSHR in each TLB; SM 0 looks up 40
+ * absent pages at cycle 0.  Lookup k misses (the MSHR), its walk faults
+ * 18 cycles later (L2 10 + walk 8) and the NACK frees both MSHRs, so the
+ * next lookup goes out in that same cycle: fault k is logged at
+ * 1 + 18 (k + 1) = 19 + 18k cycles, and all 40 are outstanding at once.
+ * (If the fault kept its MSHRs, lookup 1 would wait for the replay: one
+ * fault.)  Mapping the 40 pages at 2000 replays them through the one MSHR
+ * the same way: answer k at 2000 + 19 + 18k. */
+START_TEST(pending_faults_hold_no_mshr)
+{
+    static const char *const sets[] = { "tlb.l1.mshrs=1", "tlb.l2.mshrs=1" };
+    struct rig *r = rig_new(sets, NSETS(sets), 1, 0);
+    for (unsigned k = 0; k < 40; k++) rig_send(r, 0, 0, PG(100 + k), REQ_LOAD);
+    rig_run(r);
+    ck_assert_uint_eq(r->nans, 0);
+    ck_assert_uint_eq(rig_counter(r, "gmmu.faults"), 40);
+    ck_assert_uint_ge(rig_counter(r, "tlb.l1.mshr_full"), 1);
+    /* The watchdog's dump: every MSHR free, the 40 accesses parked. */
+    char *dump = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&dump, &len);
+    engine_dump(r->e, out);
+    fclose(out);
+    ck_assert_msg(strstr(dump, "40 accesses parked in 40 uTLB fault records"), "%s", dump);
+    ck_assert_msg(!strstr(dump, "1 of 1 MSHRs busy"), "%s", dump);
+    ck_assert_msg(strstr(dump, "0 of 1 MSHRs busy"), "%s", dump);
+    free(dump);
+    struct fault_entry f[40];
+    ck_assert_uint_eq(gmmu_fetch_faults(r->gmmu, f, 40, engine_now(r->e)), 40);
+    for (unsigned k = 0; k < 40; k++) {
+        ck_assert_uint_eq(f[k].vpn, PG(100 + k) >> 12);
+        ck_assert_uint_eq(f[k].t, (19 + 18 * k) * CYC);
+    }
+    for (unsigned k = 0; k < 40; k++) gmmu_map(r->gmmu, PG(100 + k) >> 12, 0x200 + k, 2000 * CYC);
+    rig_run(r);
+    ck_assert_uint_eq(r->nans, 40);
+    for (unsigned k = 0; k < 40; k++)
+        ck_assert_uint_eq(rig_ans(r, PG(100 + k), 0)->t, (2000 + 19 + 18 * k) * CYC);
+    rig_free(r);
+}
+END_TEST
+
 static Suite *tlb_suite(void)
 {
     Suite *s = suite_create("tlb");
@@ -219,6 +323,8 @@ static Suite *tlb_suite(void)
     tcase_add_test(t, store_needs_dirty_entry);
     tcase_add_test(t, page_sizes_coexist);
     tcase_add_test(t, shootdown_cost_and_scope);
+    tcase_add_test(t, one_entry_per_utlb_and_page);
+    tcase_add_test(t, pending_faults_hold_no_mshr);
     suite_add_tcase(s, t);
     return s;
 }

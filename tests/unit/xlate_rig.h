@@ -18,7 +18,7 @@
 #define CYC 1000ULL                 /* ps per core cycle */
 #define VA0 0x100000000000ULL       /* 2 MiB (and 1 GiB) aligned */
 #define PG(i) (VA0 + (uint64_t)(i) * 4096)
-#define RIG_MAX 512
+#define RIG_MAX 4096
 
 struct rig_ans { uint64_t vaddr, paddr; sim_time t; uint32_t size; uint8_t xflags; unsigned sm; };
 
@@ -98,6 +98,8 @@ static inline struct rig *rig_new(const char *const *sets, size_t nsets, unsigne
     tlb_set_shootdown_hook(r->tlb, rig_shootdown_hook, r);
     tlb_set_remote_hook(r->tlb, gmmu_note_remote_access, r->gmmu);
     gmmu_set_stall_hook(r->gmmu, tlb_stall_sm, r->tlb);
+    tlb_set_fault_hook(r->tlb, gmmu_utlb_fault, r->gmmu);
+    gmmu_set_replay_hook(r->gmmu, tlb_replay, r->tlb);
     gmmu_set_link(r->gmmu, r->link);
     r->sink.rig = r;
     comp_init(&r->sink.c, r->e, &rig_sink_ops, "sink", &r->dom);
