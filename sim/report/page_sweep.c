@@ -50,7 +50,7 @@ static void missing_points(FILE *f, hid_t fid)
     rpt_str_free(state, m);
 }
 
-static void ipc_overlay(FILE *f, hid_t fid, char **names, size_t n)
+static void ipc_overlay(FILE *f, hid_t fid, char **names, char **labels, size_t n)
 {
     size_t k = n < MAX_OVERLAY ? n : MAX_OVERLAY;
     struct svg_series *ser = xcalloc(k ? k : 1, sizeof *ser);
@@ -68,7 +68,7 @@ static void ipc_overlay(FILE *f, hid_t fid, char **names, size_t n)
         if (rpt_run_read(g, &r, err, sizeof err) == 0) {
             size_t m = run_ipc(&r, &xs[used], &ys[used]);
             if (m) {
-                ser[used] = (struct svg_series){ names[i], ys[used], xs[used], m };
+                ser[used] = (struct svg_series){ labels[i], ys[used], xs[used], m };
                 used++;
             } else {
                 free(xs[used]);
@@ -120,14 +120,25 @@ void page_sweep(FILE *f, hid_t fid, const char *title)
     size_t ms;
     char **status = rpt_str_column(fid, "points", "status", &ms);
 
-    fputs("<h2 id=\"points\">Points</h2>\n<table class=\"points\">\n<tr><th>point</th>", f);
+    /* Plots name the points by their number in this table when the names
+     * are too long for the bars. */
+    size_t longest = 0;
+    for (size_t i = 0; names && i < n; i++) if (strlen(names[i]) > longest) longest = strlen(names[i]);
+    bool numbered = longest > 12 || n > 6;
+    char **labels = xcalloc(n ? n : 1, sizeof *labels);
+    for (size_t i = 0; names && i < n; i++) {
+        labels[i] = xmalloc(strlen(names[i]) + 24);
+        if (numbered) sprintf(labels[i], "#%zu", i + 1);
+        else strcpy(labels[i], names[i]);
+    }
+    fputs("<h2 id=\"points\">Points</h2>\n<table class=\"points\">\n<tr><th>#</th><th>point</th>", f);
     for (size_t j = 0; j < nax; j++) { fputs("<th>", f); html_escape(f, ax[j].key); fputs("</th>", f); }
     if (status) fputs("<th>status</th>", f);
     for (size_t c = 0; c < NCOLS; c++)
         if (cv[c]) { fputs("<th>", f); html_escape(f, cols[c].label); fputs("</th>", f); }
     fputs("</tr>\n", f);
     for (size_t i = 0; names && i < n; i++) {
-        fputs("<tr><td>", f);
+        fprintf(f, "<tr><td class=\"n\">%zu</td><td>", i + 1);
         html_escape(f, names[i]);
         fputs("</td>", f);
         for (size_t j = 0; j < nax; j++) {
@@ -155,16 +166,17 @@ void page_sweep(FILE *f, hid_t fid, const char *title)
         char id[64];
         snprintf(id, sizeof id, "sweep-bar-%zu", c);
         struct svg_plot p = { cols[c].label, "", cols[c].label, id };
-        svg_bars(f, &p, names, v, n);
+        svg_bars(f, &p, labels, v, n);
         free(v);
     }
-    if (names) ipc_overlay(f, fid, names, n);
+    if (names) ipc_overlay(f, fid, names, labels, n);
     fputs("</div>\n", f);
     missing_points(f, fid);
 
     for (size_t j = 0; j < nax; j++) { rpt_str_free(ax[j].text, n); free(ax[j].num); }
     free(ax);
     for (size_t c = 0; c < NCOLS; c++) free(cv[c]);
+    rpt_str_free(labels, names ? n : 0);
     rpt_str_free(status, ms);
     rpt_str_free(names, n);
     rpt_str_free(fields, nf);

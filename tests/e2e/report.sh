@@ -109,6 +109,60 @@ check "resident pages stay within the capacity" test "$(cat "$TMP/res")" = True
 "$UVMSIM" report "$TMP/run.h5" -o "$TMP/run2.html"
 check "the page is deterministic" cmp -s "$TMP/run.html" "$TMP/run2.html"
 
+# ---- a sweep: hand-made sweep.h5 (docs/results.md, "Sweeps") -------------
+# Two points on one axis, a third planned point that failed.  Point a:
+# 300 us, IPC 0.5; point b: 600 us, IPC 0.25.  Each run's time series: one
+# sample at 1 us with 500 (a) / 250 (b) warp instructions at 1 GHz: IPC
+# 500/1000 = 0.5 and 0.25 on the overlay.
+mkdir -p "$TMP/sweepdir"
+$PY - "$TMP/sweepdir/sweep.h5" <<'PYEOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "w")
+f.attrs["points_merged"] = np.uint64(2)
+pts = np.zeros(2, dtype=[("name", "S32"), ("driver.eviction", "S8"), ("status", "S16"),
+                         ("sim_time_ps", "<u8"), ("gpu.ipc", "<f8")])
+pts["name"] = [b"fifo_a", b"lru_b"]; pts["driver.eviction"] = [b"fifo", b"lru"]
+pts["status"] = [b"completed", b"completed"]
+pts["sim_time_ps"] = [300000000, 600000000]; pts["gpu.ipc"] = [0.5, 0.25]
+f.create_dataset("points", data=pts)
+ax = np.zeros(2, dtype=[("key", "S32"), ("position", "<u8"), ("text", "S16"), ("value", "<f8")])
+ax["key"] = [b"driver.eviction"] * 2; ax["position"] = [0, 1]; ax["text"] = [b"fifo", b"lru"]
+ax["value"] = [np.nan, np.nan]
+f.create_dataset("axes", data=ax)
+mi = np.zeros(1, dtype=[("name", "S32"), ("state", "S16"), ("exit_code", "<i8")])
+mi["name"] = [b"random_c"]; mi["state"] = [b"failed"]; mi["exit_code"] = [3]
+f.create_dataset("missing", data=mi)
+for name, insts in (("fifo_a", 500), ("lru_b", 250)):
+    g = f.create_group("runs/" + name)
+    g.attrs["status"] = "completed"; g.attrs["sim_time_ps"] = np.uint64(1000000)
+    c = g.create_group("config"); c.attrs["gpu.clock"] = 1e9; c.attrs["yaml"] = "x: 1\n"
+    d = g.create_dataset("stats/gpu/warp_insts", data=np.uint64(insts))
+    d.attrs["kind"] = "counter"; d.attrs["unit"] = "insts"; d.attrs["description"] = "d"
+    ts = np.zeros(1, dtype=[("time_ps", "<u8"), ("gpu.warp_insts", "<u8")])
+    ts["time_ps"] = [1000000]; ts["gpu.warp_insts"] = [insts]
+    g.create_dataset("timeseries", data=ts)
+f.close()
+PYEOF
+"$UVMSIM" report "$TMP/sweepdir" -o "$TMP/sweep.html" 2>"$TMP/err"
+check "report of a sweep directory exits 0" test $? -eq 0
+check "the points table lists both points with their axis" \
+    sh -c "grep -q '<td>fifo_a</td><td>fifo</td><td>completed</td>' '$TMP/sweep.html' && grep -q '<td>lru_b</td><td>lru</td><td>completed</td>' '$TMP/sweep.html'"
+barvals() {  # the <title> values of bar chart N
+    $PY - "$TMP/sweep.html" "$1" <<'PYEOF2'
+import re, sys
+html, pid = open(sys.argv[1]).read(), sys.argv[2]
+svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % re.escape(pid), html, re.S).group(0)
+print(" ".join(re.findall(r'<title>[^<:]*: ([^<]*)</title></rect>', svg)))
+PYEOF2
+}
+check "simulated time bars: 300 and 600 us" test "$(barvals sweep-bar-0)" = "300 600"
+check "IPC bars: 0.5 and 0.25" test "$(barvals sweep-bar-1)" = "0.5 0.25"
+check "IPC overlay: one line per point (0.5, 0.25)" \
+    sh -c "grep -A3 'id=\"sweep-ipc\"' '$TMP/sweep.html' >/dev/null && grep -q 'data-y=\"0.5\"' '$TMP/sweep.html' && grep -q 'data-y=\"0.25\"' '$TMP/sweep.html'"
+check "the failed point is listed" grep -q '<td>random_c</td><td>failed</td>' "$TMP/sweep.html"
+"$UVMSIM" report "$TMP/sweepdir/sweep.h5" -o "$TMP/sweep2.html"
+check "DIR and DIR/sweep.h5 give the same page" cmp -s "$TMP/sweep.html" "$TMP/sweep2.html"
+
 # ---- user errors: one line, exit 2, nothing written ---------------------
 "$UVMSIM" report "$TMP/nope.h5" -o "$TMP/x.html" 2>"$TMP/err"; rc=$?
 check "missing file: exit 2" test $rc -eq 2

@@ -41,4 +41,15 @@ check "no console error" grep -q '^errors=0$' "$TMP/out"
 check "screenshot kept as an artifact" test -s "$ART/report.png"
 # A full page of plots is far larger than a blank PNG of the same size.
 check "screenshot is not blank (> 100 KB)" test "$(wc -c <"$ART/report.png")" -gt 100000
+# A sweep's page in the browser too (the smoke sweep: 8 points).
+"$UVMSIM" sweep run configs/sweeps/smoke.yaml -o "$TMP/sweep" -j 2 >/dev/null 2>&1
+"$UVMSIM" report "$TMP/sweep" -o "$ART/sweep.html"
+check "sweep report written" test -s "$ART/sweep.html"
+n=$(grep -c '<svg class="plot"' "$ART/sweep.html")
+$PY tests/browser_check.py "$ART/sweep.html" "$ART/sweep.png" >"$TMP/sout" 2>&1
+cat "$TMP/sout"
+check "sweep page: 9 comparison bars and the IPC overlay" test "$n" -eq 10
+check "sweep page: chromium lays out every plot" grep -q "^drawn=$n\$" "$TMP/sout"
+check "sweep page: no console error, no request" sh -c "grep -q '^errors=0$' '$TMP/sout' && grep -q '^requests=0$' '$TMP/sout'"
+check "sweep screenshot kept" test -s "$ART/sweep.png"
 exit $FAILS
