@@ -30,7 +30,7 @@ static const char usage_run[] =
     "  --trace-window T0:T1     only this window of simulated time (e.g. 10us:50us;\n"
     "                           T0: or :T1 open at one end); default: the whole run\n"
     "  --trace-what LIST        warps,faults,batches,dma,evictions,shootdowns,counters,\n"
-    "                           kernels,walks or all (default: all but walks)\n";
+    "                           kernels,walks,dram or all (default: all but walks, dram)\n";
 
 /* Default result name: the config's file name with .h5 instead of .yaml. */
 static char *default_out(const char *config)

@@ -22,7 +22,7 @@ static bool parse_time(const char *text, sim_time *out, char *why, size_t n)
  * is a user error (one line, exit 2) before anything is simulated. */
 int trace_opts_take(int argc, char **argv, struct trace_opts *t, const char *usage)
 {
-    *t = (struct trace_opts){ NULL, 0, TIME_NEVER, TW_ALL & ~TW_WALKS };
+    *t = (struct trace_opts){ NULL, 0, TIME_NEVER, TW_ALL & ~(TW_WALKS | TW_DRAM) };
     int n = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -53,7 +53,7 @@ int trace_opts_take(int argc, char **argv, struct trace_opts *t, const char *usa
             t->what = trace_parse_what(argv[++i], &bad, &blen);
             if (!t->what) {
                 fprintf(stderr, "uvmsim: --trace-what '%s': unknown '%.*s' (expected a list of "
-                        "warps, faults, batches, dma, evictions, shootdowns, counters, kernels, walks, all)\n",
+                        "warps, faults, batches, dma, evictions, shootdowns, counters, kernels, walks, dram, all)\n",
                         argv[i], (int)blen, bad);
                 exit(EXIT_USER);
             }

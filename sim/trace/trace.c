@@ -17,7 +17,7 @@
 unsigned trace_mask;
 
 /* Processes (one per component group) and their threads (tracks). */
-enum { P_SM = 1, P_TLB, P_GMMU, P_DRV, P_H2D, P_D2H };
+enum { P_SM = 1, P_TLB, P_GMMU, P_DRV, P_H2D, P_D2H, P_DRAM, P_HOST };
 #define OBS_BITS (TW_FAULTS | TW_BATCHES | TW_EVICT | TW_SHOOTDOWN | TW_KERNELS)
 
 struct wst { uint8_t st; sim_time since, until; };
@@ -51,7 +51,7 @@ static void set_mask(void)
 static const struct { const char *name; unsigned bit; } whats[] = {
     {"warps", TW_WARPS}, {"faults", TW_FAULTS}, {"batches", TW_BATCHES}, {"dma", TW_DMA},
     {"evictions", TW_EVICT}, {"shootdowns", TW_SHOOTDOWN}, {"counters", TW_COUNTERS},
-    {"kernels", TW_KERNELS}, {"walks", TW_WALKS}, {"all", TW_ALL},
+    {"kernels", TW_KERNELS}, {"walks", TW_WALKS}, {"dram", TW_DRAM}, {"all", TW_ALL},
 };
 
 unsigned trace_parse_what(const char *s, const char **bad, size_t *badlen)
@@ -210,7 +210,9 @@ int trace_open(const char *path, sim_time t0, sim_time t1, unsigned what)
     meta(P_DRV, -1, "process_name", "driver");
     meta(P_H2D, -1, "process_name", "link H2D");
     meta(P_D2H, -1, "process_name", "link D2H");
-    for (int p = P_SM; p <= P_D2H; p++) {
+    meta(P_DRAM, -1, "process_name", "GPU memory channels");
+    meta(P_HOST, -1, "process_name", "host memory channels");
+    for (int p = P_SM; p <= P_HOST; p++) {
         begin();
         fprintf(f, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}}",
                 p, p);
@@ -238,6 +240,9 @@ void trace_machine(const struct config *cfg, const struct stats *st)
             meta(P_SM, (int)(1 + s * T.maxw + w), "thread_name", "SM %u warp %u", s, w);
     unsigned walkers = (unsigned)cfg_u64(cfg, "gmmu.walker.threads");
     for (unsigned i = 0; i < walkers; i++) meta(P_GMMU, (int)(1 + i), "thread_name", "walker %u", i);
+    unsigned nch = (unsigned)cfg_u64(cfg, "dram.channels"), nhost = (unsigned)cfg_u64(cfg, "host.dram.channels");
+    for (unsigned i = 0; i < nch; i++) meta(P_DRAM, (int)(1 + i), "thread_name", "channel %u", i);
+    for (unsigned i = 0; i < nhost; i++) meta(P_HOST, (int)(1 + i), "thread_name", "channel %u", i);
     unsigned nce = (unsigned)cfg_u64(cfg, "link.copy_engines");
     for (unsigned i = 0; i < nce; i++) {
         meta(P_H2D, (int)(1 + i), "thread_name", "copy engine %u", i);
@@ -515,6 +520,16 @@ void trace_dma(bool d2h, unsigned ce, uint64_t host_addr, uint64_t bytes, sim_ti
     slice(d2h ? P_D2H : P_H2D, 1 + ce, d2h ? "DMA D2H" : "DMA H2D", "dma", start, end,
           "\"bytes\":%llu,\"host_addr\":\"%#llx\"", (unsigned long long)bytes,
           (unsigned long long)host_addr);
+}
+
+void trace_dram(bool host, unsigned ch, bool write, uint64_t addr, unsigned bank, sim_time now,
+                sim_time start, sim_time end)
+{
+    if (!T.f || !(T.what & TW_DRAM)) return;
+    rec(TW_DRAM, now);
+    if (!T.f || end <= T.t0 || start >= T.t1) return;
+    slice(host ? P_HOST : P_DRAM, 1 + ch, write ? "write burst" : "read burst", "dram", start, end,
+          "\"addr\":\"%#llx\",\"bank\":%u", (unsigned long long)addr, bank);
 }
 
 void trace_sample(sim_time now)

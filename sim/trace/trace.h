@@ -30,7 +30,8 @@ enum {
     TW_COUNTERS = 1u << 6,   /* fault-buffer occupancy, resident pages, link bandwidth */
     TW_KERNELS = 1u << 7,    /* kernel launches */
     TW_WALKS = 1u << 8,      /* every page walk (not only the faulting ones) */
-    TW_ALL = (1u << 9) - 1,
+    TW_DRAM = 1u << 9,       /* every data burst on every memory channel */
+    TW_ALL = (1u << 10) - 1,
 };
 
 extern unsigned trace_mask;
@@ -95,6 +96,10 @@ void trace_shootdown(uint64_t vpn, uint64_t npages, unsigned entries, sim_time n
  * start on the engine to its landing. */
 void trace_dma(bool d2h, unsigned ce, uint64_t host_addr, uint64_t bytes, sim_time now,
                sim_time start, sim_time end);
+/* A data burst on channel `ch` of GPU (host false) or host memory, on the
+ * bus from `start` to `end`, issued at `now`. */
+void trace_dram(bool host, unsigned ch, bool write, uint64_t addr, unsigned bank, sim_time now,
+                sim_time start, sim_time end);
 /* Each statistics epoch: link bandwidth per direction since the last. */
 void trace_sample(sim_time now);
 

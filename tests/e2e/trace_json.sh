@@ -191,6 +191,26 @@ check "a 10 us window of a long run holds only that window" test "$(cat "$TMP/lo
 check "a 100x longer window gives a larger file" test "$s2" -gt $((s1 * 10))
 check "tracing does not change the result" sh -c "\"$UVMSIM\" run configs/default.yaml -s workload.stream.footprint=4MiB -s gpu.memory.fraction=50% -o '$TMP/plain.h5' --quiet && h5dump -d /stats/gpu/cycles '$TMP/plain.h5' | grep '(0)' >'$TMP/a' && h5dump -d /stats/gpu/cycles '$TMP/long.h5' | grep '(0)' >'$TMP/b' && cmp -s '$TMP/a' '$TMP/b'"
 
+# ---- memory channels (--trace-what dram) ----
+# Host DDR4 bursts are 8 B x burst length 8 = 64 B (host.dram.bus_width,
+# host.dram.burst_length defaults): the four 4 KiB pages the copy engine
+# reads are 4 x 64 = 256 read bursts, the two written back 2 x 64 = 128
+# write bursts; one channel's data bus never carries two bursts at once.
+"$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/d.json" --trace-what dram -o "$TMP/d.h5" --quiet
+$PY - "$TMP/d.json" >"$TMP/dout" 2>&1 <<PYEOF
+import sys; sys.path.insert(0, "$TMP")
+from check import *
+ev = load(sys.argv[1])["traceEvents"]
+print("structure", "ok" if not structure(ev) else structure(ev)[:3])
+print("host", sum(1 for e in ev if e["pid"] == 8 and e["name"] == "read burst"),
+      sum(1 for e in ev if e["pid"] == 8 and e["name"] == "write burst"))
+print("other", sum(1 for e in ev if e["ph"] != "M" and e.get("cat") != "dram"))
+PYEOF
+cat "$TMP/dout"
+check "dram bursts: no two at once on a channel" grep -q "^structure ok" "$TMP/dout"
+check "host memory: 256 read bursts, 128 write bursts" grep -q "^host 256 128$" "$TMP/dout"
+check "--trace-what dram records only bursts" grep -q "^other 0$" "$TMP/dout"
+
 # ---- an aborted run (watchdog) still yields valid JSON ----
 "$UVMSIM" run "$TMP/tiny.yaml" -s sim.watchdog=4us --trace "$TMP/abort.json" -o "$TMP/abort.h5" \
     --quiet 2>"$TMP/abort.err"; rc=$?
