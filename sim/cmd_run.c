@@ -14,6 +14,8 @@
 #include "summary.h"
 #include "system.h"
 #include "text.h"
+#include "trace/trace.h"
+#include "trace_opts.h"
 
 static const char usage_run[] =
     "usage: uvmsim run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
@@ -29,7 +31,12 @@ static const char usage_run[] =
     "  --seed N         same as -s sim.seed=N\n"
     "  --quiet          no summary on stdout\n"
     "  --no-host-metrics  leave out /host (wall time, peak memory, host speed):\n"
-    "                   the same config and seed then give byte-identical files\n";
+    "                   the same config and seed then give byte-identical files\n"
+    "  --trace OUT.json         write a Chrome/Perfetto trace of the run (docs/trace.md)\n"
+    "  --trace-window T0:T1     only this window of simulated time (e.g. 10us:50us;\n"
+    "                           T0: or :T1 open at one end); default: the whole run\n"
+    "  --trace-what LIST        warps,faults,batches,dma,evictions,shootdowns,counters,\n"
+    "                           kernels,walks,dram or all (default: all but walks, dram)\n";
 
 /* Default result name: the config's file name with .h5 instead of .yaml. */
 static char *default_out(const char *config)
@@ -97,6 +104,8 @@ static const char *status_name(enum run_status st)
 int cmd_run(int argc, char **argv)
 {
     struct opts o = {0};
+    struct trace_opts to;
+    argc = trace_opts_take(argc, argv, &to, usage_run);
     parse_opts(argc, argv, &o, usage_run, true);
     struct config *cfg = load_or_exit(&o);
     char *out = o.out ? xstrdup(o.out) : default_out(o.config);
@@ -105,16 +114,28 @@ int cmd_run(int argc, char **argv)
     outfile_handle_signals();
     double t0 = now_seconds();
     struct system *sys = system_build(cfg);
+    if (to.path) {
+        /* Opened once the machine is built: a config error writes nothing.
+         * From here the file is valid JSON on every exit (trace_close, or
+         * at exit after sim_panic / the watchdog). */
+        if (trace_open(to.path, to.t0, to.t1, to.what) != 0) {
+            fprintf(stderr, "uvmsim: --trace %s: %s\n", to.path, strerror(errno));
+            exit(EXIT_USER);
+        }
+        trace_machine(cfg, system_stats(sys));
+    }
     struct progress prog = { sys, t0, t0 };
     bool tty = isatty(STDERR_FILENO);
     if (tty) system_set_progress(sys, show_progress, &prog);
     engine_set_stop_flag(system_engine(sys), &outfile_signal);
     enum run_status st = system_run(sys);
+    trace_close();
     if (tty) fputs("\r\033[K", stderr);
     double wall = now_seconds() - t0;
     if (st == RUN_INTERRUPTED || outfile_signal) {
         fprintf(stderr, "uvmsim: stopped by %s; no result written\n",
                 outfile_signal == SIGINT ? "SIGINT" : "SIGTERM");
+        if (to.path) unlink(to.path);   /* nothing of an interrupted run stays */
         int code = outfile_signal_exit_code();
         system_free(sys);
         config_free(cfg);
