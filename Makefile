@@ -35,7 +35,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all test check check-asan bench install docs clean help
+.PHONY: all test check check-asan bench install docs clean help fuzz
 all: $(BUILD)/uvmsim
 
 $(BUILD)/obj/%.o: %.c
@@ -55,7 +55,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libuvmsim.a
 	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -MMD -MP -Itests/unit $< $(BUILD)/libuvmsim.a -o $@ $(CHECK_LIBS) $(LDLIBS)
 
 # Unit suites (Check) and end-to-end cases; one closing summary line.
-test check: $(BUILD)/uvmsim $(TEST_BIN)
+test check: $(BUILD)/uvmsim $(TEST_BIN) $(BUILD)/tests/fuzz_replay
 	@sh tests/run.sh $(BUILD)
 
 check-asan:
@@ -76,11 +76,37 @@ install: $(BUILD)/uvmsim
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/uvmsim/configs/
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 help:
 	@echo "make | make test | make check-asan | make bench | make docs | make install PREFIX=..."
+	@echo "make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS='config nvbit ...']   (clang, libFuzzer)"
 	@echo "Debian packages: apt-get install -y $(DEB_PKGS)"
+
+# ---- fuzzing (tests/fuzz, docs/robustness.md) ----
+# The regression replayer: the fuzz entry points, built like the tests.
+$(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c tests/fuzz/targets.c tests/fuzz/targets.h $(BUILD)/libuvmsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/fuzz tests/fuzz/replay.c tests/fuzz/targets.c $(BUILD)/libuvmsim.a -o $@ $(LDLIBS)
+
+# `make fuzz`: every target under libFuzzer with ASan+UBSan for FUZZ_SECONDS
+# each (clang; Debian: clang libclang-rt-14-dev).  Crashes are copied to
+# tests/fuzz/regressions/TARGET/ and fail the run.
+FUZZ_TARGETS ?= config sets nvbit bintrace pagetrace dramtrace mtx edgelist
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) OPT=-O1 \
+	  EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" EXTRA_LDFLAGS="$(FUZZ_SAN)" \
+	  build-fuzz/libuvmsim.a build-fuzz/uvmsim
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "$(FUZZ_CC) fuzz_$$t"; \
+	  $(FUZZ_CC) $(CFLAGS) -O1 -fsanitize=fuzzer $(FUZZ_SAN) -Itests/fuzz -DFUZZ_TARGET="\"$$t\"" \
+	    tests/fuzz/libfuzzer.c tests/fuzz/targets.c build-fuzz/libuvmsim.a \
+	    -o build-fuzz/fuzz_$$t $(LDLIBS) || exit 1; \
+	done
+	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/main.d $(TEST_BIN:=.d)
 

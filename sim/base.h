@@ -24,9 +24,41 @@ void sim_panic(const char *component, sim_time now, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
 
 /* A user error outside the config loader (missing workload file, ...):
- * prints "uvmsim: <msg>" and exits 2. Never returns. */
+ * prints "uvmsim: <msg>" and exits 2. Never returns.  While a locator is
+ * set (system_build sets one naming where the config keys of the message
+ * were set), the line is "WHERE: key 'K': <msg>" instead.  Control
+ * characters and invalid UTF-8 are escaped (sim/text.h): one line, always.
+ * Cleanups pushed by the code raising the error run first. */
 void user_error(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));
+/* A whole message line that already names its location (the config
+ * loader's "FILE:LINE:COL: key ...": escaped, printed, exit 2. */
+void user_error_line(const char *line) __attribute__((noreturn));
+
+/* Rewrites MSG into a located line in OUT; false leaves it unlocated. */
+typedef bool (*user_error_locator)(void *ctx, const char *msg, char *out, size_t n);
+void user_error_set_locator(user_error_locator fn, void *ctx);
+/* Instead of printing and exiting: receives the escaped line and must not
+ * return (the fuzz harnesses and the regression replayer longjmp out).
+ * NULL restores the default. */
+void user_error_set_handler(void (*fn)(const char *line));
+/* Resources held while a user error may be raised (an open file, a
+ * half-read graph): FN(CTX) runs before the error exits or is handled.
+ * Pops are LIFO and do not run FN. */
+void user_error_push_cleanup(void (*fn)(void *ctx), void *ctx);
+void user_error_pop_cleanup(void);
+
+/* Host memory a run may plan to use, in bytes: the smaller of physical
+ * memory and the address-space / data-segment limits (setrlimit), or what
+ * host_memory_set_limit set (fuzz harnesses keep it small).  Input-driven
+ * sizes above it are refused as user errors, not attempted. */
+uint64_t host_memory_limit(void);
+void host_memory_set_limit(uint64_t bytes);
+/* a * b, or UINT64_MAX when it overflows (sizes computed from input). */
+static inline uint64_t mul_sat(uint64_t a, uint64_t b)
+{ uint64_t r; return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r; }
+static inline uint64_t add_sat(uint64_t a, uint64_t b)
+{ uint64_t r; return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r; }
 
 #define SIM_ASSERT(cond, comp, now, ...)                                      \
     do { if (!(cond)) sim_panic((comp), (now), __VA_ARGS__); } while (0)

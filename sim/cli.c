@@ -5,18 +5,22 @@
 #include <string.h>
 #include "cli.h"
 #include "config.h"
+#include "text.h"
 
+/* ARG is what the user typed: escaped like every other message. */
 void usage_error(const char *usage, const char *fmt, const char *arg)
 {
-    fprintf(stderr, "uvmsim: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", usage);
+    char msg[1024], esc[2048];
+    snprintf(msg, sizeof msg, fmt, arg);
+    text_escape(esc, sizeof esc, msg);
+    fprintf(stderr, "uvmsim: %s\n%s", esc, usage);
     exit(EXIT_USER);
 }
 
 bool is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
 
-/* Parses CONFIG, -o, -s, --seed, --quiet; `allow` says which options apply. */
+/* Parses CONFIG, -o, -s, --seed, --quiet, --no-host-metrics; run_opts says
+ * whether the options of `run` apply. */
 void parse_opts(int argc, char **argv, struct opts *o, const char *usage,
                   bool run_opts)
 {
@@ -38,6 +42,8 @@ void parse_opts(int argc, char **argv, struct opts *o, const char *usage,
             o->sets[o->nsets++] = o->seed_set;
         } else if (run_opts && !strcmp(a, "--quiet")) {
             o->quiet = true;
+        } else if (run_opts && !strcmp(a, "--no-host-metrics")) {
+            o->no_host = true;
         } else if (a[0] == '-' && a[1]) {
             usage_error(usage, "unknown option '%s'", a);
         } else if (!o->config) {
@@ -53,9 +59,6 @@ struct config *load_or_exit(const struct opts *o)
 {
     struct cfg_error err;
     struct config *c = config_load(o->config, o->sets, o->nsets, &err);
-    if (!c) {
-        fprintf(stderr, "%s\n", err.msg);
-        exit(EXIT_USER);
-    }
+    if (!c) user_error_line(err.msg);
     return c;
 }

@@ -13,7 +13,7 @@ struct opts {
     const char *config, *out;
     const char *sets[MAX_SETS];
     size_t nsets;
-    bool quiet;
+    bool quiet, no_host;
     char seed_set[64];
 };
 

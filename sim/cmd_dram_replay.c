@@ -38,21 +38,13 @@ int cmd_dram_replay(int argc, char **argv)
     if (!trace) usage_error(usage_dram_replay, "%s", "missing TRACE");
     struct config *cfg = load_or_exit(&o);
     FILE *in = fopen(trace, "r");
-    if (!in) {
-        fprintf(stderr, "uvmsim: cannot read trace '%s': %s\n", trace, strerror(errno));
-        config_free(cfg);
-        return EXIT_USER;
-    }
+    if (!in) user_error("cannot read trace '%s': %s", trace, strerror(errno));
     struct dram_replay_req *reqs;
     size_t n;
     char err[512];
     bool ok = dram_replay_parse(in, trace, &reqs, &n, err, sizeof err);
     fclose(in);
-    if (!ok) {
-        fprintf(stderr, "uvmsim: %s\n", err);
-        config_free(cfg);
-        return EXIT_USER;
-    }
+    if (!ok) user_error("%s", err);
     struct dram_replay_result res;
     dram_replay_run(cfg, reqs, n, &res);
     dram_replay_print(stdout, &res);

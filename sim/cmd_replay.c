@@ -45,20 +45,16 @@ int cmd_replay(int argc, char **argv)
         usage_error(usage_replay, "--frames: expected a number of frames in [1, 2^31], got '%s'", frames_s);
     struct cfg_error cerr;
     struct config *cfg = config_load(NULL, sets, nsets, &cerr);
-    if (!cfg) { fprintf(stderr, "%s\n", cerr.msg); return EXIT_USER; }
+    if (!cfg) user_error_line(cerr.msg);
     FILE *in = strcmp(pages, "-") ? fopen(pages, "r") : stdin;
-    if (!in) {
-        fprintf(stderr, "uvmsim: --pages %s: cannot open: %s\n", pages, strerror(errno));
-        config_free(cfg);
-        return EXIT_USER;
-    }
+    if (!in) user_error("--pages %s: cannot open: %s", pages, strerror(errno));
     struct replay_result r;
     char err[512];
     struct stats *st = stats_new();
     int rc = driver_replay_stats(cfg, policy, frames, in, pages, &r, st, err, sizeof err);
     if (in != stdin) fclose(in);
     config_free(cfg);
-    if (rc) { fprintf(stderr, "uvmsim: %s\n", err); stats_free(st); return EXIT_USER; }
+    if (rc) user_error("%s", err);
     printf("policy      %s\nframes      %llu\nreferences  %llu\nfaults      %llu\n"
            "evictions   %llu\nwritebacks  %llu\n", policy, frames,
            (unsigned long long)r.refs, (unsigned long long)r.faults,

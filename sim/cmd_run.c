@@ -9,23 +9,29 @@
 #include "cli.h"
 #include "config.h"
 #include "engine.h"
+#include "outfile.h"
 #include "results.h"
 #include "summary.h"
 #include "system.h"
+#include "text.h"
 #include "trace/trace.h"
 #include "trace_opts.h"
 
 static const char usage_run[] =
     "usage: uvmsim run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
+    "                  [--no-host-metrics]\n"
     "\n"
     "Simulate the machine and workload of CONFIG (YAML) and write one HDF5\n"
     "result (default: the config's name with .h5, in the current directory).\n"
-    "The result appears only when the run succeeds.\n"
+    "The result appears only when the run succeeds; SIGINT or SIGTERM stop the\n"
+    "run, write nothing and exit 130 or 143.\n"
     "\n"
-    "  -o OUT.h5        where to write the result\n"
+    "  -o OUT.h5        where to write the result (a new or a regular file)\n"
     "  -s KEY=VALUE     override a config key (repeatable, applied in order)\n"
     "  --seed N         same as -s sim.seed=N\n"
     "  --quiet          no summary on stdout\n"
+    "  --no-host-metrics  leave out /host (wall time, peak memory, host speed):\n"
+    "                   the same config and seed then give byte-identical files\n"
     "  --trace OUT.json         write a Chrome/Perfetto trace of the run (docs/trace.md)\n"
     "  --trace-window T0:T1     only this window of simulated time (e.g. 10us:50us;\n"
     "                           T0: or :T1 open at one end); default: the whole run\n"
@@ -47,17 +53,20 @@ static char *default_out(const char *config)
 }
 
 /* Fail before simulating, not after, when the result cannot be written. */
-static void check_out_dir(const char *out)
+static void check_out(const char *out)
 {
+    char why[512];
+    if (outfile_check_target(out, why, sizeof why) != 0)
+        user_error("-o %s: %s", out, why);
     char *dir = xstrdup(out);
     char *slash = strrchr(dir, '/');
     if (slash) { if (slash == dir) slash[1] = 0; else *slash = 0; }
     else strcpy(dir, ".");
     if (access(dir, W_OK) != 0) {
-        fprintf(stderr, "uvmsim: -o %s: cannot write in '%s': %s\n", out, dir,
-                strerror(errno));
+        int e = errno;
+        snprintf(why, sizeof why, "%s", dir);
         free(dir);
-        exit(EXIT_USER);
+        user_error("-o %s: cannot write in '%s': %s", out, why, strerror(e));
     }
     free(dir);
 }
@@ -89,7 +98,7 @@ static void show_progress(void *ctx, sim_time now)
 static const char *status_name(enum run_status st)
 {
     return st == RUN_COMPLETED ? "completed" : st == RUN_TIME_LIMIT ? "time_limit"
-                                                                    : "event_limit";
+         : st == RUN_EVENT_LIMIT ? "event_limit" : "interrupted";
 }
 
 int cmd_run(int argc, char **argv)
@@ -100,8 +109,9 @@ int cmd_run(int argc, char **argv)
     parse_opts(argc, argv, &o, usage_run, true);
     struct config *cfg = load_or_exit(&o);
     char *out = o.out ? xstrdup(o.out) : default_out(o.config);
-    check_out_dir(out);
+    check_out(out);
 
+    outfile_handle_signals();
     double t0 = now_seconds();
     struct system *sys = system_build(cfg);
     if (to.path) {
@@ -117,10 +127,21 @@ int cmd_run(int argc, char **argv)
     struct progress prog = { sys, t0, t0 };
     bool tty = isatty(STDERR_FILENO);
     if (tty) system_set_progress(sys, show_progress, &prog);
+    engine_set_stop_flag(system_engine(sys), &outfile_signal);
     enum run_status st = system_run(sys);
     trace_close();
     if (tty) fputs("\r\033[K", stderr);
     double wall = now_seconds() - t0;
+    if (st == RUN_INTERRUPTED || outfile_signal) {
+        fprintf(stderr, "uvmsim: stopped by %s; no result written\n",
+                outfile_signal == SIGINT ? "SIGINT" : "SIGTERM");
+        if (to.path) unlink(to.path);   /* nothing of an interrupted run stays */
+        int code = outfile_signal_exit_code();
+        system_free(sys);
+        config_free(cfg);
+        free(out);
+        return code;
+    }
 
     struct engine *e = system_engine(sys);
     struct rusage ru;
@@ -136,6 +157,7 @@ int cmd_run(int argc, char **argv)
         .peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024,
         .gpu_cycles_per_second = wall > 0 ? cycles / wall : 0,
         .events_per_second = wall > 0 ? (double)engine_events(e) / wall : 0,
+        .no_host = o.no_host,
     };
     if (st != RUN_COMPLETED)
         fprintf(stderr, "uvmsim: warning: run stopped by %s before the workload finished\n",
@@ -143,7 +165,10 @@ int cmd_run(int argc, char **argv)
     char err[512];
     int rc = EXIT_OK;
     if (results_write(out, cfg, system_stats(sys), &ri, err, sizeof err) != 0) {
-        fprintf(stderr, "uvmsim: cannot write result '%s': %s\n", out, err);
+        char line[1200], esc[2400];
+        snprintf(line, sizeof line, "cannot write result '%s': %s", out, err);
+        text_escape(esc, sizeof esc, line);
+        fprintf(stderr, "uvmsim: %s\n", esc);
         rc = EXIT_INTERNAL;
     } else if (!o.quiet) {
         print_summary(stdout, system_stats(sys), &ri, out);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "text.h"
 
 struct config {
     size_t n;
@@ -150,8 +151,12 @@ static size_t edit_distance(const char *a, const char *b)
 static const char *suggest(const struct config *c, const char *path)
 {
     const char *best = NULL;
-    size_t bestd = 3;
+    size_t bestd = 3, lp = strlen(path);
     for (size_t i = 0; i < c->n; i++) {
+        /* The distance is at least the difference in length. */
+        size_t lk = strlen(c->vals[i].key->path);
+        if ((lp > lk ? lp - lk : lk - lp) >= bestd)
+            continue;
         size_t dist = edit_distance(path, c->vals[i].key->path);
         if (dist < bestd) {
             bestd = dist;
@@ -185,6 +190,12 @@ bool config_set(struct config *c, const char *path, const char *text,
                              path, s);
         return set_error(err, "key '%s': unknown key", path);
     }
+    /* Values are text: `config show` writes them back as YAML, which is
+     * UTF-8 only (a file's bytes are checked by libyaml; -s ones here). */
+    long bad = utf8_invalid_at(text);
+    if (bad >= 0)
+        return set_error(err, "key '%s': value is not UTF-8 text (byte %ld is 0x%02x)",
+                         path, bad + 1, (unsigned char)text[bad]);
     struct cfg_value parsed = *v;
     char msg[sizeof err->msg - 64];
     if (!cfg_parse(v->key, text, &parsed, msg, sizeof msg))
@@ -270,4 +281,133 @@ void config_foreach(const struct config *c,
 {
     for (size_t i = 0; i < c->n; i++)
         fn(ctx, &c->vals[i]);
+}
+
+/* ---- errors across keys ---- */
+
+void cfg_where(const struct cfg_value *v, char *buf, size_t n)
+{
+    if (v->file && v->line)
+        snprintf(buf, n, "%s:%d:%d", v->file, v->line, v->col);
+    else if (v->file)
+        snprintf(buf, n, "%s '%s=%s'", v->file, v->key->path, v->text);
+    else if (n)
+        buf[0] = '\0';
+}
+
+#define MAX_INVOLVED 6
+
+/* The message of cfg_fail_keys from the values involved (V[0..NV)). */
+/* The key to name: the first the user set, else the first. */
+static size_t primary(const struct cfg_value *const *v, size_t nv)
+{
+    for (size_t i = 0; i < nv; i++)
+        if (v[i]->file) return i;
+    return 0;
+}
+
+static void located(const struct cfg_value *const *v, size_t nv, const char *msg,
+                    char *out, size_t n)
+{
+    size_t p = primary(v, nv);
+    char where[512];
+    cfg_where(v[p], where, sizeof where);
+    int j;
+    if (where[0])
+        j = snprintf(out, n, "%s: key '%s': %s", where, v[p]->key->path, msg);
+    else
+        j = snprintf(out, n, "uvmsim: key '%s' (default %s): %s", v[p]->key->path,
+                     v[p]->text, msg);
+    bool first = true;
+    for (size_t i = 0; i < nv && j >= 0 && (size_t)j < n; i++) {
+        if (i == p) continue;
+        if (v[i]->file && v[i]->line) cfg_where(v[i], where, sizeof where);
+        else snprintf(where, sizeof where, "%s", v[i]->file ? v[i]->file : "default");
+        j += snprintf(out + j, n - (size_t)j, "%s%s=%s: %s", first ? " (" : "; ",
+                      v[i]->key->path, v[i]->text, where);
+        first = false;
+    }
+    if (!first && j >= 0 && (size_t)j < n)
+        snprintf(out + j, n - (size_t)j, ")");
+}
+
+bool cfg_fail_keys(const struct config *c, struct cfg_error *err,
+                   const char *const *keys, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const struct cfg_value *v[MAX_INVOLVED];
+    size_t nv = 0;
+    for (size_t i = 0; keys[i] && nv < MAX_INVOLVED; i++) {
+        const struct cfg_value *x = lookup(c, keys[i]);
+        if (!x) sim_panic("config", 0, "check names unknown key '%s'", keys[i]);
+        v[nv++] = x;
+    }
+    if (!nv) sim_panic("config", 0, "check names no key");
+    /* The message is about keys[0]; when another key is named, it says so. */
+    char body[900];
+    if (primary(v, nv) != 0) {
+        snprintf(body, sizeof body, "%s: %s", v[0]->key->path, msg);
+        located(v, nv, body, err->msg, sizeof err->msg);
+    } else {
+        located(v, nv, msg, err->msg, sizeof err->msg);
+    }
+    return false;
+}
+
+static bool path_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+           (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' || ch == '-';
+}
+
+/* "FILE:LINE" at the start: the message is located already. */
+static bool starts_located(const char *m)
+{
+    const char *colon = strchr(m, ':');
+    if (!colon || colon == m || memchr(m, ' ', (size_t)(colon - m))) return false;
+    return colon[1] >= '0' && colon[1] <= '9';
+}
+
+bool cfg_locate_message(void *config, const char *msg, char *out, size_t n)
+{
+    const struct config *c = config;
+    if (!c || starts_located(msg)) return false;
+    const struct cfg_value *v[MAX_INVOLVED];
+    size_t nv = 0;
+    for (const char *p = msg; *p && nv < MAX_INVOLVED;) {
+        if (!path_char(*p)) { p++; continue; }
+        const char *q = p;
+        while (path_char(*q)) q++;
+        size_t len = (size_t)(q - p);
+        while (len && p[len - 1] == '.') len--;        /* end of a sentence */
+        char tok[128];
+        if (len && len < sizeof tok && memchr(p, '.', len)) {
+            memcpy(tok, p, len);
+            tok[len] = '\0';
+            const struct cfg_value *x = lookup(c, tok);
+            bool dup = false;
+            for (size_t i = 0; x && i < nv; i++) dup |= v[i] == x;
+            if (x && !dup) v[nv++] = x;
+        }
+        p = q;
+    }
+    if (!nv) return false;
+    /* "key 'K': why" or "K: why" from a component: located() names the
+     * key; K stays the subject ("K: why") when another key is to blame. */
+    char pre[160], body[2048];
+    const char *m = msg, *k0 = v[0]->key->path;
+    size_t lk = strlen(k0);
+    snprintf(pre, sizeof pre, "key '%s': ", k0);
+    if (strncmp(msg, pre, strlen(pre)) == 0) m = msg + strlen(pre);
+    else if (strncmp(msg, k0, lk) == 0 && msg[lk] == ':' && msg[lk + 1] == ' ') m = msg + lk + 2;
+    if (m != msg && primary(v, nv) != 0) {
+        snprintf(body, sizeof body, "%s: %s", k0, m);
+        m = body;
+    }
+    located(v, nv, m, out, n);
+    return true;
 }

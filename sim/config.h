@@ -92,6 +92,29 @@ extern const struct cfg_key *const config_schema_tables[];
 typedef bool (*cfg_check_fn)(const struct config *c, struct cfg_error *err);
 extern const cfg_check_fn config_checks[];
 
+/* Where V was set, as messages write it: "FILE:LINE:COL", "-s 'PATH=TEXT'",
+ * or "" for a default. */
+void cfg_where(const struct cfg_value *v, char *buf, size_t n);
+
+/* An error across keys found after loading (a check such as tRC >= tRAS +
+ * tRP, a component refusing a combination).  KEYS (full paths, NULL-
+ * terminated, the one to blame by default first) are the keys involved;
+ * the message names the first of them the user set (else the first), where
+ * it was set, and where every other one came from:
+ *   "WHERE: key 'K': MSG (OTHER=TEXT: default; OTHER2=TEXT: FILE:L:C)"
+ * (MSG is about KEYS[0]: "K0: MSG" when K is another key)
+ * (a default K: "uvmsim: key 'K' (default TEXT): MSG").  Returns false. */
+bool cfg_fail_keys(const struct config *c, struct cfg_error *err,
+                   const char *const *keys, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The same for a message that names its keys in its text (a component's
+ * user_error while the system is built): every key path MSG mentions is a
+ * key involved, in order of mention; a leading "key 'K': " is not repeated.
+ * False (OUT untouched) when MSG names no key or already starts with a
+ * location.  Fits user_error_set_locator (CTX: the config). */
+bool cfg_locate_message(void *config, const char *msg, char *out, size_t n);
+
 /* Unit parsing, exposed for tests and for other parsers (sweep files). */
 const char *cfg_type_name(enum cfg_type t);
 const char *cfg_type_unit(enum cfg_type t);

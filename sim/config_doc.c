@@ -1,6 +1,7 @@
 /* Writing configs out: `config show` (YAML that loads back to the same
  * config) and `config doc` (the Markdown key reference, docs/config.md). */
 #include "config.h"
+#include "text.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -10,10 +11,10 @@
 /* ---- YAML scalars ---- */
 
 /* Plain scalars we write must read back as the same text; anything beyond
- * a conservative character set is double-quoted instead. */
+ * a conservative ASCII set is double-quoted instead. */
 static bool plain_char(unsigned char ch)
 {
-    return isalnum(ch) || ch >= 0x80 || strchr("._/+-%", ch) != NULL;
+    return isalnum(ch) || strchr("._/+-%", ch) != NULL;
 }
 
 static bool plain_ok(const char *s)
@@ -27,6 +28,19 @@ static bool plain_ok(const char *s)
     return true;
 }
 
+/* Inside double quotes, a code point is written raw only when libyaml's
+ * reader accepts it as printable (YAML 1.1 Sec. 5.1: #x9, #xA, #xD,
+ * #x20-#x7E, #x85, #xA0-#xD7FF, #xE000-#xFFFD, #x10000-#x10FFFF), it is no
+ * line break (#x85, #x2028, #x2029 fold in quoted scalars) and it is
+ * harmless on a terminal (text.h).  The rest is a \x, \u or \U escape of
+ * the code point, which libyaml decodes back to the same UTF-8. */
+static bool raw_in_quotes(uint32_t cp)
+{
+    bool printable = (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xd7ff) ||
+                     (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+    return printable && !text_is_unsafe(cp);
+}
+
 static void put_scalar(FILE *out, const char *s)
 {
     if (plain_ok(s)) {
@@ -34,13 +48,24 @@ static void put_scalar(FILE *out, const char *s)
         return;
     }
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(out, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(out, "\\x%02x", *p);
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        size_t l = utf8_decode(p + i, n - i, &cp);
+        /* config_set admits UTF-8 only; a stray byte still becomes text. */
+        if (!l) { cp = p[i]; l = 1; }
+        if (cp == '"' || cp == '\\')
+            fprintf(out, "\\%c", (int)cp);
+        else if (raw_in_quotes(cp))
+            fwrite(p + i, 1, l, out);
+        else if (cp < 0x100)
+            fprintf(out, "\\x%02x", (unsigned)cp);
+        else if (cp < 0x10000)
+            fprintf(out, "\\u%04x", (unsigned)cp);
         else
-            fputc(*p, out);
+            fprintf(out, "\\U%08x", (unsigned)cp);
+        i += l;
     }
     fputc('"', out);
 }

@@ -41,6 +41,7 @@ struct engine {
     void *progress_ctx;
     uint64_t watchdog_mark;
     sim_time watchdog_since;
+    volatile sig_atomic_t *stop;
     bool started;                   /* engine_run(_until) set up the run */
 };
 
@@ -208,6 +209,8 @@ static void watchdog_check(void *ctx, sim_time now)
                   "(sim.watchdog)", (unsigned long long)(now - e->watchdog_since));
 }
 
+void engine_set_stop_flag(struct engine *e, volatile sig_atomic_t *flag) { e->stop = flag; }
+
 void engine_set_busy_fn(struct engine *e, bool (*fn)(void *), void *ctx)
 {
     e->busy = fn;
@@ -272,6 +275,10 @@ bool engine_run_until(struct engine *e, sim_time until, bool (*stop)(void *ctx),
         }
         if (e->lim.max_events && e->events >= e->lim.max_events) {
             st = RUN_EVENT_LIMIT;
+            break;
+        }
+        if ((e->events & 0xfff) == 0 && e->stop && *e->stop) {
+            st = RUN_INTERRUPTED;
             break;
         }
         struct event ev = heap_pop(e);

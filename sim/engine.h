@@ -4,6 +4,7 @@
 #ifndef UVMSIM_ENGINE_H
 #define UVMSIM_ENGINE_H
 
+#include <signal.h>
 #include <stdio.h>
 #include "base.h"
 
@@ -46,7 +47,7 @@ struct engine_limits {
     sim_time watchdog;      /* abort if no progress this long (0: off) */
 };
 
-enum run_status { RUN_COMPLETED, RUN_TIME_LIMIT, RUN_EVENT_LIMIT };
+enum run_status { RUN_COMPLETED, RUN_TIME_LIMIT, RUN_EVENT_LIMIT, RUN_INTERRUPTED };
 
 struct engine *engine_new(const struct engine_limits *lim);
 void engine_free(struct engine *e);
@@ -86,6 +87,10 @@ void engine_every(struct engine *e, sim_time period,
 /* Host-side progress callback, called about every 2^16 events. */
 void engine_set_progress_fn(struct engine *e,
                             void (*fn)(void *ctx, sim_time now), void *ctx);
+
+/* A flag a signal handler sets (uvmsim run: SIGINT, SIGTERM): the run
+ * stops within 4096 events of it turning non-zero, with RUN_INTERRUPTED. */
+void engine_set_stop_flag(struct engine *e, volatile sig_atomic_t *flag);
 
 enum run_status engine_run(struct engine *e);
 /* engine_run in steps (the stepper): run the events at or before `until`

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "text.h"
 
 struct command {
     const char *name;
@@ -12,7 +13,7 @@ struct command {
 
 static const struct command commands[] = {
     {"run", cmd_run,
-     "run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
+     "run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet] [--no-host-metrics]\n"
      "      [--trace OUT.json [--trace-window T0:T1] [--trace-what LIST]]\n"
      "                       simulate and write an HDF5 result (and a Chrome/Perfetto trace)"},
     {"step", cmd_step,
@@ -61,7 +62,9 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--version")) { printf("uvmsim %s\n", UVMSIM_VERSION); return EXIT_OK; }
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
-    fprintf(stderr, "uvmsim: unknown command '%s'\n", cmd);
+    char esc[512];
+    text_escape(esc, sizeof esc, cmd);
+    fprintf(stderr, "uvmsim: unknown command '%s'\n", esc);
     usage(stderr);
     return EXIT_USER;
 }

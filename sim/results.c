@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <hdf5.h>
 #include "config.h"
+#include "outfile.h"
 #include "results.h"
 #include "stats.h"
 
@@ -579,7 +580,8 @@ static int write_all(struct writer *w, const struct config *cfg,
 {
     /* /host last: its (non-deterministic) values then shift nothing. */
     if (write_root(w, info) || write_config(w, cfg) || write_stats(w, st) ||
-        write_timeseries(w, st) || write_tables(w, st) || write_host(w, info))
+        write_timeseries(w, st) || write_tables(w, st) ||
+        (!info->no_host && write_host(w, info)))
         return -1;
     return 0;
 }
@@ -602,17 +604,18 @@ int results_write(const char *path, const struct config *cfg,
     H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 
-    size_t len = strlen(path) + 32;
-    char *tmp = xmalloc(len);
-    snprintf(tmp, len, "%s.tmp.%ld", path, (long)getpid());
-
+    /* Left-overs of killed runs to the same path go first (outfile.h). */
+    outfile_remove_stale(path);
+    char *tmp = outfile_tmp_name(path);
+    outfile_guard(tmp);
     int rc = writer_open(&w, tmp);
     if (!rc) rc = write_all(&w, cfg, st, info);
     rc |= writer_close(&w);
-    if (!rc && rename(tmp, path) != 0)
-        rc = fail(&w, "cannot rename '%s' to '%s': %s", tmp, path,
-                  strerror(errno));
+    char why[512];
+    if (!rc && outfile_commit(tmp, path, why, sizeof why) != 0)
+        rc = fail(&w, "%s", why);
     if (rc) remove(tmp);
+    outfile_guard(NULL);
 
     H5Eclear2(H5E_DEFAULT);
     H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);

@@ -1,5 +1,6 @@
-/* HDF5 results: one file per run, written under "OUT.tmp.<pid>" and renamed
- * to OUT only when complete.  Layout in docs/results.md. */
+/* HDF5 results: one file per run, written under "OUT.tmp.<pid>",
+ * synced and renamed to OUT only when complete (outfile.h).  Layout in
+ * docs/results.md. */
 #ifndef UVMSIM_RESULTS_H
 #define UVMSIM_RESULTS_H
 
@@ -19,6 +20,7 @@ struct run_info {
     uint64_t peak_rss_bytes;  /* host */
     double gpu_cycles_per_second;   /* host speed */
     double events_per_second;       /* host speed */
+    bool no_host;             /* leave /host out: two runs give the same bytes */
 };
 
 /* FNV-1a (64-bit) of the resolved config's YAML text, stored as

@@ -11,6 +11,8 @@ const struct cfg_key sim_config_keys[] = {
     {"sim.max_events", CFG_INT, "0", 0, 9.2e18, NULL,
      "stop the run after this many engine events (0: no limit)"},
     {"sim.watchdog", CFG_TIME, "10ms", 0, 1.8e19, NULL,
-     "abort with a dump when nothing completes for this long while work is outstanding (0: off)"},
+     "abort with a dump when nothing completes for this long while work is outstanding (0: off); "
+     "left at its default, the run adds the longest stretch its configured latencies allow "
+     "(docs/robustness.md), set, it is used as given"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };

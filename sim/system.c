@@ -7,6 +7,7 @@
  *   driver --> link (H2D/D2H) --> map page --> parked walks answered */
 #include <stdlib.h>
 #include "system.h"
+#include "system_check.h"
 #include "config.h"
 #include "stats.h"
 #include "mem_req.h"
@@ -41,10 +42,21 @@ struct system {
     const uint64_t *warp_insts;
 };
 
-/* A TLB shootdown stops the SM's issue (sim/tlb has no view of the SMs). */
-static void shootdown_stall(void *gpu, unsigned sm, sim_time until)
+/* The end of a shootdown stall is progress for the watchdog: shootdowns
+ * queue up without limit (each starts when the previous one ended), so no
+ * watchdog derived from tlb.shootdown.cycles could cover the queue. */
+static void stall_ended(void *obj, uint64_t arg, sim_time now)
 {
-    gpu_block_issue(gpu, sm, until);
+    (void)arg; (void)now;
+    engine_progress(obj);
+}
+
+/* A TLB shootdown stops the SM's issue (sim/tlb has no view of the SMs). */
+static void shootdown_stall(void *ctx, unsigned sm, sim_time until)
+{
+    struct system *s = ctx;
+    gpu_block_issue(s->gpu, sm, until);
+    engine_at(s->eng, until, &s->core, stall_ended, s->eng, 0);
 }
 
 /* An evicted frame leaves every cache before it is reused: the copy
@@ -101,11 +113,22 @@ static void sample(void *ctx, sim_time now)
 
 struct system *system_build(const struct config *cfg)
 {
-    struct system *s = xcalloc(1, sizeof *s);
+    /* User errors while building and running name where the keys they
+     * mention were set (config.h, cfg_locate_message). */
+    user_error_set_locator(cfg_locate_message, (void *)cfg);
+    /* The workload first: its footprint sizes GPU memory, and the checks
+     * run before anything is allocated for the machine. */
+    struct workload *wl = workload_create(cfg);
+    system_check_workload(cfg, wl);
+    system_check_footprint(cfg, wl);
+    uint64_t pages = driver_capacity_for(cfg, wl->footprint);
+    system_check_memory(cfg, wl, pages);
     struct engine_limits lim = {
         cfg_u64(cfg, "sim.max_time"), cfg_u64(cfg, "sim.max_events"),
-        cfg_u64(cfg, "sim.watchdog"),
+        system_watchdog(cfg),
     };
+    struct system *s = xcalloc(1, sizeof *s);
+    s->wl = wl;
     s->eng = engine_new(&lim);
     s->st = stats_new();
     req_pool_init(&s->pool);
@@ -115,7 +138,6 @@ struct system *system_build(const struct config *cfg)
     s->drv_dom = (struct domain){ "driver", cfg_period(cfg, "driver.clock"), ORDER_DRIVER };
     s->host_dom = (struct domain){ "host", hostmem_period(cfg), ORDER_HOST };
 
-    s->wl = workload_create(cfg);
     s->gpu = gpu_create(s->eng, cfg, s->st, &s->pool, &s->core, s->wl);
     unsigned nsms = gpu_num_sms(s->gpu);
     s->tlb = tlb_create(s->eng, cfg, s->st, &s->pool, &s->core, nsms);
@@ -130,7 +152,7 @@ struct system *system_build(const struct config *cfg)
     for (unsigned i = 0; i < nsms; i++)
         gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), l2_port(s->l2));
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
-    tlb_set_shootdown_hook(s->tlb, shootdown_stall, s->gpu);
+    tlb_set_shootdown_hook(s->tlb, shootdown_stall, s);
     tlb_set_remote_hook(s->tlb, gmmu_note_remote_access, s->gmmu);
     gmmu_set_fault_hook(s->gmmu, gpu_note_fault, s->gpu);
     gmmu_set_stall_hook(s->gmmu, tlb_stall_sm, s->tlb);
@@ -202,6 +224,7 @@ void system_free(struct system *s)
     stats_free(s->st);
     engine_free(s->eng);
     free(s);
+    user_error_set_locator(NULL, NULL);
 }
 
 struct engine *system_engine(struct system *s) { return s->eng; }

@@ -92,6 +92,8 @@ struct cwarp {
 
 struct conv {
     const char *path;
+    FILE *in, *own;                   /* the text; OUT when opened here */
+    char *line; size_t linecap;       /* getline's buffer */
     struct ckern *k; size_t nk, capk;
     struct cwarp *w; size_t nw, capw;
     uint32_t *hash; size_t hcap;      /* index + 1, open addressing */
@@ -177,20 +179,28 @@ static int cmp_kernel_id(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
-/* Calls FN for every line of PATH; returns the line count. */
-static void each_line(struct conv *c, FILE *f, void (*fn)(struct conv *, const char *, unsigned long, void *),
+/* Calls FN for every line of the text. */
+static void each_line(struct conv *c, void (*fn)(struct conv *, const char *, unsigned long, void *),
                       void *arg)
 {
-    char *buf = NULL;
-    size_t cap = 0;
     unsigned long lineno = 0;
     ssize_t n;
-    while ((n = getline(&buf, &cap, f)) >= 0) {
+    while ((n = getline(&c->line, &c->linecap, c->in)) >= 0) {
         lineno++;
-        while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = 0;
-        fn(c, buf, lineno, arg);
+        while (n > 0 && (c->line[n - 1] == '\n' || c->line[n - 1] == '\r')) c->line[--n] = 0;
+        fn(c, c->line, lineno, arg);
     }
-    free(buf);
+}
+
+/* Everything the converter holds; also run by user_error on the way out. */
+static void conv_free(void *ctx)
+{
+    struct conv *c = ctx;
+    free(c->k); free(c->w); free(c->hash); free(c->blk); free(c->line);
+    if (c->in) fclose(c->in);
+    if (c->own) fclose(c->own);
+    c->k = NULL; c->w = NULL; c->hash = NULL; c->blk = NULL; c->line = NULL;
+    c->in = c->own = NULL;
 }
 
 static void pass1(struct conv *c, const char *line, unsigned long lineno, void *arg)
@@ -280,9 +290,10 @@ void wl_trace_convert(const char *in, const char *out_path)
 void trace_convert(const char *in, FILE *out, const char *out_path)
 {
     struct conv c = { .path = in };
-    FILE *f = fopen(in, "r");
-    if (!f) user_error("cannot read trace '%s': %s", in, strerror(errno));
-    each_line(&c, f, pass1, NULL);
+    c.in = fopen(in, "r");
+    if (!c.in) user_error("cannot read trace '%s': %s", in, strerror(errno));
+    user_error_push_cleanup(conv_free, &c);
+    each_line(&c, pass1, NULL);
     if (!c.nk) user_error("%s: no MEMTRACE lines (not an NVBit mem_trace output)", in);
 
     /* kernels in launch-id order; grid/block from LAUNCH or inferred */
@@ -292,9 +303,17 @@ void trace_convert(const char *in, FILE *out, const char *out_path)
     for (size_t i = 0; i < c.nk; i++) kmap[c.k[i].first] = (uint32_t)i;
     for (size_t i = 0; i < c.nw; i++) c.w[i].kernel = kmap[c.w[i].kernel];
     free(kmap);
+    /* A launch with no global accesses has no warps: nothing to sort (and
+     * qsort's array must not be NULL, C11 7.22.5). */
     for (size_t i = 0; i < c.nk; i++) {
         struct ckern *k = &c.k[i];
         if (!k->launched) {
+            /* Inferred from the largest warp number: at most 32 warps of
+             * 32 threads fit a block (1024 threads, nv_parse). */
+            if (k->max_warp >= 1024 / WARP_SIZE)
+                user_error("%s: grid launch id %lu has no LAUNCH line and a warp %u: a block "
+                           "holds at most %d warps", in, (unsigned long)k->id, k->max_warp,
+                           1024 / WARP_SIZE);
             snprintf(k->l.name, sizeof k->l.name, "trace_%lu", (unsigned long)k->id);
             k->l.grid = (struct dim3){ k->max_cta[0] + 1, k->max_cta[1] + 1, k->max_cta[2] + 1 };
             k->l.block = (struct dim3){ (k->max_warp + 1) * WARP_SIZE, 1, 1 };
@@ -313,7 +332,7 @@ void trace_convert(const char *in, FILE *out, const char *out_path)
     /* Warp ids: NVBit's is the hardware warp slot; within a CTA the slots
      * ascend with the warp index, so ids that do not fit the block are
      * renumbered by rank. */
-    qsort(c.w, c.nw, sizeof *c.w, cmp_warp);
+    if (c.nw) qsort(c.w, c.nw, sizeof *c.w, cmp_warp);
     for (size_t i = 0, j; i < c.nw; i = j) {
         const struct ckern *k = &c.k[c.w[i].kernel];
         uint64_t thr = (uint64_t)k->l.block.x * k->l.block.y * k->l.block.z;
@@ -339,9 +358,8 @@ void trace_convert(const char *in, FILE *out, const char *out_path)
         cur += c.w[i].bytes;
         c.k[c.w[i].kernel].nwarps++;
     }
-    FILE *own = NULL;
     if (!out) {
-        out = own = fopen(out_path, "wb");
+        out = c.own = fopen(out_path, "wb");
         if (!out) user_error("cannot write '%s': %s", out_path, strerror(errno));
     }
     int fd = fileno(out);
@@ -382,11 +400,15 @@ void trace_convert(const char *in, FILE *out, const char *out_path)
         put(b + 24, c.w[i].nrecs, 8);
         pwrite_all(fd, b, sizeof b, index_off + (uint64_t)TRACE_INDEX_BYTES * i);
     }
-    rewind(f);
-    each_line(&c, f, pass2, &fd);
-    fclose(f);
+    rewind(c.in);
+    each_line(&c, pass2, &fd);
     if (ftruncate(fd, (off_t)cur) != 0)
         user_error("cannot size the binary trace: %s", strerror(errno));
-    if (own && fclose(own) != 0) user_error("cannot write '%s': %s", out_path, strerror(errno));
-    free(c.k); free(c.w); free(c.hash); free(c.blk);
+    if (c.own) {
+        FILE *own = c.own;
+        c.own = NULL;
+        if (fclose(own) != 0) user_error("cannot write '%s': %s", out_path, strerror(errno));
+    }
+    user_error_pop_cleanup();
+    conv_free(&c);
 }

@@ -9,6 +9,7 @@
  * ATOM/ATOMG/RED -> atomic; shared and local (LDS, STS, LDL, STL, ATOMS,
  * LDSM) are not unified memory and are skipped.  Width from the suffix
  * (.8/.U8/.S8 1 B, .16 2 B, .64 8 B, .128 16 B, otherwise 4 B). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "trace.h"
@@ -70,6 +71,10 @@ enum nv_line nv_parse(const char *line, const char *path, unsigned long lineno,
         if (!p || sscanf(p, "%lu", (unsigned long *)&l->id) != 1) BAD("LAUNCH line without 'grid launch id N'");
         if (!dims(after(line, "grid size "), &l->grid)) BAD("LAUNCH line without 'grid size X,Y,Z'");
         if (!dims(after(line, "block size "), &l->block)) BAD("LAUNCH line without 'block size X,Y,Z'");
+        /* CUDA's limit (maxThreadsPerBlock, every architecture since
+         * Fermi), which the binary reader enforces too. */
+        if ((uint64_t)l->block.x * l->block.y * l->block.z > 1024)
+            BAD("block size %u,%u,%u: more than 1024 threads", l->block.x, l->block.y, l->block.z);
         p = after(line, "nregs ");
         if (p) sscanf(p, "%u", &l->regs);
         p = after(line, "shmem ");
@@ -103,8 +108,10 @@ enum nv_line nv_parse(const char *line, const char *path, unsigned long lineno,
         while (*p == ' ') p++;
         char *end;
         if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X')) BAD("address %d of 32: expected 0x...", i + 1);
+        errno = 0;
         unsigned long long a = strtoull(p, &end, 16);
         if (end == p + 2 || (*end && *end != ' ')) BAD("address %d of 32: bad hex", i + 1);
+        if (errno == ERANGE) BAD("address %d of 32: more than 64 bits", i + 1);
         p = end;
         m->in.addr[i] = a;
         if (a) m->in.active |= 1u << i;
@@ -113,5 +120,11 @@ enum nv_line nv_parse(const char *line, const char *path, unsigned long lineno,
     if (*p) BAD("more than 32 addresses");
     if (!opcode(op, &m->in)) return NV_SKIP;
     if (!m->in.active) return NV_SKIP;
+    /* Every byte of every access must have an address: the last one is
+     * addr + size - 1, which must not pass 2^64 - 1. */
+    for (int i = 0; i < WARP_SIZE; i++)
+        if (m->in.addr[i] > UINT64_MAX - (m->in.size - 1))
+            BAD("address %d of 32 (0x%llx): its %u bytes pass the end of the 64-bit address "
+                "space", i + 1, (unsigned long long)m->in.addr[i], m->in.size);
     return NV_MEM;
 }

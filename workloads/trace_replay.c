@@ -91,16 +91,29 @@ static void open_binary(struct trace *t)
         read_at(t, b, 16, ranges_off + 16 * i, "address range");
         t->rstart[i] = get(b, 8);
         t->rsize[i] = get(b + 8, 8);
-        if (!t->rsize[i] || (i && t->rstart[i] < t->rstart[i - 1] + t->rsize[i - 1]))
+        /* Compared by last byte: a range may end exactly at 2^64. */
+        if (!t->rsize[i] || (i && t->rstart[i] <= t->rstart[i - 1] + (t->rsize[i - 1] - 1)))
             corrupt(t, ranges_off + 16 * i, "address ranges empty, unsorted or overlapping");
+        if (t->rsize[i] - 1 > UINT64_MAX - t->rstart[i])
+            corrupt(t, ranges_off + 16 * i, "address range past the end of the 64-bit space");
     }
 }
 
 /* Checks and opens on a stack copy first: a user error exits with nothing
  * allocated but what the stack still reaches (clean under LeakSanitizer). */
+/* Closes what trace_create opened (also on the way out of a user error). */
+static void close_loc(void *ctx)
+{
+    struct trace *t = ctx;
+    if (t->tmp) fclose(t->tmp);
+    else if (t->fd >= 0) close(t->fd);
+    t->tmp = NULL;
+    t->fd = -1;
+}
+
 static void *trace_create(struct workload *wl, const struct config *cfg)
 {
-    struct trace loc = {0};
+    struct trace loc = { .fd = -1 };
     const char *f = cfg_str(cfg, "workload.trace.file");
     if (!f[0]) user_error("key 'workload.trace.file': needed by workload.kind=trace");
     loc.path = f;
@@ -112,13 +125,16 @@ static void *trace_create(struct workload *wl, const struct config *cfg)
     if (n == 8 && !memcmp(magic, TRACE_MAGIC, 8)) {
         loc.fd = open(f, O_RDONLY);
         if (loc.fd < 0) user_error("key 'workload.trace.file': cannot read '%s': %s", f, strerror(errno));
+        user_error_push_cleanup(close_loc, &loc);
     } else {
         loc.tmp = tmpfile();
         if (!loc.tmp) user_error("no temporary file for converting '%s': %s", f, strerror(errno));
+        user_error_push_cleanup(close_loc, &loc);
         trace_convert(f, loc.tmp, NULL);
         loc.fd = fileno(loc.tmp);
     }
     open_binary(&loc);
+    user_error_pop_cleanup();
     struct trace *t = xmalloc(sizeof *t);
     *t = loc;
     t->path = t->path_copy = xstrdup(f);
@@ -238,7 +254,10 @@ static void trace_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *ou
         if (!(out->active >> l & 1)) continue;
         uint64_t a = out->addr[l];
         uint32_t r = 0;
-        while (r < t->nranges && !(a >= t->rstart[r] && a + out->size <= t->rstart[r] + t->rsize[r])) r++;
+        /* Ranges end at most at 2^64 (open_binary); compared as offsets
+         * into the range, nothing wraps. */
+        while (r < t->nranges && !(a >= t->rstart[r] && out->size <= t->rsize[r] &&
+                                   a - t->rstart[r] <= t->rsize[r] - out->size)) r++;
         if (r == t->nranges) corrupt(t, off, "address outside every range of the header");
         out->addr[l] = t->rbase[r] + (a - t->rstart[r]);
     }

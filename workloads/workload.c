@@ -41,7 +41,10 @@ struct workload *workload_create(const struct config *cfg)
         if (strcmp(cat[i]->ops->name, kind) != 0) continue;
         struct workload *wl = xcalloc(1, sizeof *wl);
         wl->ops = cat[i]->ops;
+        /* A generator's user error (a bad input file) frees this too. */
+        user_error_push_cleanup(free, wl);
         wl->impl = wl->ops->create(wl, cfg);
+        user_error_pop_cleanup();
         return wl;
     }
     sim_panic("workload", 0, "no generator '%s'", kind);

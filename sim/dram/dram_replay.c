@@ -190,12 +190,17 @@ static bool fail(char *err, size_t errsz, const char *name, size_t line, const c
 bool dram_replay_parse(FILE *in, const char *name, struct dram_replay_req **reqs,
                        size_t *n, char *err, size_t errsz)
 {
-    size_t cap = 1024, cnt = 0, line = 0;
+    size_t cap = 1024, cnt = 0, line = 0, bufcap = 0;
     struct dram_replay_req *v = xmalloc(cap * sizeof *v);
-    char buf[1024];
+    char *buf = NULL;       /* whole lines, however long (getline) */
     sim_time last = 0;
-    while (fgets(buf, sizeof buf, in)) {
+    ssize_t got;
+    while ((got = getline(&buf, &bufcap, in)) >= 0) {
         line++;
+        if (strlen(buf) != (size_t)got) {
+            free(v); free(buf);
+            return fail(err, errsz, name, line, "a NUL byte in the line");
+        }
         char *hash = strchr(buf, '#');
         if (hash) *hash = 0;
         char *tok[5];
@@ -204,41 +209,46 @@ bool dram_replay_parse(FILE *in, const char *name, struct dram_replay_req **reqs
             tok[nt++] = s;
         if (nt == 0) continue;
         if (nt < 3 || nt > 4) {
-            free(v);
+            free(v); free(buf);
             return fail(err, errsz, name, line, "expected TIME_NS ADDRESS R|W [BYTES]");
         }
         char *end;
         errno = 0;
         double tns = strtod(tok[0], &end);
         if (*end || errno || !(tns >= 0) || tns > 1e12) {
-            free(v);
+            free(v); free(buf);
             return fail(err, errsz, name, line, "time is not a number of nanoseconds >= 0");
         }
         errno = 0;
         unsigned long long a = strtoull(tok[1], &end, 0);
         if (*end || errno || tok[1][0] == '-') {
-            free(v);
+            free(v); free(buf);
             return fail(err, errsz, name, line, "address is not a number (0x... or decimal)");
         }
         bool w;
         if (!strcmp(tok[2], "R") || !strcmp(tok[2], "r") || !strcmp(tok[2], "READ")) w = false;
         else if (!strcmp(tok[2], "W") || !strcmp(tok[2], "w") || !strcmp(tok[2], "WRITE")) w = true;
-        else { free(v); return fail(err, errsz, name, line, "operation is not R or W"); }
+        else { free(v); free(buf); return fail(err, errsz, name, line, "operation is not R or W"); }
         unsigned long long sz = LINE_SIZE;
         if (nt == 4) {
             errno = 0;
             sz = strtoull(tok[3], &end, 0);
             if (*end || errno || sz == 0 || sz > 4096) {
-                free(v);
+                free(v); free(buf);
                 return fail(err, errsz, name, line, "size is not 1..4096 bytes");
             }
         }
+        if (a > UINT64_MAX - (sz - 1)) {
+            free(v); free(buf);
+            return fail(err, errsz, name, line, "the request passes the end of the 64-bit address space");
+        }
         sim_time t = (sim_time)llround(tns * 1e3);
-        if (t < last) { free(v); return fail(err, errsz, name, line, "time goes backwards"); }
+        if (t < last) { free(v); free(buf); return fail(err, errsz, name, line, "time goes backwards"); }
         last = t;
         if (cnt == cap) v = xrealloc(v, (cap *= 2) * sizeof *v);
         v[cnt++] = (struct dram_replay_req){ t, a, (uint32_t)sz, w };
     }
+    free(buf);
     *reqs = v;
     *n = cnt;
     return true;

@@ -136,20 +136,34 @@ static const char *key(struct loader *l, const char *name)
 
 static uint64_t u(struct loader *l, const char *name) { return cfg_u64(l->cfg, key(l, name)); }
 
-/* An impossible combination: "WHERE: key 'PATH': why", like the loader's
- * messages, WHERE being where the key was set. */
+/* The keys each check below compares with the one it is about: the error
+ * names whichever of them the user set (config.h, cfg_fail_keys). */
+static const char *const related[][3] = {
+    {"burst_length", "data_rate"}, {"tRC", "tRAS", "tRP"}, {"tRAS", "tRCD"},
+    {"tCCD_L", "tCCD_S"}, {"tRRD_L", "tRRD_S"}, {"tCCD_S", "burst_length", "data_rate"},
+    {"tREFI", "tRFC"}, {"bank_groups", "banks"}, {"interleave", "bus_width", "burst_length"},
+    {"row_size", "interleave"}, {"write_high", "write_queue"}, {"write_low", "write_high"},
+};
+
+/* An impossible combination: "WHERE: key 'PATH': why (others)". */
 static bool bad(struct loader *l, struct cfg_error *err, const char *name,
                 const char *fmt, unsigned long long a, unsigned long long b)
 {
-    const struct cfg_value *v = cfg_get(l->cfg, key(l, name));
-    char where[300] = "", msg[256];
-    if (v->file && v->line)
-        snprintf(where, sizeof where, "%s:%d:%d: ", v->file, v->line, v->col);
-    else if (v->file)
-        snprintf(where, sizeof where, "%s '%s=%s': ", v->file, l->path, v->text);
+    char msg[256], paths[4][64];
+    const char *keys[5] = { NULL };
+    size_t n = 0;
+    snprintf(paths[n], sizeof paths[n], "%s.%s", l->prefix, name);
+    keys[n] = paths[n];
+    n++;
+    for (size_t r = 0; r < sizeof related / sizeof related[0]; r++) {
+        if (strcmp(related[r][0], name)) continue;
+        for (size_t i = 1; i < 3 && related[r][i]; i++, n++) {
+            snprintf(paths[n], sizeof paths[n], "%s.%s", l->prefix, related[r][i]);
+            keys[n] = paths[n];
+        }
+    }
     snprintf(msg, sizeof msg, fmt, a, b);
-    snprintf(err->msg, sizeof err->msg, "%skey '%s': %s", where, l->path, msg);
-    return false;
+    return cfg_fail_keys(l->cfg, err, keys, "%s", msg);
 }
 
 static void fill(struct dram_params *p, struct loader *l)

@@ -163,6 +163,14 @@ void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx)
 }
 uint64_t driver_capacity_pages(const struct driver *d) { return d->capacity; }
 
+/* The same capacity before the driver exists (system_build checks it). */
+uint64_t driver_capacity_for(const struct config *cfg, uint64_t footprint)
+{
+    uint64_t unit = strcmp(cfg_str(cfg, "driver.page_size"), "64KiB") ? 1 : BIG_PAGE_PAGES;
+    bool chunked = !strcmp(cfg_str(cfg, "driver.evict_unit"), "chunk");
+    return capacity_pages(cfg, footprint, chunked ? VA_BLOCK_PAGES : unit);
+}
+
 /* The policy sees driver pages; under evict_unit chunk it sees nothing. */
 void driver_walk_hit(struct driver *d, uint64_t vpn)
 {

@@ -27,6 +27,8 @@ typedef void (*driver_unmap_hook)(void *ctx, uint64_t pa, sim_time now);
 void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx);
 /* GPU memory capacity in pages, as resolved from the config. */
 uint64_t driver_capacity_pages(const struct driver *d);
+/* The same before the driver exists (system_build checks it first). */
+uint64_t driver_capacity_for(const struct config *cfg, uint64_t footprint);
 /* Feeds for the eviction policy (docs/policies.md).  A page-walk hit on a
  * resident page, in order (the exact-order feed of LRU, RRIP, CLOCK-Pro
  * and HPE's ideal model); false from wants when the policy ignores it, so

@@ -34,12 +34,23 @@ int page_trace_read(FILE *in, const char *name, uint64_t **refs, bool **writes,
     size_t cap = 1024, len = 0;
     uint64_t *r = xmalloc(cap * sizeof *r);
     bool *w = xmalloc(cap * sizeof *w);
-    char line[256];
+    /* Whole lines whatever their length: a fixed buffer would read the
+     * rest of a long line as a line of its own. */
+    char *line = NULL;
+    size_t linecap = 0;
     unsigned long lineno = 0;
-    while (fgets(line, sizeof line, in)) {
+    ssize_t got;
+    while ((got = getline(&line, &linecap, in)) >= 0) {
         lineno++;
-        size_t l = strlen(line);
+        size_t l = (size_t)got;
         if (l && line[l - 1] == '\n') line[--l] = 0;
+        if (strlen(line) != l) {
+            snprintf(err, errlen, "%s:%lu: a NUL byte in the line", name, lineno);
+            free(line);
+            free(r);
+            free(w);
+            return -1;
+        }
         uint64_t page;
         bool write;
         int k = parse_line(line, &page, &write);
@@ -47,6 +58,7 @@ int page_trace_read(FILE *in, const char *name, uint64_t **refs, bool **writes,
         if (k < 0) {
             snprintf(err, errlen, "%s:%lu: expected a page number and optional R or W, got '%.60s'",
                      name, lineno, line);
+            free(line);
             free(r);
             free(w);
             return -1;
@@ -59,6 +71,7 @@ int page_trace_read(FILE *in, const char *name, uint64_t **refs, bool **writes,
         r[len] = page;
         w[len++] = write;
     }
+    free(line);
     *refs = r;
     if (writes) *writes = w; else free(w);
     *n = len;

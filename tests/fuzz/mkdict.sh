@@ -1,0 +1,39 @@
+#!/bin/sh
+# Writes the libFuzzer dictionaries (one per target) into DIR: the config
+# keys, their path segments and enum choices (from `uvmsim config doc`),
+# units, and each format's keywords.
+# usage: sh tests/fuzz/mkdict.sh UVMSIM DIR
+U=$1 D=$2
+mkdir -p "$D"
+q() { printf '"%s"\n' "$1"; }     # entries need no escaping below
+{
+    "$U" config doc | sed -n 's/^| `\([^`]*\)` | .*/\1/p' | while read -r k; do
+        q "$k"
+        echo "$k" | tr '.' '\n' | while read -r seg; do q "$seg"; done
+    done
+    "$U" config doc | awk -F'|' '$3 ~ /enum/ { print $6 }' | tr ',' '\n' | sed 's/^ *//; s/ *$//' |
+        grep -v '^$' | while read -r c; do q "$c"; done
+    for u in ps ns us ms s Hz kHz MHz GHz B KB MB GB TB KiB MiB GiB TiB /s GB/s %; do q "$u"; done
+    for t in "base: " "base.yaml" "main.yaml" ": " "- " "{" "}" "[" "]" "'" "&a " "*a" "!!str " \
+             "---" "..." "#" "|" ">" "true" "false" "0x" "1e" "=" "#---base---" "~" "null"; do q "$t"; done
+    printf '"\\xc2\\xb5s"\n"\\xc2\\x85"\n"\\xe2\\x80\\xa8"\n"\\xef\\xbb\\xbf"\n"\\x1b["\n"\\\\u2028"\n"\\\\x85"\n'
+} | sort -u >"$D/config.dict"
+cp "$D/config.dict" "$D/sets.dict"
+{
+    for t in "MEMTRACE: " " - LAUNCH - " "Kernel pc 0x" "Kernel name " "grid launch id " \
+             "grid size " "block size " "nregs " "shmem " "cuda stream id " "CTX 0x" \
+             "grid_launch_id " " - CTA " " - warp " " - PC " " - " "LDG.E" "STG.E.64" "ATOMG.E.ADD" \
+             "RED.E" "LD" "ST" "LDS" "STL" "ATOMS" "LDSM" ".128" ".64" ".16" ".U8" ".S16" \
+             "0x7f0000000000" "0x0000000000000000" "0xffffffffffffffff" "4294967295"; do q "$t"; done
+} >"$D/nvbit.dict"
+{
+    q "UVMTRACE"
+    printf '"\\x01\\x00\\x00\\x00"\n"\\x00\\x00\\x20\\x00\\x00\\x00\\x00\\x00"\n"\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff"\n'
+    printf '"\\x01\\x04\\x01\\x00\\x00\\x00"\n"\\x40\\x00\\x00\\x00\\x00\\x00\\x00\\x00"\n'
+} >"$D/bintrace.dict"
+for t in "0x" " W" " R" " w" " r" "#" "18446744073709551615"; do q "$t"; done >"$D/pagetrace.dict"
+for t in " R" " W" "READ" "WRITE" "0x" "," "#" "1e12" "4096" "0xffffffffffffff80" "nan"; do q "$t"; done >"$D/dramtrace.dict"
+for t in "%%MatrixMarket" "matrix" "coordinate" "array" "pattern" "real" "integer" "complex" \
+         "general" "symmetric" "%" "4294967295" "2305843009213693952" "1e308"; do q "$t"; done >"$D/mtx.dict"
+{ for t in "#" "%" "4294967294" "4294967295" "18446744073709551616"; do q "$t"; done
+  printf '"\\x09"\n'; } >"$D/edgelist.dict"

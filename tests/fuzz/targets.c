@@ -1,0 +1,289 @@
+/* Fuzz targets: each takes the bytes of one input file (or command line)
+ * and runs the parser that reads it, as `uvmsim` would.  User errors --
+ * user_error(), which exits 2 in the program -- come back here through
+ * user_error_set_handler and a longjmp; the cleanups the parsers push
+ * (user_error_push_cleanup) have closed their files and freed their memory
+ * by then, so leak detection stays on. */
+#define _GNU_SOURCE 1
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "targets.h"
+#include "config.h"
+#include "../../sim/dram/dram.h"
+#include "../../sim/driver/evict.h"
+#include "../../workloads/graph.h"
+#include "../../workloads/trace.h"
+
+const char *const fuzz_target_names[] = {
+    "config", "sets", "nvbit", "bintrace", "pagetrace", "dramtrace", "mtx", "edgelist", NULL,
+};
+
+/* ---- user errors as outcomes ---- */
+
+static jmp_buf jb;
+static bool strict;              /* a user error now is a bug (abort) */
+
+static void on_user_error(const char *line)
+{
+    /* The one-line promise (12.9): escaping leaves no control character. */
+    for (const unsigned char *p = (const unsigned char *)line; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) {
+            fprintf(stderr, "fuzz: control character in a user error: %s\n", line);
+            abort();
+        }
+    if (strict) {
+        fprintf(stderr, "fuzz: unexpected user error: %s\n", line);
+        abort();
+    }
+    longjmp(jb, 1);
+}
+
+/* ---- files the parsers read ---- */
+
+static char dir[256];
+
+static void remove_dir(void)
+{
+    static const char *const names[] = { "main.yaml", "base.yaml", "rt.yaml", "in.txt",
+                                         "in.bin", "conv.bin", "in.mtx", "in.el" };
+    char p[400];
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+static void init_once(void)
+{
+    if (dir[0]) return;
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/uvmsim-fuzz-XXXXXX", t && t[0] ? t : "/tmp");
+    if (!mkdtemp(dir)) { perror("fuzz: mkdtemp"); abort(); }
+    atexit(remove_dir);
+    user_error_set_handler(on_user_error);
+    /* Inputs may ask for any size; what a machine cannot hold is a user
+     * error.  A small bound keeps every input fast. */
+    host_memory_set_limit(16ULL << 20);
+}
+
+static const char *path_of(const char *name)
+{
+    static char p[4][400];
+    static int slot;
+    char *s = p[slot++ % 4];
+    snprintf(s, sizeof p[0], "%s/%s", dir, name);
+    return s;
+}
+
+static void put_file(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) {
+        perror("fuzz: writing an input");
+        abort();
+    }
+}
+
+/* ---- config: YAML with base:, and -s strings ---- */
+
+/* 12.8: what `config show` writes loads back to the same text. */
+static void round_trip(struct config *c)
+{
+    char *y1 = config_to_yaml(c);
+    const char *rt = path_of("rt.yaml");
+    put_file(rt, (const uint8_t *)y1, strlen(y1));
+    struct cfg_error err;
+    struct config *c2 = config_load(rt, NULL, 0, &err);
+    if (!c2) {
+        fprintf(stderr, "fuzz: config show output does not load: %s\n", err.msg);
+        abort();
+    }
+    char *y2 = config_to_yaml(c2);
+    if (strcmp(y1, y2)) {
+        fprintf(stderr, "fuzz: config show -> load -> show differs\n");
+        abort();
+    }
+    free(y1);
+    free(y2);
+    config_free(c2);
+}
+
+#define BASE_MARK "\n#---base---\n"
+
+static int run_config(const uint8_t *data, size_t size)
+{
+    /* Bytes after the mark are base.yaml (which main.yaml may name). */
+    const uint8_t *mark = memmem(data, size, BASE_MARK, strlen(BASE_MARK));
+    size_t lm = mark ? (size_t)(mark - data) : size;
+    put_file(path_of("main.yaml"), data, lm);
+    if (mark) {
+        size_t off = lm + strlen(BASE_MARK);
+        put_file(path_of("base.yaml"), data + off, size - off);
+    } else {
+        put_file(path_of("base.yaml"), (const uint8_t *)"sim:\n  seed: 3\n", 15);
+    }
+    struct cfg_error err;
+    struct config *c = config_load(path_of("main.yaml"), NULL, 0, &err);
+    if (!c) return 1;
+    round_trip(c);
+    config_free(c);
+    return 0;
+}
+
+static int run_sets(const uint8_t *data, size_t size)
+{
+    /* One -s per line, at most 64; a NUL ends the input (argv cannot hold one). */
+    char *text = malloc(size + 1);
+    memcpy(text, data, size);
+    text[size] = 0;
+    const char *sets[64];
+    size_t n = 0;
+    for (char *p = text, *nl; n < 64 && p; p = nl ? nl + 1 : NULL) {
+        nl = strchr(p, '\n');
+        if (nl) *nl = 0;
+        if (nl || *p) sets[n++] = p;        /* no set after a final newline */
+    }
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, n, &err);
+    int rc = 1;
+    if (c) {
+        round_trip(c);
+        config_free(c);
+        rc = 0;
+    }
+    free(text);
+    return rc;
+}
+
+/* ---- traces ---- */
+
+/* Replays a binary trace the way the SMs would ask for it, bounded: the
+ * first 8 kernels, 16 blocks each, 32 warps per block, 256 records per
+ * warp. */
+static int drive_trace(const char *path)
+{
+    char file[512];
+    snprintf(file, sizeof file, "workload.trace.file=%s", path);
+    const char *sets[] = { "workload.kind=trace", file };
+    struct cfg_error err;
+    struct config *volatile cfg = config_load(NULL, sets, 2, &err);
+    if (!cfg) { fprintf(stderr, "fuzz: %s\n", err.msg); abort(); }
+    struct workload *volatile wl = NULL;
+    int rc = 0;
+    if (setjmp(jb) == 0) {
+        wl = workload_create(cfg);
+        struct wl_step st;
+        for (int k = 0; k < 8 && wl_next_step(wl, &st); k++) {
+            if (st.kind != WL_STEP_KERNEL) continue;
+            const struct wl_kernel *kn = &st.kernel;
+            uint64_t nb = (uint64_t)kn->grid.x * kn->grid.y * kn->grid.z;
+            uint64_t thr = (uint64_t)kn->block.x * kn->block.y * kn->block.z;
+            uint64_t wpb = (thr + WARP_SIZE - 1) / WARP_SIZE;
+            for (uint64_t b = 0; b < nb && b < 16; b++)
+                for (uint64_t w = 0; w < wpb && w < 32; w++) {
+                    struct warp_ctx ctx = { .k = kn, .block = b, .warp = (uint32_t)w,
+                                            .threads = WARP_SIZE };
+                    struct warp_inst in;
+                    wl_warp_start(wl, &ctx);
+                    for (int i = 0; i < 256; i++) {
+                        wl_next_inst(wl, &ctx, &in);
+                        if (in.op == INST_EXIT) break;
+                    }
+                }
+        }
+    } else {
+        rc = 1;
+    }
+    workload_free(wl);
+    config_free(cfg);
+    return rc;
+}
+
+static int run_bintrace(const uint8_t *data, size_t size)
+{
+    const char *p = path_of("in.bin");
+    put_file(p, data, size);
+    return drive_trace(p);
+}
+
+static int run_nvbit(const uint8_t *data, size_t size)
+{
+    const char *in = path_of("in.txt"), *out = path_of("conv.bin");
+    put_file(in, data, size);
+    FILE *volatile f = fopen(out, "w+b");
+    if (!f) { perror("fuzz: conv.bin"); abort(); }
+    if (setjmp(jb) != 0) {
+        fclose(f);
+        return 1;
+    }
+    trace_convert(in, f, NULL);
+    fclose(f);
+    /* What the converter writes, the reader reads: a user error now is a
+     * bug of one of the two. */
+    strict = true;
+    drive_trace(out);
+    strict = false;
+    return 0;
+}
+
+static int run_pagetrace(const uint8_t *data, size_t size)
+{
+    FILE *f = fmemopen((void *)data, size, "r");
+    if (!f) return 1;                   /* fmemopen refuses size 0 */
+    uint64_t *refs = NULL;
+    bool *writes = NULL;
+    size_t n;
+    char err[512];
+    int rc = page_trace_read(f, "fuzz.pages", &refs, &writes, &n, err, sizeof err);
+    fclose(f);
+    if (rc) return 1;
+    free(refs);
+    free(writes);
+    return 0;
+}
+
+static int run_dramtrace(const uint8_t *data, size_t size)
+{
+    FILE *f = fmemopen((void *)data, size, "r");
+    if (!f) return 1;
+    struct dram_replay_req *reqs;
+    size_t n;
+    char err[512];
+    bool ok = dram_replay_parse(f, "fuzz.trace", &reqs, &n, err, sizeof err);
+    fclose(f);
+    if (!ok) return 1;
+    free(reqs);
+    return 0;
+}
+
+/* ---- graphs ---- */
+
+static int run_graph(const uint8_t *data, size_t size, bool mtx)
+{
+    const char *p = path_of(mtx ? "in.mtx" : "in.el");
+    put_file(p, data, size);
+    if (setjmp(jb) != 0) return 1;
+    bool und = size % 2;                /* both CSR shapes */
+    struct graph *g = mtx ? graph_read_mtx(p, "fuzz", und) : graph_read_edgelist(p, "fuzz", und);
+    graph_free(g);
+    return 0;
+}
+
+int fuzz_run(const char *target, const uint8_t *data, size_t size)
+{
+    init_once();
+    if (!strcmp(target, "config")) return run_config(data, size);
+    if (!strcmp(target, "sets")) return run_sets(data, size);
+    if (!strcmp(target, "nvbit")) return run_nvbit(data, size);
+    if (!strcmp(target, "bintrace")) return run_bintrace(data, size);
+    if (!strcmp(target, "pagetrace")) return run_pagetrace(data, size);
+    if (!strcmp(target, "dramtrace")) return run_dramtrace(data, size);
+    if (!strcmp(target, "mtx")) return run_graph(data, size, true);
+    if (!strcmp(target, "edgelist")) return run_graph(data, size, false);
+    return -1;
+}
