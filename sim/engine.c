@@ -1,19 +1,54 @@
 /* Discrete-event engine.  Events are ordered by (time, domain order,
  * sequence number): the order is a pure function of what was scheduled and
- * when, never of pointer values, so runs are reproducible bit for bit. */
+ * when, never of pointer values, so runs are reproducible bit for bit.
+ *
+ * Two heaps hold what is pending: one-shot callbacks (engine_at), and one
+ * entry per component with a pending tick, indexed by the component so
+ * that a wake for an earlier time moves its entry instead of leaving a
+ * stale event behind (issue 13: 16-19 % of all events were such stale
+ * ticks).  The main loop pops the earlier of the two tops.
+ *
+ * The order is exactly the one of the former single heap, in which a wake
+ * for an earlier time pushed a new event and left the superseded one
+ * pending, to be dropped when it came up unless the component's tick was
+ * due at that very time again -- then the older event (lower sequence
+ * number) was the one that ticked.  So a superseded tick is kept as a
+ * "ghost" (time, key) of its component until the point of the run where
+ * it would have come up; a later wake for that same time takes the ghost's
+ * key, as the old event would have fired first.  Ghosts are few (a
+ * component's superseded ticks still ahead) and cost nothing while the
+ * list is empty.  Their times also count where the old events' did: in
+ * the end time of the run and at a time limit. */
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
 
 #define HOUSEKEEPING_ORDER 255u     /* after every domain at the same time */
 #define SEQ_BITS 56
+#define NO_SLOT UINT32_MAX
 
 struct event {
     sim_time t;
     uint64_t key;           /* domain order << 56 | sequence */
-    event_fn fn;            /* NULL: tick the component in obj */
+    event_fn fn;
     void *obj;
     uint64_t arg;
+};
+
+struct tick {
+    sim_time t;
+    uint64_t key;
+    struct component *c;
+};
+
+struct ghost {
+    sim_time t;
+    uint64_t key;
+};
+
+struct ghosts {
+    struct ghost *g;
+    uint32_t cap;
 };
 
 struct periodic {
@@ -24,10 +59,16 @@ struct periodic {
 
 struct engine {
     struct engine_hot hot;          /* must stay first (engine_progress) */
-    struct event *heap;
+    struct event *heap;             /* one-shot callbacks */
     size_t n, cap;
+    struct tick *th;                /* component ticks, indexed by c->hidx */
+    uint32_t tn, tcap;
+    struct ghosts *gh;              /* per component (c->id) */
+    uint32_t ncomps, ghcap;
+    sim_time ghost_tmax;            /* latest superseded tick ever */
     uint64_t seq;
     sim_time now;
+    uint64_t now_key;               /* key of the event being run (0: none yet) */
     sim_time last_work;             /* time of the last non-housekeeping event */
     uint64_t events;
     size_t housekeeping_pending;    /* events in the heap that are periodic */
@@ -54,6 +95,7 @@ struct engine *engine_new(const struct engine_limits *lim)
     e->cap = 1024;
     e->heap = xmalloc(e->cap * sizeof *e->heap);
     e->comps_tail = &e->comps;
+    e->seq = 1;                     /* key 0 means "before every event" */
     return e;
 }
 
@@ -62,6 +104,9 @@ void engine_free(struct engine *e)
     if (!e) return;
     if (current == e) current = NULL;
     free(e->heap);
+    free(e->th);
+    for (uint32_t i = 0; i < e->ncomps; i++) free(e->gh[i].g);
+    free(e->gh);
     free(e->per);
     free(e);
 }
@@ -69,7 +114,7 @@ void engine_free(struct engine *e)
 sim_time engine_now(const struct engine *e) { return e->now; }
 sim_time engine_end_time(const struct engine *e)
 {
-    return e->now > e->last_work && e->n ? e->now : e->last_work;
+    return e->now > e->last_work && (e->n || e->tn) ? e->now : e->last_work;
 }
 uint64_t engine_events(const struct engine *e) { return e->events; }
 
@@ -114,6 +159,91 @@ static struct event heap_pop(struct engine *e)
     return top;
 }
 
+/* ---- the tick heap: at most one entry per component ---- */
+
+static inline bool tick_before(const struct tick *a, const struct tick *b)
+{
+    return a->t < b->t || (a->t == b->t && a->key < b->key);
+}
+
+/* Move entry x up from slot i (a new entry, or one whose time dropped). */
+static void tick_up(struct engine *e, uint32_t i, struct tick x)
+{
+    while (i > 0) {
+        uint32_t p = (i - 1) / 2;
+        if (!tick_before(&x, &e->th[p])) break;
+        e->th[i] = e->th[p];
+        e->th[i].c->hidx = i;
+        i = p;
+    }
+    e->th[i] = x;
+    x.c->hidx = i;
+}
+
+static struct component *tick_pop(struct engine *e)
+{
+    struct component *top = e->th[0].c;
+    struct tick last = e->th[--e->tn];
+    top->hidx = NO_SLOT;
+    if (!e->tn) return top;
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l >= e->tn) break;
+        if (tick_before(&e->th[l], &last)) m = l;
+        if (l + 1 < e->tn && tick_before(&e->th[l + 1], m == l ? &e->th[l] : &last))
+            m = l + 1;
+        if (m == i) break;
+        e->th[i] = e->th[m];
+        e->th[i].c->hidx = i;
+        i = m;
+    }
+    e->th[i] = last;
+    last.c->hidx = i;
+    return top;
+}
+
+/* ---- ghosts: superseded ticks still ahead of the run ---- */
+
+/* Would the former heap still hold an event at (t, key)? */
+static inline bool ahead(const struct engine *e, sim_time t, uint64_t key)
+{
+    return t > e->now || (t == e->now && key > e->now_key);
+}
+
+static void ghost_add(struct engine *e, struct component *c, sim_time t, uint64_t key)
+{
+    struct ghosts *g = &e->gh[c->id];
+    if (c->nghost == g->cap) {
+        /* Grows to the component's peak number of superseded ticks. */
+        g->cap = g->cap ? 2 * g->cap : 4;
+        g->g = xrealloc(g->g, g->cap * sizeof *g->g);
+    }
+    g->g[c->nghost++] = (struct ghost){ t, key };
+    if (t > e->ghost_tmax) e->ghost_tmax = t;
+}
+
+/* The key a tick of c at edge t gets when its fresh key is `key`: the
+ * oldest ghost of c at t that is still ahead would have fired first; it
+ * becomes the tick and the fresh one a ghost in its place.  Drops the
+ * ghosts the run has passed. */
+static uint64_t ghost_take(struct engine *e, struct component *c, sim_time t, uint64_t key)
+{
+    struct ghost *g = e->gh[c->id].g;
+    uint32_t n = 0, best = NO_SLOT;
+    for (uint32_t i = 0; i < c->nghost; i++) {
+        if (!ahead(e, g[i].t, g[i].key)) continue;
+        g[n] = g[i];
+        if (g[n].t == t && (best == NO_SLOT || g[n].key < g[best].key)) best = n;
+        n++;
+    }
+    c->nghost = n;
+    if (best == NO_SLOT || g[best].key > key) return key;
+    uint64_t k = g[best].key;
+    g[best].key = key;
+    return k;
+}
+
 static void schedule(struct engine *e, sim_time t, unsigned order,
                      event_fn fn, void *obj, uint64_t arg)
 {
@@ -138,9 +268,19 @@ void comp_init(struct component *c, struct engine *e,
     c->eng = e;
     c->dom = dom;
     c->next_tick = TIME_NEVER;
+    c->tick_key = 0;
+    c->hidx = NO_SLOT;
+    c->nghost = 0;
     c->next = NULL;
     c->wait_next = NULL;
     c->waiting_on = NULL;
+    if (e->ncomps == e->ghcap) {
+        e->ghcap = e->ghcap ? 2 * e->ghcap : 64;
+        e->gh = xrealloc(e->gh, e->ghcap * sizeof *e->gh);
+        e->th = xrealloc(e->th, e->ghcap * sizeof *e->th);
+    }
+    e->gh[e->ncomps] = (struct ghosts){ NULL, 0 };
+    c->id = e->ncomps++;
     *e->comps_tail = c;
     e->comps_tail = &c->next;
 }
@@ -151,13 +291,18 @@ void comp_wake_at(struct component *c, sim_time t)
     if (t < e->now) t = e->now;
     sim_time edge = domain_edge(c->dom, t);
     if (c->next_tick <= edge) return;     /* an earlier tick re-decides */
-    c->next_tick = edge;                  /* a later pending one goes stale */
-    schedule(e, edge, c->dom->order, NULL, c, 0);
+    uint64_t key = ((uint64_t)c->dom->order << SEQ_BITS) | e->seq++;
+    if (c->next_tick != TIME_NEVER) ghost_add(e, c, c->next_tick, c->tick_key);
+    if (c->nghost) key = ghost_take(e, c, edge, key);
+    c->next_tick = edge;
+    c->tick_key = key;
+    struct tick x = { edge, key, c };
+    if (c->hidx == NO_SLOT) tick_up(e, e->tn++, x);
+    else tick_up(e, c->hidx, x);          /* earlier than before: only up */
 }
 
 static void run_tick(struct component *c, sim_time t)
 {
-    if (c->next_tick != t) return;        /* stale: superseded by an earlier wake */
     c->next_tick = TIME_NEVER;
     sim_time next = c->ops->tick(c, t);
     if (next == TIME_NEVER) return;
@@ -223,7 +368,7 @@ void engine_set_progress_fn(struct engine *e,
 void engine_dump(struct engine *e, FILE *out)
 {
     fprintf(out, "  engine: t=%llu ps, %llu events done, %zu pending\n",
-            (unsigned long long)e->now, (unsigned long long)e->events, e->n);
+            (unsigned long long)e->now, (unsigned long long)e->events, e->n + e->tn);
     for (struct component *c = e->comps; c; c = c->next) {
         fprintf(out, "  [%s] next tick %s", c->name,
                 c->next_tick == TIME_NEVER ? "idle" : "");
@@ -232,6 +377,16 @@ void engine_dump(struct engine *e, FILE *out)
         fputc('\n', out);
         if (c->ops->dump) c->ops->dump(c, out);
     }
+}
+
+/* The earlier of the two heaps' tops: true for the tick heap. */
+static inline bool tick_first(const struct engine *e)
+{
+    if (!e->tn) return false;
+    if (!e->n) return true;
+    const struct tick *a = &e->th[0];
+    const struct event *b = &e->heap[0];
+    return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
 enum run_status engine_run(struct engine *e)
@@ -244,11 +399,13 @@ enum run_status engine_run(struct engine *e)
                      watchdog_check, e);
     }
     enum run_status st = RUN_COMPLETED;
-    while (e->n) {
-        if (e->n == e->housekeeping_pending && busy(e))
+    while (e->n || e->tn) {
+        if (e->n + e->tn == e->housekeeping_pending && busy(e))
             sim_panic("engine", e->now, "deadlock: no event can make progress "
                       "while work is outstanding");
-        if (e->lim.max_time && e->heap[0].t > e->lim.max_time) {
+        bool tk = tick_first(e);
+        sim_time t = tk ? e->th[0].t : e->heap[0].t;
+        if (e->lim.max_time && t > e->lim.max_time) {
             e->now = e->lim.max_time;
             st = RUN_TIME_LIMIT;
             break;
@@ -257,14 +414,32 @@ enum run_status engine_run(struct engine *e)
             st = RUN_EVENT_LIMIT;
             break;
         }
-        struct event ev = heap_pop(e);
-        e->now = ev.t;
+        e->now = t;
         e->events++;
-        if (ev.fn) ev.fn(ev.obj, ev.arg, ev.t);
-        else run_tick(ev.obj, ev.t);
-        if (ev.fn != periodic_fire) e->last_work = ev.t;
+        if (tk) {
+            e->now_key = e->th[0].key;
+            run_tick(tick_pop(e), t);
+            e->last_work = t;
+        } else {
+            struct event ev = heap_pop(e);
+            e->now_key = ev.key;
+            ev.fn(ev.obj, ev.arg, t);
+            if (ev.fn != periodic_fire) e->last_work = t;
+        }
         if (e->progress_fn && (e->events & 0xffff) == 0)
             e->progress_fn(e->progress_ctx, e->now);
+    }
+    if (st == RUN_COMPLETED && e->ghost_tmax > e->now) {
+        /* Superseded ticks later than every real event: the old heap ran
+         * on to them (or stopped at the time limit before them). */
+        if (e->lim.max_time && e->ghost_tmax > e->lim.max_time) {
+            e->now = e->last_work = e->lim.max_time;
+            st = RUN_TIME_LIMIT;
+        } else {
+            e->now = e->last_work = e->ghost_tmax;
+        }
+    } else if (st == RUN_COMPLETED && e->ghost_tmax > e->last_work) {
+        e->last_work = e->ghost_tmax;
     }
     if (st == RUN_COMPLETED && busy(e))
         sim_panic("engine", e->now, "deadlock: no event left while work is outstanding");

@@ -33,6 +33,10 @@ struct component {
     struct engine *eng;
     const struct domain *dom;
     sim_time next_tick;       /* pending tick time, TIME_NEVER when idle */
+    uint64_t tick_key;        /* its (domain order, sequence) key */
+    uint32_t id;              /* registration number */
+    uint32_t hidx;            /* slot in the engine's tick heap */
+    uint32_t nghost;          /* superseded ticks still ahead (engine.c) */
     struct component *next;   /* engine's list of components (dump) */
     struct component *wait_next;  /* list of producers waiting on one mq */
     struct mq *waiting_on;    /* the full queue it waits on, or NULL */
