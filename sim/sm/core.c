@@ -35,7 +35,7 @@ static void barrier_release(struct sm *s, struct block_slot *b)
     if (!b->at_barrier || b->at_barrier < b->live) return;
     uint32_t slot = (uint32_t)(b - s->b);
     for (uint32_t i = 0; i < s->gpu->max_warps; i++)
-        if (s->w[i].st == W_BARRIER && s->w[i].block == slot) s->w[i].st = W_READY;
+        if (s->w[i].st == W_BARRIER && s->w[i].block == slot) warp_set(s, &s->w[i], W_READY);
     b->at_barrier = 0;
     sm_issue_wake(s);
 }
@@ -48,12 +48,12 @@ static void sync_inst(struct sm *s, struct warp *w, sim_time now)
     struct block_slot *b = &s->b[w->block];
     w->held = false;
     if (w->inst.op == INST_BARRIER) {
-        w->st = W_BARRIER;
+        warp_set(s, w, W_BARRIER);
         b->at_barrier++;
         barrier_release(s, b);
         return;
     }
-    w->st = W_DONE;
+    warp_set(s, w, W_DONE);
     b->live--;
     engine_progress(s->comp.eng);
     barrier_release(s, b);
@@ -66,7 +66,16 @@ void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now)
     w->outstanding--;
     engine_progress(s->comp.eng);
     if (w->held) { if (!w->outstanding) sync_inst(s, w, now); }
-    else if (w->st == W_MEM) { w->st = W_READY; sm_issue_wake(s); }
+    else if (w->st == W_MEM) { warp_set(s, w, W_READY); sm_issue_wake(s); }
+}
+
+void warp_fault_change(struct sm *s, struct warp *w, int delta, sim_time now)
+{
+    bool was = w->nfault != 0;
+    w->nfault = (uint32_t)((int)w->nfault + delta);
+    if (was == (w->nfault != 0)) return;
+    fault_warps_change(s, was ? -1 : +1, now);
+    if (w->st == W_MEM) s->nfault_mem += was ? (uint32_t)-1 : 1;
 }
 
 /* ---- the SM's set of faulted pages (at most FSET_MAX; beyond that a
@@ -93,7 +102,7 @@ static void mark_faulted(struct sm *s, struct warp *w, struct minst *m, uint32_t
                          sim_time now)
 {
     m->page_state[p] = PG_FAULTED;
-    if (w->nfault++ == 0) fault_warps_change(s, +1, now);
+    warp_fault_change(s, w, +1, now);
 }
 
 static void mem_issue(struct sm *s, struct warp *w, sim_time now)
@@ -132,7 +141,7 @@ static void mem_issue(struct sm *s, struct warp *w, sim_time now)
     stat_hist_add(g->lines_per_inst, m->c.nlines);
     stat_hist_add(g->pages_per_inst, m->c.npages);
     w->outstanding++;
-    w->st = w->outstanding < g->max_outstanding ? W_READY : W_MEM;
+    warp_set(s, w, w->outstanding < g->max_outstanding ? W_READY : W_MEM);
     if (!m->pending) warp_mem_done(s, w, m, now);
 }
 
@@ -154,15 +163,15 @@ static void issue(struct sm *s, struct scheduler *k, struct warp *w, sim_time no
         sim_time ic = w->inst.issue_cycles ? w->inst.issue_cycles : 1;
         sim_time lat = w->inst.cycles > ic ? w->inst.cycles : ic;
         if (k->busy_until < now + ic * p) k->busy_until = now + ic * p;
-        w->st = W_PIPE;
         w->ready_at = now + lat * p;
+        warp_set(s, w, W_PIPE);
         break;
     }
     case INST_LOAD: case INST_STORE: case INST_ATOMIC:
         mem_issue(s, w, now);
         break;
     case INST_BARRIER: case INST_EXIT:
-        if (w->outstanding) { w->held = true; w->st = W_MEM; }
+        if (w->outstanding) { w->held = true; warp_set(s, w, W_MEM); }
         else sync_inst(s, w, now);
         break;
     }
@@ -175,7 +184,7 @@ static void page_translated(struct sm *s, struct warp *w, struct minst *m,
 {
     if (m->page_state[p] == PG_FAULTED) {
         fset_remove(s, m->c.page_vpn[p]);
-        if (--w->nfault == 0) fault_warps_change(s, -1, now);
+        warp_fault_change(s, w, -1, now);
     }
     m->page_state[p] = PG_DONE;
 }
@@ -217,20 +226,49 @@ void line_done(struct sm *s, struct mem_req *r, sim_time now)
 
 /* ---- the cycle ---- */
 
+/* When warp w of scheduler k could issue, from its own readiness x (now +
+ * one cycle for a W_READY warp, ready_at for a W_PIPE one): not before the
+ * scheduler's port and the SM's shootdown block free, and after now. */
+static inline sim_time issue_time(const struct sm *s, const struct scheduler *k,
+                                  sim_time x, sim_time now, sim_time p)
+{
+    if (k->busy_until > x) x = k->busy_until;
+    if (s->blocked_until > x) x = s->blocked_until;
+    return x <= now ? now + p : x;
+}
+
+/* The earliest issue_time over scheduler k's W_READY and W_PIPE warps.
+ * issue_time is monotone in x above now, so the earliest W_PIPE warp
+ * stands for all of them unless one is past its ready time. */
+static sim_time sched_issue_at(const struct sm *s, const struct scheduler *k,
+                               sim_time now, sim_time p)
+{
+    const struct gpu *g = s->gpu;
+    sim_time t = TIME_NEVER;
+    const uint64_t *r = &s->rdy[(size_t)k->idx * g->bwords];
+    for (uint32_t wd = 0; wd < g->bwords; wd++)
+        if (r[wd]) { t = issue_time(s, k, now + p, now, p); break; }
+    sim_time pm = s->pipe_min[k->idx];
+    if (pm == TIME_NEVER) return t;
+    if (pm > now) {
+        sim_time u = issue_time(s, k, pm, now, p);
+        return u < t ? u : t;
+    }
+    for (uint32_t wd = 0; wd < g->bwords; wd++)
+        for (uint64_t m = s->pip[(size_t)k->idx * g->bwords + wd]; m; m &= m - 1) {
+            uint32_t j = wd * 64 + (uint32_t)__builtin_ctzll(m);
+            sim_time u = issue_time(s, k, s->w[k->idx + j * g->nsched].ready_at, now, p);
+            if (u < t) t = u;
+        }
+    return t;
+}
+
 static sim_time next_tick(struct sm *s, sim_time now, bool xq_blocked)
 {
     const struct gpu *g = s->gpu;
     sim_time p = s->comp.dom->period, next = TIME_NEVER, issue = TIME_NEVER;
-    for (uint32_t i = 0; i < g->max_warps; i++) {
-        const struct warp *w = &s->w[i];
-        sim_time t;
-        if (w->st == W_READY) t = now + p;
-        else if (w->st == W_PIPE) t = w->ready_at;
-        else continue;
-        sim_time busy = s->sch[i % g->nsched].busy_until;
-        if (busy > t) t = busy;
-        if (s->blocked_until > t) t = s->blocked_until;
-        if (t <= now) t = now + p;
+    for (uint32_t k = 0; k < g->nsched; k++) {
+        sim_time t = sched_issue_at(s, &s->sch[k], now, p);
         if (t < issue) issue = t;
     }
     s->issue_at = issue;
