@@ -83,19 +83,49 @@ void warp_fault_change(struct sm *s, struct warp *w, int delta, sim_time now)
 
 static int fset_find(const struct sm *s, uint64_t vpn)
 {
+    if (!s->fcount[vpn_bucket(vpn, 8)]) return -1;  /* no faulted page there */
     for (uint32_t i = 0; i < s->nfv; i++) if (s->fvpn[i] == vpn) return (int)i;
     return -1;
 }
 
 static void fset_add(struct sm *s, uint64_t vpn)
 {
-    if (s->nfv < FSET_MAX && fset_find(s, vpn) < 0) s->fvpn[s->nfv++] = vpn;
+    if (s->nfv < FSET_MAX && fset_find(s, vpn) < 0) {
+        s->fvpn[s->nfv++] = vpn;
+        s->fcount[vpn_bucket(vpn, 8)]++;
+    }
 }
 
 static void fset_remove(struct sm *s, uint64_t vpn)
 {
     int i = fset_find(s, vpn);
-    if (i >= 0) s->fvpn[i] = s->fvpn[--s->nfv];
+    if (i < 0) return;
+    s->fvpn[i] = s->fvpn[--s->nfv];
+    s->fcount[vpn_bucket(vpn, 8)]--;
+}
+
+/* ---- pages in translation, chained per vpn bucket ---- */
+
+static uint32_t page_node(const struct sm *s, const struct warp *w, uint32_t mi, uint32_t p)
+{
+    return ((uint32_t)(w - s->w) * s->gpu->max_outstanding + mi) * COAL_MAX + p;
+}
+
+static void page_link(struct sm *s, uint32_t node, uint64_t vpn)
+{
+    uint32_t *h = &s->phead[vpn_bucket(vpn, s->pbits)];
+    s->pprev[node] = PNIL;
+    s->pnext[node] = *h;
+    if (*h != PNIL) s->pprev[*h] = node;
+    *h = node;
+}
+
+static void page_unlink(struct sm *s, uint32_t node, uint64_t vpn)
+{
+    uint32_t n = s->pnext[node], p = s->pprev[node];
+    if (p != PNIL) s->pnext[p] = n;
+    else s->phead[vpn_bucket(vpn, s->pbits)] = n;
+    if (n != PNIL) s->pprev[n] = p;
 }
 
 static void mark_faulted(struct sm *s, struct warp *w, struct minst *m, uint32_t p,
@@ -120,6 +150,7 @@ static void mem_issue(struct sm *s, struct warp *w, sim_time now)
     uint32_t wi = (uint32_t)(w - s->w);
     for (uint32_t p = 0; p < m->c.npages; p++) {
         m->page_state[p] = PG_XLATE;
+        page_link(s, page_node(s, w, mi, p), m->c.page_vpn[p]);
         if (s->nfv && fset_find(s, m->c.page_vpn[p]) >= 0) mark_faulted(s, w, m, p, now);
         struct mem_req *r = req_alloc(g->pool);
         r->kind = REQ_XLATE;
@@ -182,6 +213,7 @@ static void issue(struct sm *s, struct scheduler *k, struct warp *w, sim_time no
 static void page_translated(struct sm *s, struct warp *w, struct minst *m,
                             uint32_t p, sim_time now)
 {
+    page_unlink(s, page_node(s, w, (uint32_t)(m - w->mi), p), m->c.page_vpn[p]);
     if (m->page_state[p] == PG_FAULTED) {
         fset_remove(s, m->c.page_vpn[p]);
         warp_fault_change(s, w, -1, now);
@@ -358,28 +390,24 @@ void sm_dump(struct component *c, FILE *out)
 }
 
 /* SM `sm`'s uTLB raised a fault for vpn.  Its warps waiting on vpn become
- * fault-stalled (one scan of the SM's resident warps per fault, not per
- * instruction): requests of other warps may have merged into the same
- * TLB miss, or wait behind it.  Other SMs raise their own faults (one
- * entry per uTLB), so only this SM is scanned. */
+ * fault-stalled: requests of other warps may have merged into the same
+ * TLB miss, or wait behind it.  They are found in the chain of vpn's
+ * bucket of pages in translation (the order of marking is immaterial: it
+ * only counts).  Other SMs raise their own faults (one entry per uTLB), so
+ * only this SM is looked at. */
 void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now)
 {
     struct gpu *g = gpu;
     g->v.faults[sm] += 1;
     struct sm *s = &g->sm[sm];
     bool waits = false;
-    for (uint32_t i = 0; i < g->max_warps; i++) {
-        struct warp *w = &s->w[i];
-        if (!w->outstanding) continue;
-        for (uint32_t j = 0; j < g->max_outstanding; j++) {
-            struct minst *m = &w->mi[j];
-            if (!m->used) continue;
-            for (uint32_t p = 0; p < m->c.npages; p++) {
-                if (m->c.page_vpn[p] != vpn) continue;
-                waits = waits || m->page_state[p] != PG_DONE;
-                if (m->page_state[p] == PG_XLATE) mark_faulted(s, w, m, p, now);
-            }
-        }
+    for (uint32_t n = s->phead[vpn_bucket(vpn, s->pbits)]; n != PNIL; n = s->pnext[n]) {
+        uint32_t p = n % COAL_MAX, slot = n / COAL_MAX;
+        struct warp *w = &s->w[slot / g->max_outstanding];
+        struct minst *m = &w->mi[slot % g->max_outstanding];
+        if (m->c.page_vpn[p] != vpn) continue;
+        waits = true;                   /* in the chain: not PG_DONE */
+        if (m->page_state[p] == PG_XLATE) mark_faulted(s, w, m, p, now);
     }
     if (waits) fset_add(s, vpn);
 }

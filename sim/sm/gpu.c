@@ -169,6 +169,13 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
         s->rdy = xcalloc((size_t)g->nsched * g->bwords, sizeof *s->rdy);
         s->pip = xcalloc((size_t)g->nsched * g->bwords, sizeof *s->pip);
         s->pipe_min = xmalloc(g->nsched * sizeof *s->pipe_min);
+        uint32_t nodes = g->max_warps * g->max_outstanding * COAL_MAX;
+        s->pbits = 6;
+        while ((1u << s->pbits) < nodes) s->pbits++;
+        s->pnext = xmalloc(nodes * sizeof *s->pnext);
+        s->pprev = xmalloc(nodes * sizeof *s->pprev);
+        s->phead = xmalloc((1u << s->pbits) * sizeof *s->phead);
+        for (uint32_t b = 0; b < 1u << s->pbits; b++) s->phead[b] = PNIL;
         for (uint32_t k = 0; k < g->nsched; k++) s->pipe_min[k] = TIME_NEVER;
         ring_init(&s->xq, lines);
         ring_init(&s->oq, inflight);
@@ -196,6 +203,9 @@ void gpu_free(struct gpu *g)
         free(s->rdy);
         free(s->pip);
         free(s->pipe_min);
+        free(s->pnext);
+        free(s->pprev);
+        free(s->phead);
         ring_free(&s->xq);
         ring_free(&s->oq);
         if (g->l1_enabled) cache_free(&s->l1);

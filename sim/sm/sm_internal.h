@@ -60,6 +60,12 @@ struct scheduler {
 };
 
 #define FSET_MAX 64
+#define FSET_BUCKETS 256
+#define PNIL UINT32_MAX
+
+/* Bucket of page vpn among 2^bits (Fibonacci hashing). */
+static inline uint32_t vpn_bucket(uint64_t vpn, uint32_t bits)
+{ return (uint32_t)((vpn * 0x9e3779b97f4a7c15ULL) >> (64 - bits)); }
 
 struct sm;
 struct sched_ops {
@@ -99,6 +105,13 @@ struct sm {
      * that asks for one later is fault-stalled from the start */
     uint64_t fvpn[FSET_MAX];
     uint32_t nfv;
+    uint8_t fcount[FSET_BUCKETS];   /* faulted pages per vpn bucket (0: none) */
+    /* Pages in translation (not PG_DONE), chained per vpn bucket, so a
+     * fault finds the warps waiting on its page without a scan of every
+     * warp (issue 13).  Node (warp slot * max_outstanding + minst) *
+     * COAL_MAX + page; PNIL ends a chain. */
+    uint32_t *pnext, *pprev, *phead;
+    uint32_t pbits;                 /* log2 of the bucket count */
     /* Warps by state (issue 13: no per-tick scan of every warp): counts,
      * W_MEM warps with a faulted page, and per scheduler bitsets over its
      * slots (bit j: slot idx + j * nsched) of W_READY and W_PIPE warps,
