@@ -4,8 +4,8 @@
 #   scripts/bench.sh [UVMSIM] [CASE...]      (make bench: every case)
 #
 # One row per case, columns separated by blanks (scripts/bench_compare.sh
-# reads them): the case, simulated time, CPU seconds of the process (user +
-# system: what a loaded machine does not distort), simulated GPU cycles and
+# reads them): the case, simulated time, CPU seconds of the run (user +
+# system, from /usr/bin/time: what a loaded machine does not distort), simulated GPU cycles and
 # warp instructions per CPU second, engine events, events per warp
 # instruction, CPU nanoseconds per event, peak RSS.  The two fault-latency
 # rows show that simulated time spent waiting costs no host time: 20 us ->
@@ -40,19 +40,22 @@ wanted() {
     return 1
 }
 
-# One row from a run's summary (sim/summary.c).
+# One row from a run's summary (sim/summary.c), its /usr/bin/time output
+# (CPU, peak RSS) and its result's /@events: measured the same way for any
+# revision (bench_compare.sh runs older ones too).
 row() {
-    awk -v name="$1" '
+    ev=$(h5dump -a /events "$3" 2>/dev/null | awk '/\(0\):/ { print $2 }')
+    awk -v name="$1" -v events="${ev:-0}" '
         / simulated \(/ { for (i = 1; i <= NF; i++) if ($i == "at") us = $(i + 1);
                           c = $0; sub(/.*\(/, "", c); sub(/ core.*/, "", c); cycles = c }
         /^  gpu / { insts = $4 }
-        /^  host / { rss = $(NF - 1) }
-        /^  speed / { cpu = $2; events = $9; epi = $11; ns = $14 }
+        /^cpu / { cpu = $2 + $3; rss = $4 / 1024 }
         END {
-            if (cpu == "") { printf "%-15s failed\n", name; exit 1 }
+            if (cpu == "" || insts == "") { printf "%-15s failed\n", name; exit 1 }
             printf "%-15s %12.1f %8.2f %10.3g %10.3g %11d %8.2f %7.0f %8.1f\n",
                    name, us, cpu, (cpu > 0 ? cycles / cpu : 0), (cpu > 0 ? insts / cpu : 0),
-                   events, epi, ns, rss
+                   events, (insts > 0 ? events / insts : 0),
+                   (events > 0 ? cpu * 1e9 / events : 0), rss
         }' "$2"
 }
 
@@ -62,14 +65,16 @@ printf '%-15s %12s %8s %10s %10s %11s %8s %7s %8s\n' case sim_us cpu_s cycles/s 
 echo "$CASES" | while IFS='|' read -r name args; do
     wanted "$name" "$@" || continue
     # shellcheck disable=SC2086
-    if "$UVMSIM" run "$ROOT/configs/default.yaml" $args -o "$TMP/b.h5" >"$TMP/$name.out" 2>"$TMP/err"; then
-        row "$name" "$TMP/$name.out"
+    if /usr/bin/time -f "cpu %U %S %M" -a -o "$TMP/$name.out" "$UVMSIM" run \
+           "$ROOT/configs/default.yaml" $args -o "$TMP/$name.h5" >"$TMP/$name.out" 2>"$TMP/err"; then
+        row "$name" "$TMP/$name.out" "$TMP/$name.h5"
+        rm -f "$TMP/$name.h5"
     else
         printf '%-15s failed: %s\n' "$name" "$(head -1 "$TMP/err")"
     fi
 done
 if [ -f "$TMP/fault-20us.out" ] && [ -f "$TMP/fault-200us.out" ]; then
-    a=$(awk '/^  speed /{print $2}' "$TMP/fault-20us.out")
-    b=$(awk '/^  speed /{print $2}' "$TMP/fault-200us.out")
+    a=$(awk '/^cpu /{print $2 + $3}' "$TMP/fault-20us.out")
+    b=$(awk '/^cpu /{print $2 + $3}' "$TMP/fault-200us.out")
     awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "fault latency 20 -> 200 us: CPU time x %.2f\n", b / a }'
 fi
