@@ -13,12 +13,18 @@
  * pending, to be dropped when it came up unless the component's tick was
  * due at that very time again -- then the older event (lower sequence
  * number) was the one that ticked.  So a superseded tick is kept as a
- * "ghost" (time, key) of its component until the point of the run where
- * it would have come up; a later wake for that same time takes the ghost's
- * key, as the old event would have fired first.  Ghosts are few (a
- * component's superseded ticks still ahead) and cost nothing while the
- * list is empty.  Their times also count where the old events' did: in
- * the end time of the run and at a time limit. */
+ * "ghost" (time, key) of its component for as long as the old heap would
+ * have held it; a later wake for that same time takes the ghost's key, as
+ * the old event would have fired first.  Ghosts are few (a component's
+ * superseded ticks still pending) and cost nothing while the list is
+ * empty.  Their times also count where the old events' did: in the end
+ * time of the run and at a time limit.
+ *
+ * When the old heap would have popped a ghost: events come out in time
+ * order, but not in key order within one time -- an event scheduled for
+ * the current time in a domain of lower order runs next, behind the
+ * running one.  A ghost was popped exactly when some event popped after
+ * the ghost was pushed is later in (time, key) order (ghost_alive). */
 #include <stdlib.h>
 #include <string.h>
 #include "engine.h"
@@ -46,6 +52,7 @@ struct ghost {
     uint64_t key;
 };
 
+
 struct ghosts {
     struct ghost *g;
     uint32_t cap;
@@ -66,9 +73,11 @@ struct engine {
     struct ghosts *gh;              /* per component (c->id) */
     uint32_t ncomps, ghcap;
     sim_time ghost_tmax;            /* latest superseded tick ever */
+    struct component *ticking;      /* whose entry is the root, while it ticks */
     uint64_t seq;
     sim_time now;
-    uint64_t now_key;               /* key of the event being run (0: none yet) */
+    sim_time mark_t;                /* time of the last pop */
+    uint64_t mark_hw;               /* largest key popped at mark_t */
     sim_time last_work;             /* time of the last non-housekeeping event */
     uint64_t events;
     size_t housekeeping_pending;    /* events in the heap that are periodic */
@@ -95,7 +104,8 @@ struct engine *engine_new(const struct engine_limits *lim)
     e->cap = 1024;
     e->heap = xmalloc(e->cap * sizeof *e->heap);
     e->comps_tail = &e->comps;
-    e->seq = 1;                     /* key 0 means "before every event" */
+    e->seq = 1;
+    e->mark_t = TIME_NEVER;
     return e;
 }
 
@@ -166,12 +176,17 @@ static inline bool tick_before(const struct tick *a, const struct tick *b)
     return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
-/* Move entry x up from slot i (a new entry, or one whose time dropped). */
+/* Move entry x up from slot i (a new entry, or one whose time dropped).
+ * While a component ticks its entry holds the root (run_tick) and nothing
+ * is compared with it: an entry for the current time in a domain of lower
+ * order may be due before it, and stays a child of the root until the
+ * root's new entry is moved down. */
 static void tick_up(struct engine *e, uint32_t i, struct tick x)
 {
-    while (i > 0) {
+    uint32_t top = e->ticking ? 1 : 0;
+    while (i > top) {
         uint32_t p = (i - 1) / 2;
-        if (!tick_before(&x, &e->th[p])) break;
+        if (p < top || !tick_before(&x, &e->th[p])) break;
         e->th[i] = e->th[p];
         e->th[i].c->hidx = i;
         i = p;
@@ -180,12 +195,10 @@ static void tick_up(struct engine *e, uint32_t i, struct tick x)
     x.c->hidx = i;
 }
 
-static struct component *tick_pop(struct engine *e)
+/* Move entry x down from the root (the root's component ticked and asks
+ * for a later time, or left: x is then the last entry). */
+static void tick_down(struct engine *e, struct tick last)
 {
-    struct component *top = e->th[0].c;
-    struct tick last = e->th[--e->tn];
-    top->hidx = NO_SLOT;
-    if (!e->tn) return top;
     uint32_t i = 0;
     for (;;) {
         uint32_t l = 2 * i + 1, m = i;
@@ -200,15 +213,35 @@ static struct component *tick_pop(struct engine *e)
     }
     e->th[i] = last;
     last.c->hidx = i;
-    return top;
 }
 
-/* ---- ghosts: superseded ticks still ahead of the run ---- */
+/* ---- ghosts: superseded ticks the old heap would still hold ---- */
 
-/* Would the former heap still hold an event at (t, key)? */
-static inline bool ahead(const struct engine *e, sim_time t, uint64_t key)
+/* Would the former heap still hold ghost g?  Not once an event later in
+ * (time, key) order has been popped after g was pushed: g, the smaller,
+ * would have come out first.  A ghost of a later time: yes; of an earlier
+ * time: no (the running event is later, and was popped after).  Of the
+ * current time: no iff a key above g's has been popped at this time.
+ * That is exact for a ghost pushed before this time's first pop, and for
+ * one pushed since: such a ghost is the fresh key of a wake that took an
+ * older ghost of the same time and component (ghost_take), which was then
+ * still held, so every key popped here before the push was below the
+ * older ghost's and therefore below this one's. */
+static inline bool ghost_alive(const struct engine *e, const struct ghost *g)
 {
-    return t > e->now || (t == e->now && key > e->now_key);
+    if (g->t != e->now) return g->t > e->now;
+    return e->mark_t != e->now || g->key > e->mark_hw;
+}
+
+/* A pop at time t: the bookkeeping ghost_alive reads. */
+static inline void note_pop(struct engine *e, sim_time t, uint64_t key)
+{
+    if (t != e->mark_t) {
+        e->mark_t = t;
+        e->mark_hw = key;
+    } else if (key > e->mark_hw) {
+        e->mark_hw = key;
+    }
 }
 
 static void ghost_add(struct engine *e, struct component *c, sim_time t, uint64_t key)
@@ -224,16 +257,16 @@ static void ghost_add(struct engine *e, struct component *c, sim_time t, uint64_
 }
 
 /* The key a tick of c at edge t gets when its fresh key is `key`: the
- * oldest ghost of c at t that is still ahead would have fired first; it
- * becomes the tick and the fresh one a ghost in its place.  Drops the
- * ghosts the run has passed. */
+ * oldest ghost of c at t that the old heap still holds would have fired
+ * first; it becomes the tick and the fresh one a ghost in its place.
+ * Drops the ghosts the old heap would have popped. */
 static uint64_t ghost_take(struct engine *e, struct component *c, sim_time t, uint64_t key)
 {
     struct ghost *g = e->gh[c->id].g;
     uint32_t n = 0, best = NO_SLOT;
     for (uint32_t i = 0; i < c->nghost; i++) {
-        if (!ahead(e, g[i].t, g[i].key)) continue;
-        g[n] = g[i];
+        if (!ghost_alive(e, &g[i])) continue;
+        if (n != i) g[n] = g[i];
         if (g[n].t == t && (best == NO_SLOT || g[n].key < g[best].key)) best = n;
         n++;
     }
@@ -296,19 +329,33 @@ void comp_wake_at(struct component *c, sim_time t)
     if (c->nghost) key = ghost_take(e, c, edge, key);
     c->next_tick = edge;
     c->tick_key = key;
+    if (c == e->ticking) return;          /* its entry is placed after the tick */
     struct tick x = { edge, key, c };
     if (c->hidx == NO_SLOT) tick_up(e, e->tn++, x);
     else tick_up(e, c->hidx, x);          /* earlier than before: only up */
 }
 
-static void run_tick(struct component *c, sim_time t)
+/* The root's component ticks with its entry left at the root (tick_up
+ * moves nothing above it meanwhile), which is then moved down once to the
+ * component's next tick, or removed: one sift instead of a pop and a push. */
+static void run_tick(struct engine *e, sim_time t)
 {
+    struct component *c = e->th[0].c;
     c->next_tick = TIME_NEVER;
+    e->ticking = c;
     sim_time next = c->ops->tick(c, t);
-    if (next == TIME_NEVER) return;
-    SIM_ASSERT(next > t, c->name, t, "tick asked to run again at t=%llu",
-               (unsigned long long)next);
-    comp_wake_at(c, next);
+    if (next != TIME_NEVER) {
+        SIM_ASSERT(next > t, c->name, t, "tick asked to run again at t=%llu",
+                   (unsigned long long)next);
+        comp_wake_at(c, next);
+    }
+    e->ticking = NULL;
+    if (c->next_tick != TIME_NEVER) {
+        tick_down(e, (struct tick){ c->next_tick, c->tick_key, c });
+        return;
+    }
+    c->hidx = NO_SLOT;
+    if (--e->tn) tick_down(e, e->th[e->tn]);
 }
 
 /* ---- housekeeping: periodic tasks and the watchdog ---- */
@@ -417,12 +464,12 @@ enum run_status engine_run(struct engine *e)
         e->now = t;
         e->events++;
         if (tk) {
-            e->now_key = e->th[0].key;
-            run_tick(tick_pop(e), t);
+            note_pop(e, t, e->th[0].key);
+            run_tick(e, t);
             e->last_work = t;
         } else {
             struct event ev = heap_pop(e);
-            e->now_key = ev.key;
+            note_pop(e, t, ev.key);
             ev.fn(ev.obj, ev.arg, t);
             if (ev.fn != periodic_fire) e->last_work = t;
         }

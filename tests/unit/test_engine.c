@@ -200,6 +200,48 @@ START_TEST(superseded_tick_keeps_its_place_in_ties)
 }
 END_TEST
 
+/* Within one time the former heap popped events in key order, except that
+ * an event scheduled for the current time in a domain of lower order ran
+ * next, behind the running one.  A superseded tick it had already dropped
+ * stays dropped then.  c (slow domain, order 1): a tick at 100 (#1) is
+ * superseded by a wake at 50 (#2); c ticks at 50 and idles.  At 100 the
+ * old heap drops #1, then runs E (#3, slow), which schedules W for 100 in
+ * the fast domain (order 0: it runs next, #5); W wakes c at 100 (#6).  Z
+ * (#4, slow) runs before c's tick (#6): the dropped #1 is not taken. */
+static struct planned *late_c;
+static void w_cb(void *obj, uint64_t arg, sim_time now)
+{
+    (void)obj; (void)arg;
+    log_tick('W', now);
+    comp_wake_at(&late_c->c, now);
+}
+static void e_cb(void *obj, uint64_t arg, sim_time now)
+{
+    (void)arg;
+    log_tick('E', now);
+    engine_at(obj, now, &fast, w_cb, NULL, 0);
+}
+
+START_TEST(lower_domain_at_the_same_time_keeps_dropped_ticks_dropped)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    struct planned c = { .tag = 'c' };
+    comp_init(&c.c, e, &planned_ops, "c", &slow);
+    late_c = &c;
+    tick_n = 0;
+    comp_wake_at(&c.c, 100);
+    comp_wake_at(&c.c, 50);
+    engine_at(e, 100, &slow, e_cb, e, 0);
+    engine_at(e, 100, &slow, log_cb, NULL, 'Z');
+    ck_assert_int_eq(engine_run(e), RUN_COMPLETED);
+    ck_assert_str_eq(tick_log, "cEWZc");
+    ck_assert_uint_eq(tick_at[0], 50);
+    ck_assert_uint_eq(tick_at[4], 100);
+    engine_free(e);
+}
+END_TEST
+
 /* ---- bounded queue: consumer pops one message per tick ---- */
 
 struct consumer { struct component c; struct mq q; int got; sim_time at[8]; };
@@ -323,6 +365,7 @@ int main(void)
     tcase_add_test(t, wake_aligns_to_clock_edge_and_merges);
     tcase_add_test(t, earlier_wake_leaves_no_stale_event);
     tcase_add_test(t, superseded_tick_keeps_its_place_in_ties);
+    tcase_add_test(t, lower_domain_at_the_same_time_keeps_dropped_ticks_dropped);
     tcase_add_test(t, full_queue_back_pressure_no_drop);
     tcase_add_test(t, time_and_event_limits_stop_the_run);
     tcase_add_exit_test(t, watchdog_aborts_without_progress, 3);
