@@ -91,6 +91,7 @@ struct engine {
     void *progress_ctx;
     uint64_t watchdog_mark;
     sim_time watchdog_since;
+    bool started;                   /* engine_run(_until) set up the run */
 };
 
 static struct engine *current;
@@ -277,6 +278,31 @@ static uint64_t ghost_take(struct engine *e, struct component *c, sim_time t, ui
     return k;
 }
 
+/* The earliest superseded tick later than t, and the latest at or before
+ * t (TIME_NEVER / 0 when none): where the old heap's run ended once only
+ * superseded ticks were left.  Once per run, so a scan. */
+static sim_time ghost_after(const struct engine *e, sim_time t)
+{
+    sim_time best = TIME_NEVER;
+    for (struct component *c = e->comps; c; c = c->next)
+        for (uint32_t i = 0; i < c->nghost; i++) {
+            sim_time g = e->gh[c->id].g[i].t;
+            if (g > t && g < best) best = g;
+        }
+    return best;
+}
+
+static sim_time ghost_upto(const struct engine *e, sim_time t)
+{
+    sim_time best = 0;
+    for (struct component *c = e->comps; c; c = c->next)
+        for (uint32_t i = 0; i < c->nghost; i++) {
+            sim_time g = e->gh[c->id].g[i].t;
+            if (g <= t && g > best) best = g;
+        }
+    return best;
+}
+
 static void schedule(struct engine *e, sim_time t, unsigned order,
                      event_fn fn, void *obj, uint64_t arg)
 {
@@ -438,20 +464,37 @@ static inline bool tick_first(const struct engine *e)
 
 enum run_status engine_run(struct engine *e)
 {
+    enum run_status st;
+    engine_run_until(e, TIME_NEVER, NULL, NULL, &st);
+    return st;
+}
+
+bool engine_run_until(struct engine *e, sim_time until, bool (*stop)(void *ctx), void *ctx,
+                      enum run_status *status)
+{
     current = e;
-    if (e->lim.watchdog) {
-        /* Check twice per window so a stall is caught within 1.5 windows. */
-        e->watchdog_since = e->now;
-        engine_every(e, e->lim.watchdog / 2 ? e->lim.watchdog / 2 : 1,
-                     watchdog_check, e);
+    if (!e->started) {
+        e->started = true;
+        if (e->lim.watchdog) {
+            /* Check twice per window so a stall is caught within 1.5 windows. */
+            e->watchdog_since = e->now;
+            engine_every(e, e->lim.watchdog / 2 ? e->lim.watchdog / 2 : 1,
+                         watchdog_check, e);
+        }
     }
     enum run_status st = RUN_COMPLETED;
     while (e->n || e->tn) {
-        if (e->n + e->tn == e->housekeeping_pending && busy(e))
-            sim_panic("engine", e->now, "deadlock: no event can make progress "
-                      "while work is outstanding");
         bool tk = tick_first(e);
         sim_time t = tk ? e->th[0].t : e->heap[0].t;
+        bool idle = e->n + e->tn == e->housekeeping_pending;
+        /* Paused (the stepper): the next event is later than asked. */
+        if (t > until && !(idle && !busy(e))) {
+            if (e->now < until) e->now = until;
+            return false;
+        }
+        if (idle && busy(e))
+            sim_panic("engine", e->now, "deadlock: no event can make progress "
+                      "while work is outstanding");
         if (e->lim.max_time && t > e->lim.max_time) {
             e->now = e->lim.max_time;
             st = RUN_TIME_LIMIT;
@@ -475,12 +518,23 @@ enum run_status engine_run(struct engine *e)
         }
         if (e->progress_fn && (e->events & 0xffff) == 0)
             e->progress_fn(e->progress_ctx, e->now);
+        if (stop && (e->n || e->tn) && stop(ctx)) return false;
     }
     if (st == RUN_COMPLETED && e->ghost_tmax > e->now) {
         /* Superseded ticks later than every real event: the old heap ran
-         * on to them (or stopped at the time limit before them). */
-        if (e->lim.max_time && e->ghost_tmax > e->lim.max_time) {
-            e->now = e->last_work = e->lim.max_time;
+         * on to them, and stopped at the first one past `until` (paused)
+         * or past the time limit, in that order of checks. */
+        sim_time lim = e->lim.max_time ? e->lim.max_time : TIME_NEVER;
+        sim_time cut = until < lim ? until : lim;
+        sim_time g = ghost_after(e, cut > e->now ? cut : e->now);
+        if (g != TIME_NEVER && g > until) {
+            sim_time m = ghost_upto(e, until);
+            if (m > e->last_work) e->last_work = m;
+            if (e->now < until) e->now = until;
+            return false;
+        }
+        if (g != TIME_NEVER) {
+            e->now = e->last_work = lim;
             st = RUN_TIME_LIMIT;
         } else {
             e->now = e->last_work = e->ghost_tmax;
@@ -491,7 +545,23 @@ enum run_status engine_run(struct engine *e)
     if (st == RUN_COMPLETED && busy(e))
         sim_panic("engine", e->now, "deadlock: no event left while work is outstanding");
     current = NULL;
-    return st;
+    *status = st;
+    return true;
+}
+
+bool engine_next(const struct engine *e, sim_time *t, const char **what)
+{
+    /* The earlier of the two tops: superseded ticks are no events here. */
+    if (!e->n && !e->tn) return false;
+    if (tick_first(e)) {
+        *t = e->th[0].t;
+        *what = e->th[0].c->name;
+        return true;
+    }
+    *t = e->heap[0].t;
+    *what = e->heap[0].fn == periodic_fire ? "housekeeping (statistics epoch or watchdog)"
+          : "a scheduled callback (a landing, a launch, a timer)";
+    return true;
 }
 
 /* ---- bounded message queues ---- */

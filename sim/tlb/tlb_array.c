@@ -39,6 +39,7 @@ void tlb_array_init(struct tlb_array *a, uint32_t entries, uint32_t ways)
     for (uint32_t i = 0; i < entries; i++) a->e[i].set = i / ways;
     idxmap_init(&a->map, entries);
     for (int i = 0; i < TLB_NSIZES; i++) a->nvalid[i] = 0;
+    a->stamp = 0;
 }
 
 void tlb_array_free(struct tlb_array *a)
@@ -76,6 +77,7 @@ static void link_mru(struct tlb_array *a, struct tlb_entry *e)
 
 void tlb_array_touch(struct tlb_array *a, struct tlb_entry *e)
 {
+    e->stamp = ++a->stamp;
     if (a->mru[e->set] == (uint32_t)(e - a->e)) return;
     unlink_entry(a, e);
     link_mru(a, e);
@@ -144,6 +146,7 @@ bool tlb_array_insert(struct tlb_array *a, uint64_t vaddr, uint8_t shift,
     v->shift = shift;
     v->flags = flags;
     v->valid = true;
+    v->stamp = ++a->stamp;
     link_mru(a, v);
     idxmap_put(&a->map, key_of(tag, si), i);
     a->nvalid[si]++;

@@ -12,6 +12,7 @@ extern const uint8_t tlb_size_shift[TLB_NSIZES];
 struct tlb_entry {
     uint64_t tag;          /* vaddr >> shift */
     uint64_t pbase;        /* physical address of the page's first byte */
+    uint64_t stamp;        /* last use (shown by the stepper; LRU is the list) */
     uint32_t older, newer; /* recency list of its set (valid entries) */
     uint32_t set;
     uint8_t shift, flags;  /* flags: XLATE_* */
@@ -29,6 +30,7 @@ struct tlb_array {
     uint64_t *free;                /* per set: fwords words, bit = invalid way */
     struct idxmap map;
     uint64_t nvalid[TLB_NSIZES];   /* sizes with no entry are not probed */
+    uint64_t stamp;                /* uses so far: the entries' stamps */
 };
 
 #define TLB_NIL UINT32_MAX
