@@ -242,6 +242,48 @@ START_TEST(lower_domain_at_the_same_time_keeps_dropped_ticks_dropped)
 }
 END_TEST
 
+/* The stepper's engine_run_until and engine_next on the two heaps.  c's
+ * tick at 100 is superseded by one at 50 (slow domain: edges at 25 ps);
+ * a callback X is due at 75.  engine_next names the earliest event that
+ * acts: c at 50, then X at 75, then nothing (the superseded tick at 100 is
+ * no event).  Running until 60 runs c's tick and pauses with the clock at
+ * 60; until 80 runs X and pauses at 80: the former heap still held the
+ * stale tick at 100, past 80, so the run was not over.  A run to the end
+ * then completes at 100, where the stale tick came up. */
+START_TEST(run_until_pauses_and_next_skips_superseded_ticks)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    struct planned c = { .tag = 'c' };
+    comp_init(&c.c, e, &planned_ops, "c", &slow);
+    tick_n = 0;
+    comp_wake_at(&c.c, 100);
+    comp_wake_at(&c.c, 50);
+    engine_at(e, 75, &slow, log_cb, NULL, 'X');
+    sim_time t;
+    const char *what;
+    enum run_status st = RUN_EVENT_LIMIT;
+    ck_assert(engine_next(e, &t, &what));
+    ck_assert_uint_eq(t, 50);
+    ck_assert_str_eq(what, "c");
+    ck_assert(!engine_run_until(e, 60, NULL, NULL, &st));
+    ck_assert_uint_eq(engine_now(e), 60);
+    ck_assert_str_eq(tick_log, "c");
+    ck_assert(engine_next(e, &t, &what));
+    ck_assert_uint_eq(t, 75);
+    ck_assert_str_eq(what, "a scheduled callback (a landing, a launch, a timer)");
+    ck_assert(!engine_run_until(e, 80, NULL, NULL, &st));
+    ck_assert_uint_eq(engine_now(e), 80);
+    ck_assert_str_eq(tick_log, "cX");
+    ck_assert(!engine_next(e, &t, &what));
+    ck_assert(engine_run_until(e, TIME_NEVER, NULL, NULL, &st));
+    ck_assert_int_eq(st, RUN_COMPLETED);
+    ck_assert_uint_eq(engine_end_time(e), 100);
+    ck_assert_uint_eq(engine_events(e), 2);
+    engine_free(e);
+}
+END_TEST
+
 /* ---- bounded queue: consumer pops one message per tick ---- */
 
 struct consumer { struct component c; struct mq q; int got; sim_time at[8]; };
@@ -366,6 +408,7 @@ int main(void)
     tcase_add_test(t, earlier_wake_leaves_no_stale_event);
     tcase_add_test(t, superseded_tick_keeps_its_place_in_ties);
     tcase_add_test(t, lower_domain_at_the_same_time_keeps_dropped_ticks_dropped);
+    tcase_add_test(t, run_until_pauses_and_next_skips_superseded_ticks);
     tcase_add_test(t, full_queue_back_pressure_no_drop);
     tcase_add_test(t, time_and_event_limits_stop_the_run);
     tcase_add_exit_test(t, watchdog_aborts_without_progress, 3);
