@@ -1,37 +1,80 @@
 #!/bin/sh
-# Host speed of the simulator (reported, never asserted).  Each row: the
-# run, simulated time, wall time, simulated GPU cycles per host second,
-# events per host second, peak RSS.  The two fault-latency rows show that
-# simulated time spent waiting costs no host time: going from 20 us to
-# 200 us multiplies simulated time but barely changes wall time.  The
-# last column is simulated warp instructions per host second; the
-# compute-only rows measure the SM issue path alone.
+# Host speed of the simulator (issue 13; reported, never asserted).
+#
+#   scripts/bench.sh [UVMSIM] [CASE...]      (make bench: every case)
+#
+# One row per case, columns separated by blanks (scripts/bench_compare.sh
+# reads them): the case, simulated time, CPU seconds of the run (user +
+# system, from /usr/bin/time: what a loaded machine does not distort), simulated GPU cycles and
+# warp instructions per CPU second, engine events, events per warp
+# instruction, CPU nanoseconds per event, peak RSS.  The two fault-latency
+# rows show that simulated time spent waiting costs no host time: 20 us ->
+# 200 us multiplies simulated time but should change CPU time by < 10 %;
+# their ratio is printed last.  The compute-only rows measure the SM issue
+# path alone.  One warp streaming 16 MiB with 128 B lanes faults on each of
+# its 4096 pages in turn.
 UVMSIM=${1:-build/uvmsim}
+[ $# -gt 0 ] && shift
+[ -x "$UVMSIM" ] || { echo "bench.sh: $UVMSIM is not an executable" >&2; exit 2; }
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-run() {
-    name=$1; shift
-    "$UVMSIM" run configs/default.yaml "$@" -o "$TMP/b.h5" >"$TMP/out" || exit 1
-    sim=$(sed -n 's/.* at \([0-9.]*\) us simulated.*/\1/p' "$TMP/out")
-    host=$(sed -n 's/^  host *//p' "$TMP/out")
-    insts=$(sed -n 's/^  gpu .* kernels, \([0-9]*\) warp instructions.*/\1/p' "$TMP/out")
-    wall=$(echo "$host" | sed -n 's/^\([0-9.]*\) s wall.*/\1/p')
-    ips=$(awk -v i="$insts" -v w="$wall" 'BEGIN { if (w > 0) printf "%.3g", i / w; else print "-" }')
-    printf '%-34s %12s us  %s, %s warp insts/s\n' "$name" "$sim" "$host" "$ips"
+
+ONE_WARP="-s workload.stream.footprint=16MiB -s workload.stream.grid=1 -s workload.stream.block=32 -s workload.stream.lane_stride=128B -s workload.stream.passes=1"
+COMPUTE="-s workload.kind=compute -s gpu.memory.fraction=100% -s workload.compute.grid=90 -s workload.compute.insts=20000"
+# name|overrides of configs/default.yaml
+CASES="bfs1M-91|-s workload.kind=bfs -s workload.bfs.nodes=1000000 -s gpu.memory.fraction=91%
+ttc18-91|-s workload.kind=bfs_ttc -s workload.graph.scale=18 -s gpu.memory.fraction=91%
+stream-default|
+stream1G-50|-s workload.stream.footprint=1GiB -s gpu.memory.fraction=50%
+gups4M-50|-s workload.kind=gups -s workload.gups.footprint=4MiB -s gpu.memory.fraction=50%
+fault-20us|$ONE_WARP
+fault-200us|$ONE_WARP -s driver.fault_latency=200us
+compute-lrr|$COMPUTE
+compute-gto|$COMPUTE -s gpu.sm.scheduler=gto"
+
+wanted() {
+    n=$1; shift
+    [ $# -eq 0 ] && return 0
+    for c in "$@"; do [ "$c" = "$n" ] && return 0; done
+    return 1
 }
-echo "uvmsim bench ($(uname -m), $(nproc) cores)"
-run "default (32 MiB stream, 75%)"
-run "default, fault latency 200us" -s driver.fault_latency=200us
-run "one warp, 1024 faults, 20us" -s workload.stream.footprint=4MiB \
-    -s workload.stream.grid=1 -s workload.stream.block=32 \
-    -s workload.stream.lane_stride=128B -s workload.stream.passes=1
-run "one warp, 1024 faults, 200us" -s workload.stream.footprint=4MiB \
-    -s workload.stream.grid=1 -s workload.stream.block=32 \
-    -s workload.stream.lane_stride=128B -s workload.stream.passes=1 \
-    -s driver.fault_latency=200us
-run "256 MiB stream, 50%" -s workload.stream.footprint=256MiB \
-    -s gpu.memory.fraction=50% -s workload.stream.passes=1
-run "compute-only, 15 SMs x 6 blocks" -s workload.kind=compute -s gpu.memory.fraction=100% \
-    -s workload.compute.grid=90 -s workload.compute.insts=20000
-run "compute-only, GTO" -s workload.kind=compute -s gpu.memory.fraction=100% \
-    -s workload.compute.grid=90 -s workload.compute.insts=20000 -s gpu.sm.scheduler=gto
+
+# One row from a run's summary (sim/summary.c), its /usr/bin/time output
+# (CPU, peak RSS) and its result's /@events: measured the same way for any
+# revision (bench_compare.sh runs older ones too).
+row() {
+    ev=$(h5dump -a /events "$3" 2>/dev/null | awk '/\(0\):/ { print $2 }')
+    awk -v name="$1" -v events="${ev:-0}" '
+        / simulated \(/ { for (i = 1; i <= NF; i++) if ($i == "at") us = $(i + 1);
+                          c = $0; sub(/.*\(/, "", c); sub(/ core.*/, "", c); cycles = c }
+        /^  gpu / { insts = $4 }
+        /^cpu / { cpu = $2 + $3; rss = $4 / 1024 }
+        END {
+            if (cpu == "" || insts == "") { printf "%-15s failed\n", name; exit 1 }
+            printf "%-15s %12.1f %8.2f %10.3g %10.3g %11d %8.2f %7.0f %8.1f\n",
+                   name, us, cpu, (cpu > 0 ? cycles / cpu : 0), (cpu > 0 ? insts / cpu : 0),
+                   events, (insts > 0 ? events / insts : 0),
+                   (events > 0 ? cpu * 1e9 / events : 0), rss
+        }' "$2"
+}
+
+echo "uvmsim bench ($(uname -m), $(nproc) cores): $UVMSIM"
+printf '%-15s %12s %8s %10s %10s %11s %8s %7s %8s\n' case sim_us cpu_s cycles/s \
+    insts/s events ev/inst ns/ev rss_MiB
+echo "$CASES" | while IFS='|' read -r name args; do
+    wanted "$name" "$@" || continue
+    # shellcheck disable=SC2086
+    if /usr/bin/time -f "cpu %U %S %M" -a -o "$TMP/$name.out" "$UVMSIM" run \
+           "$ROOT/configs/default.yaml" $args -o "$TMP/$name.h5" >"$TMP/$name.out" 2>"$TMP/err"; then
+        row "$name" "$TMP/$name.out" "$TMP/$name.h5"
+        rm -f "$TMP/$name.h5"
+    else
+        printf '%-15s failed: %s\n' "$name" "$(head -1 "$TMP/err")"
+    fi
+done
+if [ -f "$TMP/fault-20us.out" ] && [ -f "$TMP/fault-200us.out" ]; then
+    a=$(awk '/^cpu /{print $2 + $3}' "$TMP/fault-20us.out")
+    b=$(awk '/^cpu /{print $2 + $3}' "$TMP/fault-200us.out")
+    awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "fault latency 20 -> 200 us: CPU time x %.2f\n", b / a }'
+fi

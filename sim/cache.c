@@ -13,8 +13,16 @@ bool cache_init(struct cache *c, uint64_t size, uint32_t ways, uint32_t nmshr)
     c->sets = (uint32_t)sets;
     c->ways = ways;
     c->nmshr = nmshr;
+    c->set_mask = (sets & (sets - 1)) ? 0 : (uint32_t)sets - 1;
     c->l = xcalloc((size_t)sets * ways, sizeof *c->l);
     c->m = xcalloc(nmshr, sizeof *c->m);
+    c->mfree = xcalloc((nmshr + 63) / 64, sizeof *c->mfree);
+    for (uint32_t i = 0; i < nmshr; i++) c->mfree[i / 64] |= 1ULL << (i % 64);
+    idxmap_init(&c->mmap, nmshr);
+    uint64_t buckets = 64;
+    while (buckets < sets * ways) buckets *= 2;
+    c->frame_lines = xcalloc(buckets, sizeof *c->frame_lines);
+    c->frame_mask = (uint32_t)(buckets - 1);
     return true;
 }
 
@@ -22,12 +30,22 @@ void cache_free(struct cache *c)
 {
     free(c->l);
     free(c->m);
+    free(c->mfree);
+    free(c->frame_lines);
+    idxmap_free(&c->mmap);
     c->l = NULL;
     c->m = NULL;
 }
 
 static struct cache_line *set_of(struct cache *c, uint64_t line)
-{ return &c->l[(line % c->sets) * c->ways]; }
+{
+    uint64_t set = c->set_mask ? (line & c->set_mask) : line % c->sets;
+    return &c->l[set * c->ways];
+}
+
+/* Lines are counted per frame bucket as they come and go. */
+static inline uint32_t *frame_count(struct cache *c, uint64_t line)
+{ return &c->frame_lines[(line >> (PAGE_SHIFT - LINE_SHIFT)) & c->frame_mask]; }
 
 static struct cache_line *find(struct cache *c, uint64_t line)
 {
@@ -61,8 +79,10 @@ void cache_fill(struct cache *c, uint64_t addr, uint8_t mask, bool dirty,
             for (uint32_t w = 1; w < c->ways; w++)
                 if (s[w].stamp < l->stamp) l = &s[w];
             *v = (struct cache_victim){ true, l->line << LINE_SHIFT, l->dirty };
+            --*frame_count(c, l->line);
         }
         *l = (struct cache_line){ .line = line };
+        ++*frame_count(c, line);
     }
     l->valid |= mask;
     if (dirty) l->dirty |= mask;
@@ -85,28 +105,28 @@ void cache_invalidate(struct cache *c, uint64_t addr, struct cache_victim *v)
     *v = (struct cache_victim){0};
     if (!l) return;
     *v = (struct cache_victim){ true, l->line << LINE_SHIFT, l->dirty };
+    --*frame_count(c, l->line);
     *l = (struct cache_line){0};
 }
 
 struct cache_mshr *cache_mshr_find(struct cache *c, uint64_t addr)
 {
-    uint64_t line = cache_line_of(addr);
     if (!c->mshr_used) return NULL;
-    for (uint32_t i = 0; i < c->nmshr; i++)
-        if (c->m[i].used && c->m[i].line == line) return &c->m[i];
-    return NULL;
+    uint32_t i = idxmap_get(&c->mmap, cache_line_of(addr));
+    return i == IDXMAP_NONE ? NULL : &c->m[i];
 }
 
 struct cache_mshr *cache_mshr_alloc(struct cache *c, uint64_t addr)
 {
     if (c->mshr_used == c->nmshr) return NULL;
-    for (uint32_t i = 0; i < c->nmshr; i++) {
-        if (c->m[i].used) continue;
-        c->m[i] = (struct cache_mshr){ .used = true, .line = cache_line_of(addr) };
-        c->mshr_used++;
-        return &c->m[i];
-    }
-    return NULL;
+    uint32_t w = 0;
+    while (!c->mfree[w]) w++;
+    uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(c->mfree[w]);
+    c->mfree[w] &= c->mfree[w] - 1;
+    c->m[i] = (struct cache_mshr){ .used = true, .line = cache_line_of(addr) };
+    c->mshr_used++;
+    idxmap_put(&c->mmap, c->m[i].line, i);
+    return &c->m[i];
 }
 
 void cache_mshr_wait(struct cache_mshr *m, struct mem_req *r)
@@ -119,6 +139,9 @@ void cache_mshr_wait(struct cache_mshr *m, struct mem_req *r)
 
 void cache_mshr_release(struct cache *c, struct cache_mshr *m)
 {
+    uint32_t i = cache_mshr_index(c, m);
+    idxmap_del(&c->mmap, m->line);
     *m = (struct cache_mshr){0};
+    c->mfree[i / 64] |= 1ULL << (i % 64);
     c->mshr_used--;
 }

@@ -4,12 +4,14 @@
  * sectors of each 128 B line are valid and dirty (Fermi/Volta L1 and L2:
  * 128 B lines of four 32 B sectors, fills per sector).
  *
- * Nothing here allocates after cache_init: lookups walk one set, MSHR
- * searches walk at most `nmshr` entries. */
+ * Nothing here allocates after cache_init: lookups walk one set; MSHRs
+ * are found through a map from line to register (issue 13: no walk over
+ * the register file), taken lowest free first. */
 #ifndef UVMSIM_CACHE_H
 #define UVMSIM_CACHE_H
 
 #include "base.h"
+#include "idxmap.h"
 #include "mem_req.h"
 
 struct cache_line {
@@ -29,9 +31,16 @@ struct cache_mshr {
 
 struct cache {
     uint32_t sets, ways, nmshr, mshr_used;
+    uint32_t set_mask;    /* sets - 1 when a power of two, else 0 */
     uint64_t stamp;
     struct cache_line *l;
     struct cache_mshr *m;
+    struct idxmap mmap;   /* line -> MSHR */
+    uint64_t *mfree;      /* bit i: MSHR i free */
+    /* Valid lines per bucket of 4 KiB frames (a counting filter: zero
+     * means no line of any frame of the bucket is present). */
+    uint32_t *frame_lines;
+    uint32_t frame_mask;
 };
 
 /* What a fill pushed out. */
@@ -61,6 +70,10 @@ void cache_fill(struct cache *c, uint64_t addr, uint8_t mask, bool dirty,
 bool cache_write_present(struct cache *c, uint64_t addr, uint8_t mask, bool dirty);
 /* Drop the line (its dirty sectors returned through *v). */
 void cache_invalidate(struct cache *c, uint64_t addr, struct cache_victim *v);
+/* False when no line of the 4 KiB frame at pa is present (true may be
+ * either): invalidating a frame can skip its 32 lookups. */
+static inline bool cache_may_hold_frame(const struct cache *c, uint64_t pa)
+{ return c->frame_lines[(pa >> PAGE_SHIFT) & c->frame_mask] != 0; }
 
 /* MSHRs. */
 struct cache_mshr *cache_mshr_find(struct cache *c, uint64_t addr);

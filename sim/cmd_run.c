@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "outfile.h"
 #include "results.h"
+#include "stats.h"
 #include "summary.h"
 #include "system.h"
 #include "text.h"
@@ -148,6 +149,10 @@ int cmd_run(int argc, char **argv)
     getrusage(RUSAGE_SELF, &ru);
     sim_time end = engine_end_time(e);
     double cycles = (double)(end / system_core_period(sys));
+    double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+                 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    const struct stat_entry *wi = stats_find(system_stats(sys), "gpu.warp_insts");
+    double insts = wi ? (double)*wi->p.u : 0, events = (double)engine_events(e);
     struct run_info ri = {
         .status = status_name(st),
         .seed = cfg_u64(cfg, "sim.seed"),
@@ -156,8 +161,12 @@ int cmd_run(int argc, char **argv)
         .wall_seconds = wall,
         .peak_rss_bytes = (uint64_t)ru.ru_maxrss * 1024,
         .gpu_cycles_per_second = wall > 0 ? cycles / wall : 0,
-        .events_per_second = wall > 0 ? (double)engine_events(e) / wall : 0,
+        .events_per_second = wall > 0 ? events / wall : 0,
         .no_host = o.no_host,
+        .cpu_seconds = cpu,
+        .warp_insts_per_cpu_second = cpu > 0 ? insts / cpu : 0,
+        .events_per_warp_inst = insts > 0 ? events / insts : 0,
+        .ns_per_event = events > 0 ? cpu * 1e9 / events : 0,
     };
     if (st != RUN_COMPLETED)
         fprintf(stderr, "uvmsim: warning: run stopped by %s before the workload finished\n",

@@ -34,6 +34,10 @@ struct component {
     struct engine *eng;
     const struct domain *dom;
     sim_time next_tick;       /* pending tick time, TIME_NEVER when idle */
+    uint64_t tick_key;        /* its (domain order, sequence) key */
+    uint32_t id;              /* registration number */
+    uint32_t hidx;            /* slot in the engine's tick heap */
+    uint32_t nghost;          /* superseded ticks still ahead (engine.c) */
     struct component *next;   /* engine's list of components (dump) */
     struct component *wait_next;  /* list of producers waiting on one mq */
     struct mq *waiting_on;    /* the full queue it waits on, or NULL */
@@ -99,9 +103,9 @@ enum run_status engine_run(struct engine *e);
  * paused: at the stop, or with the clock moved to `until`. */
 bool engine_run_until(struct engine *e, sim_time until, bool (*stop)(void *ctx), void *ctx,
                       enum run_status *status);
-/* The next event that will act (superseded ticks skipped; a scan of the
- * queue, for the stepper's `where`): its time and the component it ticks
- * or what kind of callback it is.  false when the queue is empty. */
+/* The next event that will act (for the stepper's `where`; superseded
+ * ticks are no events): its time and the component it ticks or what kind
+ * of callback it is.  false when the queue is empty. */
 bool engine_next(const struct engine *e, sim_time *t, const char **what);
 
 /* Dump every component's state (watchdog, panic). */

@@ -145,6 +145,10 @@ static int write_host(struct writer *w, const struct run_info *info)
     rc |= attr_u64(w, g, "peak_rss_bytes", info->peak_rss_bytes);
     rc |= attr_f64(w, g, "gpu_cycles_per_second", info->gpu_cycles_per_second);
     rc |= attr_f64(w, g, "events_per_second", info->events_per_second);
+    rc |= attr_f64(w, g, "cpu_seconds", info->cpu_seconds);
+    rc |= attr_f64(w, g, "warp_insts_per_cpu_second", info->warp_insts_per_cpu_second);
+    rc |= attr_f64(w, g, "events_per_warp_inst", info->events_per_warp_inst);
+    rc |= attr_f64(w, g, "ns_per_event", info->ns_per_event);
     rc |= group_close(w, g);
     return rc ? -1 : 0;
 }

@@ -21,6 +21,12 @@ struct run_info {
     double gpu_cycles_per_second;   /* host speed */
     double events_per_second;       /* host speed */
     bool no_host;             /* leave /host out: two runs give the same bytes */
+    /* Host speed per CPU second of the process (user + system), the
+     * measure that holds on a loaded machine (issue 13's bench). */
+    double cpu_seconds;
+    double warp_insts_per_cpu_second;
+    double events_per_warp_inst;    /* engine events per warp instruction */
+    double ns_per_event;            /* CPU nanoseconds per engine event */
 };
 
 /* FNV-1a (64-bit) of the resolved config's YAML text, stored as

@@ -43,5 +43,9 @@ void print_summary(FILE *out, const struct stats *st, const struct run_info *ri,
     fprintf(out, "  host    %.2f s wall, %.3g GPU cycles/s, %.3g events/s, peak RSS %.1f MiB\n",
             ri->wall_seconds, ri->gpu_cycles_per_second, ri->events_per_second,
             (double)ri->peak_rss_bytes / 1048576.0);
+    fprintf(out, "  speed   %.2f s CPU, %.3g warp insts/CPU s, %llu events, "
+            "%.3g events/warp inst, %.0f ns/event\n",
+            ri->cpu_seconds, ri->warp_insts_per_cpu_second,
+            (unsigned long long)ri->events, ri->events_per_warp_inst, ri->ns_per_event);
     if (result_path) fprintf(out, "  result  %s\n", result_path);
 }

@@ -27,6 +27,8 @@ struct wl_thread {
     uint32_t tid;             /* linear thread index within the block */
 };
 
+/* Lane LANE's coordinates (the definition; wl_simple_next_inst steps
+ * them lane by lane with the same result, see wl_threads_of). */
 static inline void wl_thread_of(const struct warp_ctx *w, uint32_t lane,
                                 struct wl_thread *t)
 {
@@ -41,12 +43,35 @@ static inline void wl_thread_of(const struct warp_ctx *w, uint32_t lane,
     t->bz = (uint32_t)(w->block / ((uint64_t)k->grid.x * k->grid.y));
 }
 
+/* Lanes 0..N-1 of warp W (N <= WARP_SIZE): the coordinates of the first
+ * from wl_thread_of's divisions, the others by stepping threadIdx (x
+ * fastest), as consecutive threads of a block are numbered. */
+static inline void wl_threads_of(const struct warp_ctx *w, uint32_t n,
+                                 struct wl_thread *t)
+{
+    if (!n) return;
+    wl_thread_of(w, 0, &t[0]);
+    const struct dim3 b = w->k->block;
+    for (uint32_t l = 1; l < n; l++) {
+        t[l] = t[l - 1];
+        t[l].tid++;
+        if (++t[l].tx == b.x) {
+            t[l].tx = 0;
+            if (++t[l].ty == b.y) { t[l].ty = 0; t[l].tz++; }
+        }
+    }
+}
+
 /* One lane's op at one position. */
 struct wl_top {
     enum inst_op op;          /* LOAD, STORE, ATOMIC, BARRIER, COMPUTE */
     uint32_t size;            /* bytes (memory ops) */
     uint32_t compute;         /* cycles of compute issued before this op */
     uint64_t addr;
+    /* Set (with a false return) when the lane is inactive here and at
+     * every later position of the warp: its thread has finished, and it is
+     * not asked again.  Left false, the lane is asked at every position. */
+    bool done;
 };
 
 /* Lane LANE's op at position POS: false when the lane is inactive there. */

@@ -41,12 +41,12 @@ static bool gups_lane(const void *impl, const struct warp_ctx *w,
     if (w->k->id == 0) {
         /* Init: thread i writes table[i]. */
         uint64_t i = gt;
-        if (i >= m->words || pos) return false;
+        if (i >= m->words || pos) return op->done = true, false;   /* one store each */
         op->op = INST_STORE;
         op->addr = m->table + i * 8;
         return true;
     }
-    if (gt >= m->threads) return false;
+    if (gt >= m->threads) return op->done = true, false;
     uint64_t k = pos / 2;
     uint64_t r = wl_mix(m->seed + gt * m->per + k) % m->words;
     op->op = pos % 2 ? INST_STORE : INST_LOAD;

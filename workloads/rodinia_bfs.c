@@ -76,19 +76,20 @@ static bool bfs_lane(const void *impl, const struct warp_ctx *w,
 {
     const struct bfs *m = impl;
     uint64_t tid = (uint64_t)t->bx * BFS_THREADS + t->tx, L = w->k->arg;
-    if (tid >= m->n) return false;
+    /* Guards that hold for every later position end the lane (done). */
+    if (tid >= m->n) return op->done = true, false;
     op->size = 1;
     op->compute = 0;
     if (w->k->id == 1) {
         if (pos == 0) { op->op = INST_LOAD; op->addr = m->upd + tid; return true; }
-        if (m->level[tid] != L + 1) return false;
+        if (m->level[tid] != L + 1) return op->done = true, false;
         op->op = INST_STORE;
         op->addr = pos == 1 ? m->mask + tid : pos == 2 ? m->visited + tid
                  : pos == 3 ? m->over : m->upd + tid;
         return true;
     }
     if (pos == 0) { op->op = INST_LOAD; op->addr = m->mask + tid; return true; }
-    if (m->level[tid] != L) return false;
+    if (m->level[tid] != L) return op->done = true, false;
     if (pos == 1) { op->op = INST_STORE; op->addr = m->mask + tid; return true; }
     if (pos < 4) {
         op->op = INST_LOAD;

@@ -115,6 +115,11 @@ struct workload_ops {
      * kernel launches (kernel.seq). */
     bool (*next_step)(void *impl, struct wl_step *out);
     void (*warp_start)(void *impl, struct warp_ctx *w);
+    /* The warp's next instruction.  `out` is the warp's own instruction:
+     * the caller passes the same one on every call for a warp and leaves
+     * its lanes (addr, size) as the last call wrote them -- a generator may
+     * keep the next instruction's addresses there (a memory op behind its
+     * compute, gen.c). */
     void (*next_inst)(void *impl, struct warp_ctx *w, struct warp_inst *out);
     void (*destroy)(void *impl);
 };

@@ -47,7 +47,7 @@ static void barrier_release(struct sm *s, struct block_slot *b)
     uint32_t slot = (uint32_t)(b - s->b);
     for (uint32_t i = 0; i < s->gpu->max_warps; i++)
         if (s->w[i].st == W_BARRIER && s->w[i].block == slot) {
-            s->w[i].st = W_READY;
+            warp_set(s, &s->w[i], W_READY);
             WARP_TRACE(s, &s->w[i], engine_now(s->comp.eng));
         }
     b->at_barrier = 0;
@@ -62,13 +62,13 @@ static void sync_inst(struct sm *s, struct warp *w, sim_time now)
     struct block_slot *b = &s->b[w->block];
     w->held = false;
     if (w->inst.op == INST_BARRIER) {
-        w->st = W_BARRIER;
+        warp_set(s, w, W_BARRIER);
         WARP_TRACE(s, w, now);
         b->at_barrier++;
         barrier_release(s, b);
         return;
     }
-    w->st = W_DONE;
+    warp_set(s, w, W_DONE);
     WARP_TRACE(s, w, now);
     b->live--;
     engine_progress(s->comp.eng);
@@ -82,8 +82,17 @@ void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now)
     w->outstanding--;
     engine_progress(s->comp.eng);
     if (w->held) { if (!w->outstanding) sync_inst(s, w, now); }
-    else if (w->st == W_MEM) { w->st = W_READY; sm_issue_wake(s); }
+    else if (w->st == W_MEM) { warp_set(s, w, W_READY); sm_issue_wake(s); }
     WARP_TRACE(s, w, now);
+}
+
+void warp_fault_change(struct sm *s, struct warp *w, int delta, sim_time now)
+{
+    bool was = w->nfault != 0;
+    w->nfault = (uint32_t)((int)w->nfault + delta);
+    if (was == (w->nfault != 0)) return;
+    fault_warps_change(s, was ? -1 : +1, now);
+    if (w->st == W_MEM) s->nfault_mem += was ? (uint32_t)-1 : 1;
 }
 
 /* ---- the SM's set of faulted pages (at most FSET_MAX; beyond that a
@@ -91,26 +100,56 @@ void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now)
 
 static int fset_find(const struct sm *s, uint64_t vpn)
 {
+    if (!s->fcount[vpn_bucket(vpn, 8)]) return -1;  /* no faulted page there */
     for (uint32_t i = 0; i < s->nfv; i++) if (s->fvpn[i] == vpn) return (int)i;
     return -1;
 }
 
 static void fset_add(struct sm *s, uint64_t vpn)
 {
-    if (s->nfv < FSET_MAX && fset_find(s, vpn) < 0) s->fvpn[s->nfv++] = vpn;
+    if (s->nfv < FSET_MAX && fset_find(s, vpn) < 0) {
+        s->fvpn[s->nfv++] = vpn;
+        s->fcount[vpn_bucket(vpn, 8)]++;
+    }
 }
 
 static void fset_remove(struct sm *s, uint64_t vpn)
 {
     int i = fset_find(s, vpn);
-    if (i >= 0) s->fvpn[i] = s->fvpn[--s->nfv];
+    if (i < 0) return;
+    s->fvpn[i] = s->fvpn[--s->nfv];
+    s->fcount[vpn_bucket(vpn, 8)]--;
+}
+
+/* ---- pages in translation, chained per vpn bucket ---- */
+
+static uint32_t page_node(const struct sm *s, const struct warp *w, uint32_t mi, uint32_t p)
+{
+    return ((uint32_t)(w - s->w) * s->gpu->max_outstanding + mi) * COAL_MAX + p;
+}
+
+static void page_link(struct sm *s, uint32_t node, uint64_t vpn)
+{
+    uint32_t *h = &s->phead[vpn_bucket(vpn, s->pbits)];
+    s->pprev[node] = PNIL;
+    s->pnext[node] = *h;
+    if (*h != PNIL) s->pprev[*h] = node;
+    *h = node;
+}
+
+static void page_unlink(struct sm *s, uint32_t node, uint64_t vpn)
+{
+    uint32_t n = s->pnext[node], p = s->pprev[node];
+    if (p != PNIL) s->pnext[p] = n;
+    else s->phead[vpn_bucket(vpn, s->pbits)] = n;
+    if (n != PNIL) s->pprev[n] = p;
 }
 
 static void mark_faulted(struct sm *s, struct warp *w, struct minst *m, uint32_t p,
                          sim_time now)
 {
     m->page_state[p] = PG_FAULTED;
-    if (w->nfault++ == 0) fault_warps_change(s, +1, now);
+    warp_fault_change(s, w, +1, now);
     WARP_TRACE(s, w, now);
 }
 
@@ -130,6 +169,7 @@ static void mem_issue(struct sm *s, struct warp *w, sim_time now)
     uint32_t wi = (uint32_t)(w - s->w);
     for (uint32_t p = 0; p < m->c.npages; p++) {
         m->page_state[p] = PG_XLATE;
+        page_link(s, page_node(s, w, mi, p), m->c.page_vpn[p]);
         if (s->nfv && fset_find(s, m->c.page_vpn[p]) >= 0) mark_faulted(s, w, m, p, now);
         struct mem_req *r = req_alloc(g->pool);
         r->kind = REQ_XLATE;
@@ -151,7 +191,7 @@ static void mem_issue(struct sm *s, struct warp *w, sim_time now)
     stat_hist_add(g->lines_per_inst, m->c.nlines);
     stat_hist_add(g->pages_per_inst, m->c.npages);
     w->outstanding++;
-    w->st = w->outstanding < g->max_outstanding ? W_READY : W_MEM;
+    warp_set(s, w, w->outstanding < g->max_outstanding ? W_READY : W_MEM);
     if (!m->pending) warp_mem_done(s, w, m, now);
 }
 
@@ -173,15 +213,15 @@ static void issue(struct sm *s, struct scheduler *k, struct warp *w, sim_time no
         sim_time ic = w->inst.issue_cycles ? w->inst.issue_cycles : 1;
         sim_time lat = w->inst.cycles > ic ? w->inst.cycles : ic;
         if (k->busy_until < now + ic * p) k->busy_until = now + ic * p;
-        w->st = W_PIPE;
         w->ready_at = now + lat * p;
+        warp_set(s, w, W_PIPE);
         break;
     }
     case INST_LOAD: case INST_STORE: case INST_ATOMIC:
         mem_issue(s, w, now);
         break;
     case INST_BARRIER: case INST_EXIT:
-        if (w->outstanding) { w->held = true; w->st = W_MEM; }
+        if (w->outstanding) { w->held = true; warp_set(s, w, W_MEM); }
         else sync_inst(s, w, now);
         break;
     }
@@ -193,11 +233,12 @@ static void issue(struct sm *s, struct scheduler *k, struct warp *w, sim_time no
 static void page_translated(struct sm *s, struct warp *w, struct minst *m,
                             uint32_t p, sim_time now)
 {
+    page_unlink(s, page_node(s, w, (uint32_t)(m - w->mi), p), m->c.page_vpn[p]);
     if (m->page_state[p] == PG_FAULTED) {
         if (TRACE_ON(TW_FAULTS))
             trace_replay_warp(s->id, (unsigned)(w - s->w), m->c.page_vpn[p], now, s->comp.dom->period);
         fset_remove(s, m->c.page_vpn[p]);
-        if (--w->nfault == 0) fault_warps_change(s, -1, now);
+        warp_fault_change(s, w, -1, now);
     }
     m->page_state[p] = PG_DONE;
     WARP_TRACE(s, w, now);
@@ -244,20 +285,49 @@ void line_done(struct sm *s, struct mem_req *r, sim_time now)
 
 /* ---- the cycle ---- */
 
+/* When warp w of scheduler k could issue, from its own readiness x (now +
+ * one cycle for a W_READY warp, ready_at for a W_PIPE one): not before the
+ * scheduler's port and the SM's shootdown block free, and after now. */
+static inline sim_time issue_time(const struct sm *s, const struct scheduler *k,
+                                  sim_time x, sim_time now, sim_time p)
+{
+    if (k->busy_until > x) x = k->busy_until;
+    if (s->blocked_until > x) x = s->blocked_until;
+    return x <= now ? now + p : x;
+}
+
+/* The earliest issue_time over scheduler k's W_READY and W_PIPE warps.
+ * issue_time is monotone in x above now, so the earliest W_PIPE warp
+ * stands for all of them unless one is past its ready time. */
+static sim_time sched_issue_at(const struct sm *s, const struct scheduler *k,
+                               sim_time now, sim_time p)
+{
+    const struct gpu *g = s->gpu;
+    sim_time t = TIME_NEVER;
+    const uint64_t *r = &s->rdy[(size_t)k->idx * g->bwords];
+    for (uint32_t wd = 0; wd < g->bwords; wd++)
+        if (r[wd]) { t = issue_time(s, k, now + p, now, p); break; }
+    sim_time pm = s->pipe_min[k->idx];
+    if (pm == TIME_NEVER) return t;
+    if (pm > now) {
+        sim_time u = issue_time(s, k, pm, now, p);
+        return u < t ? u : t;
+    }
+    for (uint32_t wd = 0; wd < g->bwords; wd++)
+        for (uint64_t m = s->pip[(size_t)k->idx * g->bwords + wd]; m; m &= m - 1) {
+            uint32_t j = wd * 64 + (uint32_t)__builtin_ctzll(m);
+            sim_time u = issue_time(s, k, s->w[k->idx + j * g->nsched].ready_at, now, p);
+            if (u < t) t = u;
+        }
+    return t;
+}
+
 static sim_time next_tick(struct sm *s, sim_time now, bool xq_blocked)
 {
     const struct gpu *g = s->gpu;
     sim_time p = s->comp.dom->period, next = TIME_NEVER, issue = TIME_NEVER;
-    for (uint32_t i = 0; i < g->max_warps; i++) {
-        const struct warp *w = &s->w[i];
-        sim_time t;
-        if (w->st == W_READY) t = now + p;
-        else if (w->st == W_PIPE) t = w->ready_at;
-        else continue;
-        sim_time busy = s->sch[i % g->nsched].busy_until;
-        if (busy > t) t = busy;
-        if (s->blocked_until > t) t = s->blocked_until;
-        if (t <= now) t = now + p;
+    for (uint32_t k = 0; k < g->nsched; k++) {
+        sim_time t = sched_issue_at(s, &s->sch[k], now, p);
         if (t < issue) issue = t;
     }
     s->issue_at = issue;
@@ -347,28 +417,24 @@ void sm_dump(struct component *c, FILE *out)
 }
 
 /* SM `sm`'s uTLB raised a fault for vpn.  Its warps waiting on vpn become
- * fault-stalled (one scan of the SM's resident warps per fault, not per
- * instruction): requests of other warps may have merged into the same
- * TLB miss, or wait behind it.  Other SMs raise their own faults (one
- * entry per uTLB), so only this SM is scanned. */
+ * fault-stalled: requests of other warps may have merged into the same
+ * TLB miss, or wait behind it.  They are found in the chain of vpn's
+ * bucket of pages in translation (the order of marking is immaterial: it
+ * only counts).  Other SMs raise their own faults (one entry per uTLB), so
+ * only this SM is looked at. */
 void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now)
 {
     struct gpu *g = gpu;
     g->v.faults[sm] += 1;
     struct sm *s = &g->sm[sm];
     bool waits = false;
-    for (uint32_t i = 0; i < g->max_warps; i++) {
-        struct warp *w = &s->w[i];
-        if (!w->outstanding) continue;
-        for (uint32_t j = 0; j < g->max_outstanding; j++) {
-            struct minst *m = &w->mi[j];
-            if (!m->used) continue;
-            for (uint32_t p = 0; p < m->c.npages; p++) {
-                if (m->c.page_vpn[p] != vpn) continue;
-                waits = waits || m->page_state[p] != PG_DONE;
-                if (m->page_state[p] == PG_XLATE) mark_faulted(s, w, m, p, now);
-            }
-        }
+    for (uint32_t n = s->phead[vpn_bucket(vpn, s->pbits)]; n != PNIL; n = s->pnext[n]) {
+        uint32_t p = n % COAL_MAX, slot = n / COAL_MAX;
+        struct warp *w = &s->w[slot / g->max_outstanding];
+        struct minst *m = &w->mi[slot % g->max_outstanding];
+        if (m->c.page_vpn[p] != vpn) continue;
+        waits = true;                   /* in the chain: not PG_DONE */
+        if (m->page_state[p] == PG_XLATE) mark_faulted(s, w, m, p, now);
     }
     if (waits) fset_add(s, vpn);
 }

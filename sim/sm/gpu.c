@@ -132,6 +132,7 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
     if (g->nsched > g->max_warps)
         user_error("gpu.sm.schedulers (%u) exceeds gpu.sm.max_warps (%u)", g->nsched, g->max_warps);
     g->issue_width = (uint32_t)cfg_u64(cfg, "gpu.sm.issue_width");
+    g->bwords = ((g->max_warps + g->nsched - 1) / g->nsched + 63) / 64;
     g->sched = strcmp(cfg_str(cfg, "gpu.sm.scheduler"), "gto") ? &sched_lrr : &sched_gto;
     g->max_outstanding = (uint32_t)cfg_u64(cfg, "gpu.sm.max_outstanding_mem");
     g->lsu_width = (uint32_t)cfg_u64(cfg, "gpu.sm.lsu_width");
@@ -162,6 +163,20 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
         s->b = xcalloc(g->lim.max_blocks, sizeof *s->b);
         s->sch = xcalloc(g->nsched, sizeof *s->sch);
         for (uint32_t k = 0; k < g->nsched; k++) s->sch[k] = (struct scheduler){ k, k, 0 };
+        for (uint32_t j = 0; j < g->max_warps; j++)
+            s->w[j].sched = j % g->nsched, s->w[j].sbit = j / g->nsched;
+        s->nstate[W_FREE] = g->max_warps;
+        s->rdy = xcalloc((size_t)g->nsched * g->bwords, sizeof *s->rdy);
+        s->pip = xcalloc((size_t)g->nsched * g->bwords, sizeof *s->pip);
+        s->pipe_min = xmalloc(g->nsched * sizeof *s->pipe_min);
+        uint32_t nodes = g->max_warps * g->max_outstanding * COAL_MAX;
+        s->pbits = 6;
+        while ((1u << s->pbits) < nodes) s->pbits++;
+        s->pnext = xmalloc(nodes * sizeof *s->pnext);
+        s->pprev = xmalloc(nodes * sizeof *s->pprev);
+        s->phead = xmalloc((1u << s->pbits) * sizeof *s->phead);
+        for (uint32_t b = 0; b < 1u << s->pbits; b++) s->phead[b] = PNIL;
+        for (uint32_t k = 0; k < g->nsched; k++) s->pipe_min[k] = TIME_NEVER;
         ring_init(&s->xq, lines);
         ring_init(&s->oq, inflight);
         if (g->l1_enabled && !cache_init(&s->l1, l1_size, l1_ways, l1_mshrs))
@@ -185,6 +200,12 @@ void gpu_free(struct gpu *g)
         free(s->w);
         free(s->b);
         free(s->sch);
+        free(s->rdy);
+        free(s->pip);
+        free(s->pipe_min);
+        free(s->pnext);
+        free(s->pprev);
+        free(s->phead);
         ring_free(&s->xq);
         ring_free(&s->oq);
         if (g->l1_enabled) cache_free(&s->l1);

@@ -124,7 +124,8 @@ void gpu_invalidate_frame(struct gpu *g, uint64_t pa)
     if (!g->l1_enabled) return;
     uint64_t base = pa & ~(PAGE_SIZE - 1);
     for (unsigned i = 0; i < g->nsms; i++)
-        for (uint64_t a = base; a < base + PAGE_SIZE; a += LINE_SIZE) {
+        for (uint64_t a = base; a < base + PAGE_SIZE && cache_may_hold_frame(&g->sm[i].l1, base);
+             a += LINE_SIZE) {
             struct cache_victim v;
             cache_invalidate(&g->sm[i].l1, a, &v);
         }

@@ -59,10 +59,10 @@ static void place_block(struct gpu *g, struct sm *s, sim_time now)
         SIM_ASSERT(wi < g->max_warps, s->name, now, "no free warp slot for a placed block");
         struct warp *w = &s->w[wi];
         if (w->st != W_FREE) continue;
-        w->st = W_READY;
+        w->outstanding = w->nfault = 0;
+        warp_set(s, w, W_READY);
         w->block = slot;
         w->age = g->warp_age++;
-        w->outstanding = w->nfault = 0;
         w->held = false;
         w->nmem = 0;
         w->ctx = (struct warp_ctx){ .k = &g->k, .block = block, .warp = i };
@@ -177,7 +177,7 @@ void retire_block(struct sm *s, struct block_slot *b, sim_time now)
     struct gpu *g = s->gpu;
     uint32_t slot = (uint32_t)(b - s->b);
     for (uint32_t i = 0; i < g->max_warps; i++)
-        if (s->w[i].st == W_DONE && s->w[i].block == slot) s->w[i].st = W_FREE;
+        if (s->w[i].st == W_DONE && s->w[i].block == slot) warp_set(s, &s->w[i], W_FREE);
     s->res_blocks--;
     if (b->active) s->active_blocks--;
     s->res_warps -= b->nwarps;

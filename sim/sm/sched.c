@@ -4,39 +4,73 @@
  *   lrr - loose round robin: the first issuable warp after the one that
  *         issued last;
  *   gto - greedy then oldest: keep issuing the last warp while it can,
- *         otherwise the oldest issuable warp (Rogers et al., MICRO 2012). */
+ *         otherwise the oldest issuable warp (Rogers et al., MICRO 2012).
+ *
+ * Issuable warps are found in the scheduler's W_READY bitset (issue 13:
+ * no scan of every slot per pick), W_PIPE warps whose latency is over
+ * having been made W_READY first.  A W_PIPE warp past its ready time and
+ * a W_READY warp are alike everywhere else (stall reason, next tick), so
+ * making all of them ready at once picks exactly the warp that visiting
+ * the slots in order did. */
 #include "sm_internal.h"
 
-/* Ready to issue now (a finished pipeline latency makes it ready). */
-static bool issuable(struct warp *w, sim_time now)
+void sched_pipe_due(struct sm *s, uint32_t k, sim_time now)
 {
-    if (w->st == W_PIPE && w->ready_at <= now) w->st = W_READY;
-    return w->st == W_READY;
+    if (s->pipe_min[k] > now) return;
+    const struct gpu *g = s->gpu;
+    sim_time min = TIME_NEVER;
+    for (uint32_t wd = 0; wd < g->bwords; wd++) {
+        for (uint64_t m = s->pip[(size_t)k * g->bwords + wd]; m; m &= m - 1) {
+            uint32_t j = wd * 64 + (uint32_t)__builtin_ctzll(m);
+            struct warp *w = &s->w[k + j * g->nsched];
+            if (w->ready_at <= now) warp_set(s, w, W_READY);
+            else if (w->ready_at < min) min = w->ready_at;
+        }
+    }
+    s->pipe_min[k] = min;
+}
+
+/* First set bit of scheduler k's ready set at local index >= from, or -1. */
+static int32_t ready_from(const struct sm *s, uint32_t k, uint32_t from)
+{
+    const struct gpu *g = s->gpu;
+    const uint64_t *r = &s->rdy[(size_t)k * g->bwords];
+    uint32_t wd = from / 64;
+    if (wd >= g->bwords) return -1;
+    uint64_t m = r[wd] & (~0ULL << (from % 64));
+    for (;;) {
+        if (m) return (int32_t)(wd * 64 + (uint32_t)__builtin_ctzll(m));
+        if (++wd == g->bwords) return -1;
+        m = r[wd];
+    }
 }
 
 static struct warp *lrr_pick(struct sm *s, struct scheduler *k, sim_time now)
 {
-    uint32_t n = s->gpu->max_warps, step = s->gpu->nsched;
-    uint32_t mine = (n - k->idx + step - 1) / step;     /* slots of this scheduler */
-    uint32_t at = k->last;
-    for (uint32_t j = 0; j < mine; j++) {
-        at += step;
-        if (at >= n) at = k->idx;
-        struct warp *w = &s->w[at];
-        if (issuable(w, now)) { k->last = at; return w; }
-    }
-    return NULL;
+    uint32_t step = s->gpu->nsched;
+    sched_pipe_due(s, k->idx, now);
+    /* Slots after the last one issued, then from the first (the last
+     * itself comes last). */
+    int32_t j = ready_from(s, k->idx, (k->last - k->idx) / step + 1);
+    if (j < 0) j = ready_from(s, k->idx, 0);
+    if (j < 0) return NULL;
+    k->last = k->idx + (uint32_t)j * step;
+    return &s->w[k->last];
 }
 
 static struct warp *gto_pick(struct sm *s, struct scheduler *k, sim_time now)
 {
-    uint32_t n = s->gpu->max_warps, step = s->gpu->nsched;
+    const struct gpu *g = s->gpu;
+    sched_pipe_due(s, k->idx, now);
     struct warp *last = &s->w[k->last];
-    if (issuable(last, now)) return last;
+    if (last->st == W_READY) return last;
     struct warp *best = NULL;
-    for (uint32_t i = k->idx; i < n; i += step) {
-        struct warp *w = &s->w[i];
-        if (issuable(w, now) && (!best || w->age < best->age)) best = w;
+    for (uint32_t wd = 0; wd < g->bwords; wd++) {
+        for (uint64_t m = s->rdy[(size_t)k->idx * g->bwords + wd]; m; m &= m - 1) {
+            uint32_t j = wd * 64 + (uint32_t)__builtin_ctzll(m);
+            struct warp *w = &s->w[k->idx + j * g->nsched];
+            if (!best || w->age < best->age) best = w;
+        }
     }
     if (best) k->last = (uint32_t)(best - s->w);
     return best;

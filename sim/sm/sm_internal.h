@@ -32,7 +32,8 @@ struct minst {
 };
 
 struct warp {
-    enum wstate st;
+    enum wstate st;             /* set through warp_set (counts, bitsets) */
+    uint32_t sched, sbit;       /* its scheduler, and its bit there (slot / nsched) */
     uint32_t block;             /* block slot on this SM */
     uint64_t age;               /* dispatch order (GTO: oldest first) */
     sim_time ready_at;          /* W_PIPE */
@@ -61,6 +62,12 @@ struct scheduler {
 };
 
 #define FSET_MAX 64
+#define FSET_BUCKETS 256
+#define PNIL UINT32_MAX
+
+/* Bucket of page vpn among 2^bits (Fibonacci hashing). */
+static inline uint32_t vpn_bucket(uint64_t vpn, uint32_t bits)
+{ return (uint32_t)((vpn * 0x9e3779b97f4a7c15ULL) >> (64 - bits)); }
 
 struct sm;
 struct sched_ops {
@@ -68,6 +75,8 @@ struct sched_ops {
     struct warp *(*pick)(struct sm *s, struct scheduler *k, sim_time now);
 };
 extern const struct sched_ops sched_lrr, sched_gto;
+/* Scheduler k's W_PIPE warps whose latency is over become W_READY. */
+void sched_pipe_due(struct sm *s, uint32_t k, sim_time now);
 
 /* A bounded ring of requests waiting for a port. */
 struct ring {
@@ -98,6 +107,22 @@ struct sm {
      * that asks for one later is fault-stalled from the start */
     uint64_t fvpn[FSET_MAX];
     uint32_t nfv;
+    uint8_t fcount[FSET_BUCKETS];   /* faulted pages per vpn bucket (0: none) */
+    /* Pages in translation (not PG_DONE), chained per vpn bucket, so a
+     * fault finds the warps waiting on its page without a scan of every
+     * warp (issue 13).  Node (warp slot * max_outstanding + minst) *
+     * COAL_MAX + page; PNIL ends a chain. */
+    uint32_t *pnext, *pprev, *phead;
+    uint32_t pbits;                 /* log2 of the bucket count */
+    /* Warps by state (issue 13: no per-tick scan of every warp): counts,
+     * W_MEM warps with a faulted page, and per scheduler bitsets over its
+     * slots (bit j: slot idx + j * nsched) of W_READY and W_PIPE warps,
+     * with the earliest ready_at of its W_PIPE warps (exact: a W_PIPE warp
+     * leaves that state only through sched_pipe_due). */
+    uint32_t nstate[W_DONE + 1];
+    uint32_t nfault_mem;
+    uint64_t *rdy, *pip;        /* nsched x gpu->bwords words */
+    sim_time *pipe_min;         /* per scheduler (TIME_NEVER: none) */
     /* stall accounting */
     sim_time acct_t;            /* cycles before this are accounted */
     enum stall acct_reason;     /* reason for cycles after acct_t */
@@ -122,6 +147,7 @@ struct gpu {
     struct occ_limits lim;
     uint32_t max_warps, nsched, issue_width, lsu_width, max_outstanding,
              l1_ports, xbar_bw;
+    uint32_t bwords;            /* bitset words per scheduler */
     bool l1_enabled, l1_bypass_all;
     const struct sched_ops *sched;
     sim_time launch_latency, xbar_latency;
@@ -147,6 +173,32 @@ struct gpu {
 
 /* A warp became ready: the next tick must look for an issuable warp. */
 static inline void sm_issue_wake(struct sm *s) { s->issue_at = 0; }
+
+/* Every change of a warp's state goes through here.  A W_PIPE warp enters
+ * with its ready_at already set. */
+static inline void warp_set(struct sm *s, struct warp *w, enum wstate st)
+{
+    enum wstate o = w->st;
+    if (o == st) return;
+    size_t wd = (size_t)w->sched * s->gpu->bwords + w->sbit / 64;
+    uint64_t bit = 1ULL << (w->sbit % 64);
+    s->nstate[o]--;
+    s->nstate[st]++;
+    if (w->nfault && o == W_MEM) s->nfault_mem--;
+    if (w->nfault && st == W_MEM) s->nfault_mem++;
+    if (o == W_READY) s->rdy[wd] &= ~bit;
+    else if (o == W_PIPE) s->pip[wd] &= ~bit;
+    if (st == W_READY) {
+        s->rdy[wd] |= bit;
+    } else if (st == W_PIPE) {
+        s->pip[wd] |= bit;
+        if (w->ready_at < s->pipe_min[w->sched]) s->pipe_min[w->sched] = w->ready_at;
+    }
+    w->st = st;
+}
+
+/* The warp's count of fault-stalled pages changes by delta (+1 or -1). */
+void warp_fault_change(struct sm *s, struct warp *w, int delta, sim_time now);
 
 /* ring.c-style helpers */
 void ring_init(struct ring *r, uint32_t cap);

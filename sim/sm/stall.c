@@ -28,20 +28,15 @@ void stall_account(struct sm *s, sim_time now)
     s->acct_t = now;
 }
 
+/* From the SM's per-state warp counts (sm_internal.h). */
 static enum stall reason(const struct sm *s, sim_time now)
 {
     if (now < s->blocked_until) return ST_SHOOTDOWN;
-    bool mem = false, bar = false, pipe = false;
-    for (uint32_t i = 0; i < s->gpu->max_warps; i++) {
-        const struct warp *w = &s->w[i];
-        switch (w->st) {
-        case W_MEM: if (w->nfault) return ST_FAULT; mem = true; break;
-        case W_BARRIER: bar = true; break;
-        case W_READY: case W_PIPE: pipe = true; break;
-        default: break;
-        }
-    }
-    return mem ? ST_MEMORY : bar ? ST_BARRIER : pipe ? ST_PIPELINE : ST_IDLE;
+    if (s->nfault_mem) return ST_FAULT;
+    if (s->nstate[W_MEM]) return ST_MEMORY;
+    if (s->nstate[W_BARRIER]) return ST_BARRIER;
+    if (s->nstate[W_READY] || s->nstate[W_PIPE]) return ST_PIPELINE;
+    return ST_IDLE;
 }
 
 void stall_decide(struct sm *s, bool issued, sim_time now, sim_time next)

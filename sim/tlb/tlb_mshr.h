@@ -5,6 +5,7 @@
 #define UVMSIM_TLB_MSHR_H
 
 #include "../base.h"
+#include "../idxmap.h"
 
 struct mem_req;
 
@@ -14,9 +15,13 @@ struct tlb_mshr {
     struct mem_req *waiters, *tail;   /* FIFO through ->next */
 };
 
+/* Registers are found through a map from (page, dirty need) (issue 13:
+ * no walk over the file) and taken lowest free first. */
 struct tlb_mshrs {
     uint32_t n, used;
     struct tlb_mshr *m;
+    struct idxmap map;
+    uint64_t *free;             /* bit i: register i is free */
 };
 
 void tlb_mshrs_init(struct tlb_mshrs *t, uint32_t n);

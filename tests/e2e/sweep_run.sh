@@ -26,10 +26,11 @@ same_files=0
 for f in "$TMP"/j1/points/*.h5; do
     g="$TMP/j2/points/$(basename "$f")"
     h5diff --exclude-path /host "$f" "$g" >/dev/null 2>&1 || continue
-    # Outside /host the bytes are the same: at most its four 8-byte values
-    # differ (docs/results.md).
+    # Outside /host the bytes are the same: at most its eight 8-byte values
+    # differ (docs/results.md: four figures, and the four CPU-time ones of
+    # issue 13).
     [ "$(stat -c %s "$f")" = "$(stat -c %s "$g")" ] || continue
-    [ "$(cmp -l "$f" "$g" | wc -l)" -le 32 ] || continue
+    [ "$(cmp -l "$f" "$g" | wc -l)" -le 64 ] || continue
     same_files=$((same_files + 1))
 done
 check "-j 1 and -j 2: the $N point files agree outside /host" [ $same_files -eq $N ]
@@ -37,8 +38,8 @@ h5diff --exclude-path /host "$TMP/j1/sweep.h5" "$TMP/j2/sweep.h5" >/dev/null 2>&
 check "-j 1 and -j 2: merged files agree outside /host" [ $? -eq 0 ]
 h5diff "$TMP/j1/sweep.h5" "$TMP/j2/sweep.h5" /points /points >/dev/null 2>&1
 check "-j 1 and -j 2: identical /points" [ $? -eq 0 ]
-check "-j 1 and -j 2: merged bytes differ at most in /host ($N x 32)" \
-    [ "$(cmp -l "$TMP/j1/sweep.h5" "$TMP/j2/sweep.h5" | wc -l)" -le $((N * 32)) ]
+check "-j 1 and -j 2: merged bytes differ at most in /host ($N x 64)" \
+    [ "$(cmp -l "$TMP/j1/sweep.h5" "$TMP/j2/sweep.h5" | wc -l)" -le $((N * 64)) ]
 check "no temporary left" no_temps "$TMP/j1"
 
 # A point is the run one would type by hand.

@@ -89,6 +89,201 @@ START_TEST(wake_aligns_to_clock_edge_and_merges)
 }
 END_TEST
 
+/* ---- a wake for an earlier time moves the pending tick ---- */
+
+/* A component that logs its ticks and asks for the next time in `plan`. */
+struct planned {
+    struct component c;
+    char tag;
+    const sim_time *plan;       /* next tick after each tick (0: idle) */
+    int ticks;
+};
+
+static char tick_log[32];
+static sim_time tick_at[32];
+static int tick_n;
+
+static void log_tick(char tag, sim_time now)
+{ tick_log[tick_n] = tag; tick_at[tick_n++] = now; tick_log[tick_n] = 0; }
+
+static sim_time planned_tick(struct component *c, sim_time now)
+{
+    struct planned *p = (struct planned *)c;
+    log_tick(p->tag, now);
+    sim_time n = p->plan ? p->plan[p->ticks] : 0;
+    p->ticks++;
+    return n ? n : TIME_NEVER;
+}
+static const struct comp_ops planned_ops = { planned_tick, NULL };
+
+static void log_cb(void *obj, uint64_t arg, sim_time now)
+{ (void)obj; log_tick((char)arg, now); }
+
+START_TEST(earlier_wake_leaves_no_stale_event)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    struct planned a = { .tag = 'a' };
+    comp_init(&a.c, e, &planned_ops, "a", &fast);
+    tick_n = 0;
+    comp_wake_at(&a.c, 100);
+    comp_wake_at(&a.c, 50);      /* supersedes the tick at 100 */
+    ck_assert_int_eq(engine_run(e), RUN_COMPLETED);
+    /* One tick, at 50, and one event: the superseded tick is no event. */
+    ck_assert_int_eq(a.ticks, 1);
+    ck_assert_uint_eq(tick_at[0], 50);
+    ck_assert_uint_eq(engine_events(e), 1);
+    /* The run's end still counts the superseded time (the former engine
+     * popped its stale event there). */
+    ck_assert_uint_eq(engine_end_time(e), 100);
+    engine_free(e);
+
+    /* With a time limit between the two, the run stops at the limit. */
+    struct engine_limits lim2 = { .max_time = 70 };
+    e = engine_new(&lim2);
+    a.ticks = 0;
+    comp_init(&a.c, e, &planned_ops, "a", &fast);
+    comp_wake_at(&a.c, 100);
+    comp_wake_at(&a.c, 50);
+    ck_assert_int_eq(engine_run(e), RUN_TIME_LIMIT);
+    ck_assert_int_eq(a.ticks, 1);
+    ck_assert_uint_eq(engine_end_time(e), 70);
+    engine_free(e);
+}
+END_TEST
+
+/* Ties keep the order of "one event per wake" (the former engine): a tick
+ * that comes back to a time it was superseded from fires at the old
+ * event's place, ahead of what was scheduled for that time in between. */
+static struct planned *rewake_target;
+static void rewake_cb(void *obj, uint64_t t, sim_time now)
+{
+    (void)obj;
+    log_tick('w', now);
+    comp_wake_at(&rewake_target->c, t);
+}
+static void schedule_z(void *obj, uint64_t arg, sim_time now)
+{
+    (void)arg; (void)now;
+    engine_at(obj, 100, &fast, log_cb, NULL, 'z');
+}
+
+START_TEST(superseded_tick_keeps_its_place_in_ties)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    static const sim_time plan_a[] = { 100, 0, 0 };
+    struct planned a = { .tag = 'a', .plan = plan_a }, b = { .tag = 'b' };
+    comp_init(&a.c, e, &planned_ops, "a", &fast);
+    comp_init(&b.c, e, &planned_ops, "b", &fast);
+    rewake_target = &a;
+    tick_n = 0;
+    /* Sequence numbers in scheduling order: a@100 #1, b@100 #2, a@50 #3
+     * (supersedes #1), x@100 #4 (a callback that wakes a at 100 again),
+     * s@60 #5 (schedules z@100).  a ticks at 50 and asks for 100 (#6):
+     * the superseded #1 at 100 comes first, so a ticks at 100 as #1,
+     * before b (#2) and the callback (#4).  The callback's wake at 100
+     * (#8) finds #6 still ahead (z is #7 after it): a ticks again as #6,
+     * before z. */
+    comp_wake_at(&a.c, 100);
+    comp_wake_at(&b.c, 100);
+    comp_wake_at(&a.c, 50);
+    engine_at(e, 100, &fast, rewake_cb, NULL, 100);
+    engine_at(e, 60, &fast, schedule_z, e, 0);
+    ck_assert_int_eq(engine_run(e), RUN_COMPLETED);
+    ck_assert_str_eq(tick_log, "aabwaz");
+    sim_time want[] = { 50, 100, 100, 100, 100, 100 };
+    for (int i = 0; i < 6; i++) ck_assert_uint_eq(tick_at[i], want[i]);
+    /* 4 ticks and 3 callbacks (s, w, z); no stale event. */
+    ck_assert_uint_eq(engine_events(e), 7);
+    engine_free(e);
+}
+END_TEST
+
+/* Within one time the former heap popped events in key order, except that
+ * an event scheduled for the current time in a domain of lower order ran
+ * next, behind the running one.  A superseded tick it had already dropped
+ * stays dropped then.  c (slow domain, order 1): a tick at 100 (#1) is
+ * superseded by a wake at 50 (#2); c ticks at 50 and idles.  At 100 the
+ * old heap drops #1, then runs E (#3, slow), which schedules W for 100 in
+ * the fast domain (order 0: it runs next, #5); W wakes c at 100 (#6).  Z
+ * (#4, slow) runs before c's tick (#6): the dropped #1 is not taken. */
+static struct planned *late_c;
+static void w_cb(void *obj, uint64_t arg, sim_time now)
+{
+    (void)obj; (void)arg;
+    log_tick('W', now);
+    comp_wake_at(&late_c->c, now);
+}
+static void e_cb(void *obj, uint64_t arg, sim_time now)
+{
+    (void)arg;
+    log_tick('E', now);
+    engine_at(obj, now, &fast, w_cb, NULL, 0);
+}
+
+START_TEST(lower_domain_at_the_same_time_keeps_dropped_ticks_dropped)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    struct planned c = { .tag = 'c' };
+    comp_init(&c.c, e, &planned_ops, "c", &slow);
+    late_c = &c;
+    tick_n = 0;
+    comp_wake_at(&c.c, 100);
+    comp_wake_at(&c.c, 50);
+    engine_at(e, 100, &slow, e_cb, e, 0);
+    engine_at(e, 100, &slow, log_cb, NULL, 'Z');
+    ck_assert_int_eq(engine_run(e), RUN_COMPLETED);
+    ck_assert_str_eq(tick_log, "cEWZc");
+    ck_assert_uint_eq(tick_at[0], 50);
+    ck_assert_uint_eq(tick_at[4], 100);
+    engine_free(e);
+}
+END_TEST
+
+/* The stepper's engine_run_until and engine_next on the two heaps.  c's
+ * tick at 100 is superseded by one at 50 (slow domain: edges at 25 ps);
+ * a callback X is due at 75.  engine_next names the earliest event that
+ * acts: c at 50, then X at 75, then nothing (the superseded tick at 100 is
+ * no event).  Running until 60 runs c's tick and pauses with the clock at
+ * 60; until 80 runs X and pauses at 80: the former heap still held the
+ * stale tick at 100, past 80, so the run was not over.  A run to the end
+ * then completes at 100, where the stale tick came up. */
+START_TEST(run_until_pauses_and_next_skips_superseded_ticks)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    struct planned c = { .tag = 'c' };
+    comp_init(&c.c, e, &planned_ops, "c", &slow);
+    tick_n = 0;
+    comp_wake_at(&c.c, 100);
+    comp_wake_at(&c.c, 50);
+    engine_at(e, 75, &slow, log_cb, NULL, 'X');
+    sim_time t;
+    const char *what;
+    enum run_status st = RUN_EVENT_LIMIT;
+    ck_assert(engine_next(e, &t, &what));
+    ck_assert_uint_eq(t, 50);
+    ck_assert_str_eq(what, "c");
+    ck_assert(!engine_run_until(e, 60, NULL, NULL, &st));
+    ck_assert_uint_eq(engine_now(e), 60);
+    ck_assert_str_eq(tick_log, "c");
+    ck_assert(engine_next(e, &t, &what));
+    ck_assert_uint_eq(t, 75);
+    ck_assert_str_eq(what, "a scheduled callback (a landing, a launch, a timer)");
+    ck_assert(!engine_run_until(e, 80, NULL, NULL, &st));
+    ck_assert_uint_eq(engine_now(e), 80);
+    ck_assert_str_eq(tick_log, "cX");
+    ck_assert(!engine_next(e, &t, &what));
+    ck_assert(engine_run_until(e, TIME_NEVER, NULL, NULL, &st));
+    ck_assert_int_eq(st, RUN_COMPLETED);
+    ck_assert_uint_eq(engine_end_time(e), 100);
+    ck_assert_uint_eq(engine_events(e), 2);
+    engine_free(e);
+}
+END_TEST
+
 /* ---- bounded queue: consumer pops one message per tick ---- */
 
 struct consumer { struct component c; struct mq q; int got; sim_time at[8]; };
@@ -210,6 +405,10 @@ int main(void)
     tcase_add_test(t, events_ordered_by_time_domain_then_sequence);
     tcase_add_test(t, idle_component_costs_nothing);
     tcase_add_test(t, wake_aligns_to_clock_edge_and_merges);
+    tcase_add_test(t, earlier_wake_leaves_no_stale_event);
+    tcase_add_test(t, superseded_tick_keeps_its_place_in_ties);
+    tcase_add_test(t, lower_domain_at_the_same_time_keeps_dropped_ticks_dropped);
+    tcase_add_test(t, run_until_pauses_and_next_skips_superseded_ticks);
     tcase_add_test(t, full_queue_back_pressure_no_drop);
     tcase_add_test(t, time_and_event_limits_stop_the_run);
     tcase_add_exit_test(t, watchdog_aborts_without_progress, 3);

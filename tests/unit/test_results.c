@@ -88,6 +88,8 @@ static const struct run_info info = {
     .status = "completed", .seed = 42, .sim_time_ps = 12345678,
     .events = 999, .wall_seconds = 0.5, .peak_rss_bytes = 1 << 20,
     .gpu_cycles_per_second = 2e6, .events_per_second = 3e6,
+    .cpu_seconds = 0.25, .warp_insts_per_cpu_second = 4e5,
+    .events_per_warp_inst = 12.5, .ns_per_event = 250,
 };
 
 struct fixture {
@@ -613,6 +615,8 @@ static const char *const required[] = {
     "/<table>{<str32 field>}",
     "/host", "/host@wall_seconds", "/host@peak_rss_bytes",
     "/host@gpu_cycles_per_second", "/host@events_per_second",
+    "/host@cpu_seconds", "/host@warp_insts_per_cpu_second",
+    "/host@events_per_warp_inst", "/host@ns_per_event",
 };
 
 START_TEST(every_documented_path)
@@ -658,6 +662,10 @@ START_TEST(root_and_host_values)
     ck_assert_uint_eq(attr_u64(fid, "/host", "peak_rss_bytes"), 1 << 20);
     ck_assert_double_eq(attr_f64(fid, "/host", "gpu_cycles_per_second"), 2e6);
     ck_assert_double_eq(attr_f64(fid, "/host", "events_per_second"), 3e6);
+    ck_assert_double_eq(attr_f64(fid, "/host", "cpu_seconds"), 0.25);
+    ck_assert_double_eq(attr_f64(fid, "/host", "warp_insts_per_cpu_second"), 4e5);
+    ck_assert_double_eq(attr_f64(fid, "/host", "events_per_warp_inst"), 12.5);
+    ck_assert_double_eq(attr_f64(fid, "/host", "ns_per_event"), 250);
     close_file(fid);
     fixture_free(&fx);
 }

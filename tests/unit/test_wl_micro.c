@@ -208,6 +208,93 @@ START_TEST(host_steps_in_program_order)
 }
 END_TEST
 
+/* The per-thread machinery of gen.c (wl_simple): lane coordinates stepped
+ * through the warp, a memory op behind its compute, finished lanes. */
+struct lanes_gen { struct wl_simple g; uint64_t calls[WARP_SIZE]; };
+
+/* npos 6.  Position 0: every lane stores an encoding of its coordinates.
+ * Position 1: 3 compute cycles, then odd lanes load; even lanes finish
+ * (done).  Positions 2..5: odd lanes load 8 * pos. */
+static uint64_t lg_npos(const void *impl, const struct warp_ctx *w)
+{ (void)impl; (void)w; return 6; }
+
+static bool lg_lane(const void *impl, const struct warp_ctx *w,
+                    const struct wl_thread *t, uint64_t pos, struct wl_top *op)
+{
+    struct lanes_gen *g = (struct lanes_gen *)(uintptr_t)impl;
+    g->calls[t->tid % WARP_SIZE]++;
+    (void)w;
+    op->size = 4;
+    op->compute = 0;
+    op->op = pos ? INST_LOAD : INST_STORE;
+    if (pos == 0) {
+        op->addr = (uint64_t)t->tid << 40 | (uint64_t)t->tx << 32 | (uint64_t)t->ty << 24 |
+                   (uint64_t)t->tz << 16 | t->bx << 8 | t->by << 4 | t->bz;
+        return true;
+    }
+    if (t->tid % 2 == 0) return op->done = pos == 1, false;
+    op->compute = pos == 1 ? 3 : 0;
+    op->addr = 8 * pos + t->tid;
+    return true;
+}
+
+START_TEST(lanes_stepped_compute_pending_finished_skipped)
+{
+    struct lanes_gen *g = xcalloc(1, sizeof *g);
+    g->g.npos = lg_npos;
+    g->g.lane = lg_lane;
+    /* Block 5 x 4 x 3 = 60 threads: warp 1 has lanes 32..59 (28 threads);
+     * grid 2 x 3 x 2, block 9 = (1, 1, 1). */
+    struct wl_kernel k = { .grid = { 2, 3, 2 }, .block = { 5, 4, 3 } };
+    struct warp_ctx w = { .k = &k, .block = 9, .warp = 1, .threads = 28 };
+    wl_simple_warp_start(g, &w);
+    struct warp_inst in;
+    memset(&in, 0, sizeof in);
+    wl_simple_next_inst(g, &w, &in);
+    ck_assert_int_eq(in.op, INST_STORE);
+    ck_assert_uint_eq(in.active, (1u << 28) - 1);
+    for (uint32_t l = 0; l < 28; l++) {
+        uint64_t tid = 32 + l;                  /* threadIdx from the CUDA numbering */
+        uint64_t want = tid << 40 | (tid % 5) << 32 | (tid / 5 % 4) << 24 |
+                        (tid / 20) << 16 | 1 << 8 | 1 << 4 | 1;
+        ck_assert_uint_eq(in.addr[l], want);
+    }
+    /* Position 1: the compute first, then the odd lanes' loads, the lanes
+     * asked once for both. */
+    wl_simple_next_inst(g, &w, &in);
+    ck_assert_int_eq(in.op, INST_COMPUTE);
+    ck_assert_uint_eq(in.cycles, 3);
+    ck_assert_uint_eq(in.active, 0x0aaaaaaa);
+    wl_simple_next_inst(g, &w, &in);
+    ck_assert_int_eq(in.op, INST_LOAD);
+    ck_assert_uint_eq(in.cycles, 0);
+    ck_assert_uint_eq(in.active, 0x0aaaaaaa);
+    for (uint32_t l = 1; l < 28; l += 2) ck_assert_uint_eq(in.addr[l], 8 + 32 + l);
+    for (uint64_t pos = 2; pos < 6; pos++) {
+        wl_simple_next_inst(g, &w, &in);
+        ck_assert_int_eq(in.op, INST_LOAD);
+        ck_assert_uint_eq(in.active, 0x0aaaaaaa);
+        ck_assert_uint_eq(in.addr[27], 8 * pos + 59);
+    }
+    wl_simple_next_inst(g, &w, &in);
+    ck_assert_int_eq(in.op, INST_EXIT);
+    /* Even lanes: asked at positions 0 and 1 only; odd lanes at all 6. */
+    for (uint32_t l = 0; l < 28; l++) ck_assert_uint_eq(g->calls[l], l % 2 ? 6 : 2);
+    /* A warp whose lanes all finish exits at the first position where
+     * none is active, without asking them about positions 2..5. */
+    memset(g->calls, 0, sizeof g->calls);
+    struct wl_kernel k1 = { .grid = { 1, 1, 1 }, .block = { 1, 1, 1 } };
+    struct warp_ctx w1 = { .k = &k1, .block = 0, .warp = 0, .threads = 1 };
+    wl_simple_warp_start(g, &w1);
+    wl_simple_next_inst(g, &w1, &in);
+    ck_assert_int_eq(in.op, INST_STORE);
+    wl_simple_next_inst(g, &w1, &in);
+    ck_assert_int_eq(in.op, INST_EXIT);
+    ck_assert_uint_eq(g->calls[0], 2);
+    free(g);
+}
+END_TEST
+
 /* In a whole run the driver runs the host steps between the kernels and
  * none is skipped: backprop's bpnn_train_cuda has 8 copies around its 2
  * kernels. */
@@ -274,6 +361,7 @@ static Suite *micro_suite(void)
     tcase_add_test(tc, mriq_pages_and_thread_sequence);
     tcase_add_test(tc, every_generator_is_a_workload_kind);
     tcase_add_test(tc, host_steps_in_program_order);
+    tcase_add_test(tc, lanes_stepped_compute_pending_finished_skipped);
     tcase_add_test(tc, run_counts_skipped_host_steps);
     tcase_add_test(tc, four_gib_streaming_keeps_rss_under_50mb);
     suite_add_tcase(s, tc);
