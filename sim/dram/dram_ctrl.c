@@ -58,12 +58,22 @@ static void answer(void *obj, uint64_t arg, sim_time now)
         sim_panic(c->name, now, "reply queue '%s' full", r->reply->name);
 }
 
+/* The answer to r leaves at `at`: an event then, or (now) at once, from
+ * inside this tick.  Memory driven by a private loop (dram_set_loop) hands
+ * both to it. */
+static void deliver(struct channel *c, struct mem_req *r, sim_time at, bool now)
+{
+    struct dram *d = c->d;
+    if (d->loop) d->loop->answer(d->loop_ctx, r, at, now);
+    else if (now) answer(c, (uint64_t)(uintptr_t)r, at);
+    else engine_at(d->eng, at, d->dom, answer, c, (uint64_t)(uintptr_t)r);
+}
+
 /* The answer to r leaves the controller pipeline ctrl after `at`. */
 static void answer_at(struct channel *c, struct mem_req *r, sim_time at)
 {
-    if (c->p->ctrl) engine_at(c->d->eng, at + c->p->ctrl, c->d->dom, answer, c,
-                              (uint64_t)(uintptr_t)r);
-    else answer(c, (uint64_t)(uintptr_t)r, at);
+    if (c->p->ctrl) deliver(c, r, at + c->p->ctrl, false);
+    else deliver(c, r, at, true);
 }
 
 /* The bank opened a row or closed: both queues' row hits follow. */
@@ -101,7 +111,7 @@ static void issue_burst(struct channel *c, struct dqueue *q, uint32_t i, sim_tim
         /* The statistic stays the scheduler's part: queue entry to last data. */
         stat_avg_add(d->tot.read_lat, (double)(end - e->arrive));
         stat_hist_add(d->lat_hist, (end - e->arrive) / PS_PER_NS);
-        engine_at(d->eng, end + c->p->ctrl, d->dom, answer, c, (uint64_t)(uintptr_t)e->r);
+        deliver(c, e->r, end + c->p->ctrl, false);
     }
     dq_remove(q, i);
 }
@@ -130,6 +140,7 @@ static void accept(struct channel *c, sim_time now)
         bool write = r->kind == REQ_STORE;
         if (write ? c->wq.n == p->wq_size : c->rq.n == p->rq_size) return;
         mq_pop(&c->in, now);
+        if (d->loop) d->loop->popped(d->loop_ctx, c->id, now);
         uint32_t size = r->size ? r->size : LINE_SIZE;
         if (write) { d->v.writes[c->id]++; (*d->tot.writes)++; }
         else { d->v.reads[c->id]++; (*d->tot.reads)++; }
@@ -294,6 +305,11 @@ static sim_time channel_tick(struct component *comp, sim_time now)
     if (room) next = tmin(next, mq_next_ready(&c->in));
     if (next != TIME_NEVER && next <= now) next = now + 1;
     return next;
+}
+
+sim_time dram_tick(struct dram *d, unsigned ch, sim_time now)
+{
+    return channel_tick(&d->ch[ch].comp, now);
 }
 
 static void channel_dump(struct component *comp, FILE *out)

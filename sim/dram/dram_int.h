@@ -179,6 +179,8 @@ struct dram {
     struct stat_hist *lat_hist;
     void (*observer)(void *ctx, const struct mem_req *r, sim_time now);
     void *observer_ctx;
+    const struct dram_loop *loop;   /* NULL: the engine ticks the channels */
+    void *loop_ctx;
 };
 
 void channel_init(struct channel *c, struct dram *d, unsigned id);

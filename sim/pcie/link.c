@@ -131,6 +131,8 @@ struct link *link_create(struct engine *e, const struct config *cfg,
     l->setup = cfg_u64(cfg, "link.ce_setup");
     l->nce = (unsigned)cfg_u64(cfg, "link.copy_engines");
     l->mrrs = cfg_u64(cfg, "link.max_read_request");
+    l->epoch = cfg_u64(cfg, "sim.epoch");
+    l->max_time = cfg_u64(cfg, "sim.max_time");
     uint64_t mps = cfg_u64(cfg, "link.max_payload"), rcb = cfg_u64(cfg, "link.rcb");
     uint64_t flit = cfg_u64(cfg, "link.flit");
     l->fmt[LINK_D2H] = (struct link_fmt){ mps, cfg_u64(cfg, "link.header"), flit };

@@ -278,6 +278,138 @@ START_TEST(copy_engine_reads_next_dma_while_wire_busy)
 }
 END_TEST
 
+/* The host side runs ahead of the engine while every copy engine is busy
+ * (link_host_loop.c), or in step with it.  Either way the same model runs,
+ * so the times and statistics must be the same, to the picosecond. */
+struct host_rig { struct rig r; struct req_pool pool; struct dram *host; };
+
+static void host_up(struct host_rig *h, const char *const *sets, size_t n, bool lockstep)
+{
+    rig_up(&h->r, sets, n);
+    req_pool_init(&h->pool);
+    /* Domain orders as in system.c: the link before host memory. */
+    h->r.dom.order = 2;
+    static struct domain hdom;
+    hdom = (struct domain){ "host", hostmem_period(h->r.c), 4 };
+    h->host = hostmem_create(h->r.e, h->r.c, h->r.st, &hdom);
+    link_attach_host(h->r.l, h->host, &h->pool);
+    link_host_lockstep(h->r.l, lockstep);
+}
+
+static void host_down(struct host_rig *h)
+{
+    ck_assert_uint_eq(h->pool.live, 0);
+    dram_free(h->host);
+    req_pool_free(&h->pool);
+    rig_down(&h->r);
+}
+
+static uint64_t stat(struct host_rig *h, const char *name) { return *stats_find(h->r.st, name)->p.u; }
+
+/* A 4 KiB H2D copy alone: the hand-derived time of h2d_dma_reads_host_memory
+ * (100.2 ns to the first answer, 332.27 ns of completions, 1 us latency),
+ * ahead or in step.  Ahead it costs five engine events: the sync that takes
+ * the DMA and the wire accounting of its read requests, the sync that sends
+ * the data, its wire accounting and the landing; in step each host clock
+ * with work and each answer time is one more (a channel's 8 reads share
+ * its data bus: 8 answer times at least). */
+START_TEST(copy_alone_same_time_ahead_or_in_step)
+{
+    const char *sets[] = { "gpu.clock=1.4GHz" };
+    uint64_t events[2];
+    for (int lockstep = 0; lockstep < 2; lockstep++) {
+        struct host_rig h;
+        host_up(&h, sets, NSETS(sets), lockstep);
+        link_transfer(h.r.l, LINK_H2D, 4096, 0, landed, &h.r, 0);
+        engine_run(h.r.e);
+        ck_assert_uint_eq(h.r.t[0], 100200 + 332270 + L);
+        ck_assert_uint_eq(stat(&h, "host.dram.reads"), 32);
+        events[lockstep] = engine_events(h.r.e);
+        host_down(&h);
+    }
+    ck_assert_uint_eq(events[0], 5);
+    ck_assert_uint_ge(events[1], 5 + 8);
+}
+END_TEST
+
+/* Statistics sampled every 20 ns (the engine's sim.epoch samples) see the
+ * same host memory ahead as in step: the loop never runs ahead across a
+ * sample.  A 64 KiB H2D copy next to a 64 KiB D2H write-back (the other
+ * traffic of host memory: its 128 B writes land 1 us + 4.5 us after it is
+ * sent, while the H2D reads run) and a second H2D copy issued when the
+ * writes land. */
+struct sampler { struct host_rig *h; uint64_t reads[1024], writes[1024], hits[1024]; size_t n; };
+
+static void sample(void *ctx, sim_time now)
+{
+    (void)now;
+    struct sampler *s = ctx;
+    if (s->n == 1024) return;
+    s->reads[s->n] = stat(s->h, "host.dram.reads");
+    s->writes[s->n] = stat(s->h, "host.dram.writes");
+    s->hits[s->n++] = stat(s->h, "host.dram.row_hits");
+}
+
+/* Busy until the three copies have landed (t[] starts at 0). */
+static bool copies_out(void *ctx)
+{
+    const struct rig *r = ctx;
+    return !r->t[0] || !r->t[1] || !r->t[2];
+}
+
+static void second_copy(void *obj, uint64_t arg, sim_time now)
+{
+    (void)arg;
+    struct rig *r = obj;
+    link_transfer(r->l, LINK_H2D, 65536, now, landed, r, 2);
+}
+
+/* The write-back has landed: its 512 writes take about 0.8 us of host
+ * memory; the second copy comes 200 ns into them. */
+static void wb_landed(void *obj, uint64_t arg, sim_time now)
+{
+    struct rig *r = obj;
+    r->t[arg] = now;
+    engine_at(r->e, now + 200000, &r->dom, second_copy, r, 0);
+}
+
+START_TEST(copy_next_to_host_traffic_same_ahead_or_in_step)
+{
+    const char *sets[] = { "gpu.clock=1.4GHz", "sim.epoch=20ns" };
+    static struct sampler s[2];
+    sim_time t[2][3];
+    for (int lockstep = 0; lockstep < 2; lockstep++) {
+        struct host_rig h;
+        host_up(&h, sets, NSETS(sets), lockstep);
+        s[lockstep] = (struct sampler){ .h = &h };
+        memset(h.r.t, 0, sizeof h.r.t);
+        engine_set_busy_fn(h.r.e, copies_out, &h.r);
+        engine_every(h.r.e, 20000, sample, &s[lockstep]);
+        link_transfer(h.r.l, LINK_D2H, 65536, 0, wb_landed, &h.r, 1);
+        link_transfer(h.r.l, LINK_H2D, 65536, 0, landed, &h.r, 0);
+        engine_run(h.r.e);
+        for (int k = 0; k < 3; k++) t[lockstep][k] = h.r.t[k];
+        ck_assert_uint_eq(stat(&h, "host.dram.reads"), 2 * 512);
+        ck_assert_uint_eq(stat(&h, "host.dram.writes"), 512);
+        host_down(&h);
+    }
+    for (int k = 0; k < 3; k++) ck_assert_uint_eq(t[0][k], t[1][k]);
+    ck_assert_uint_eq(s[0].n, s[1].n);
+    for (size_t i = 0; i < s[0].n; i++) {
+        ck_assert_uint_eq(s[0].reads[i], s[1].reads[i]);
+        ck_assert_uint_eq(s[0].writes[i], s[1].writes[i]);
+        ck_assert_uint_eq(s[0].hits[i], s[1].hits[i]);
+    }
+    /* The samples did fall inside the copies. */
+    bool mid_reads = false, mid_writes = false;
+    for (size_t i = 0; i < s[0].n; i++) {
+        mid_reads |= s[0].reads[i] > 0 && s[0].reads[i] < 512;
+        mid_writes |= s[0].writes[i] > 0 && s[0].writes[i] < 512;
+    }
+    ck_assert(mid_reads && mid_writes);
+}
+END_TEST
+
 /* A completion larger than the max payload is impossible: refused, naming
  * the key. */
 START_TEST(rcb_above_max_payload_is_refused)
@@ -302,6 +434,8 @@ static Suite *link_suite(void)
     tcase_add_test(tc, copy_engines_pipeline_setup);
     tcase_add_test(tc, h2d_dma_reads_host_memory);
     tcase_add_test(tc, copy_engine_reads_next_dma_while_wire_busy);
+    tcase_add_test(tc, copy_alone_same_time_ahead_or_in_step);
+    tcase_add_test(tc, copy_next_to_host_traffic_same_ahead_or_in_step);
     tcase_add_test(tc, rcb_above_max_payload_is_refused);
     suite_add_tcase(s, tc);
     return s;
