@@ -194,8 +194,11 @@ static void arm(struct hloop *L)
         unsigned o;
         position(L, &L->heap[0], &t, &o);
         arm_at(L, t, o);
-    } else if (L->stale_t > L->done_t && L->stale_t >= engine_now(L->eng)) {
-        arm_at(L, L->stale_t, L->ldom->order);
+    } else {
+        /* Nothing left: the engine still ends its run at the last event it
+         * would have had (one that ran ahead, or a stale tick). */
+        sim_time last = L->stale_t > L->done_t ? L->stale_t : L->done_t;
+        if (last > engine_now(L->eng)) arm_at(L, last, L->ldom->order);
     }
 }
 
@@ -250,19 +253,39 @@ static sim_time next_sample(const struct hloop *L, sim_time t)
     return (t + L->epoch - 1) / L->epoch * L->epoch;
 }
 
+/* Whether ev comes before the engine's next event: then nothing can reach
+ * the loop before it, and it may run now, outputs included. */
+static bool before_engine(const struct hloop *L, const struct hev *ev)
+{
+    sim_time te;
+    unsigned oe;
+    if (!engine_next_at(L->eng, &te, &oe)) return true;
+    sim_time t;
+    unsigned o;
+    position(L, ev, &t, &o);
+    return t < te || (t == te && o < oe);
+}
+
 static void run(struct hloop *L, sim_time now, unsigned o)
 {
     L->running = true;
     /* Everything up to the sync's own position, in order. */
     while (L->n && !before(now, o, L->heap[0].t, L->heap[0].key >> SEQ_BITS)) step(L);
-    /* Ahead: while every copy engine is busy no input reaches the loop
-     * before now + lmin; stop at an output, a sample, the time limit. */
-    if (!L->lockstep && L->ahead_ok(L->ahead_ctx)) {
-        sim_time h = now + L->lmin;
-        sim_time s = next_sample(L, now);
-        if (s < h) h = s;
-        if (L->max_time && L->max_time < h) h = L->max_time + 1;
-        while (L->n && L->heap[0].t < h && !is_output(L, &L->heap[0])) step(L);
+    /* Then ahead, as far as no input can reach the loop first:
+     *  - anything before the engine's next event (no event intervenes);
+     *  - while every copy engine is busy, anything but an output before
+     *    now + lmin (no input takes effect earlier) and the next sample;
+     * never past the time limit. */
+    sim_time h = now + L->lmin;
+    sim_time s = next_sample(L, now);
+    if (s < h) h = s;
+    sim_time lim = L->max_time ? L->max_time : TIME_NEVER - 1;
+    while (L->n && !L->lockstep) {
+        const struct hev *ev = &L->heap[0];
+        if (ev->t > lim) break;
+        bool busy_ok = ev->t < h && L->ahead_ok(L->ahead_ctx) && !is_output(L, ev);
+        if (!busy_ok && !before_engine(L, ev)) break;
+        step(L);
     }
     L->running = false;
     arm(L);
