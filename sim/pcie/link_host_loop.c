@@ -15,12 +15,14 @@
  *    setup (read requests on the D2H wire) or sends a DMA's data (the H2D
  *    wire, the done event).  A tick scheduled by an event at the same time
  *    (an answer) keeps that event's place: right after it.
- *  - Inputs: an H2D DMA wakes an idle copy engine now (a busy one reads the
- *    queue only at an output); a D2H transfer registered now lands no
- *    earlier than now + L (link latency + setup + the smallest packet), and
- *    until it lands nothing in the loop sees it (a landing is an event of
- *    its own).  So while every copy engine is busy, the loop runs ahead up
- *    to now + L; with one idle it runs in step with the engine.
+ *  - Inputs come only from engine events.  So whatever the loop has before
+ *    the engine's next event may run at once, outputs included.  Further:
+ *    an H2D DMA wakes an idle copy engine now (a busy one reads the queue
+ *    only at an output); a D2H transfer registered now lands no earlier
+ *    than now + L (link latency + setup + the smallest packet), and until
+ *    it lands nothing in the loop sees it (a landing is an event of its
+ *    own).  So while every copy engine is busy, the loop runs ahead up to
+ *    now + L, outputs excepted, past engine events.
  *  - Statistics are sampled every sim.epoch (system.c) and at sim.max_time:
  *    the loop never runs ahead across either.
  * What runs ahead is the copy's detailed model itself (the same FR-FCFS
