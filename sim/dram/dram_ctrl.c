@@ -94,6 +94,22 @@ static void bank_close(struct channel *c, unsigned bank, sim_time now)
     dq_bank_closed(&c->wq, bank);
 }
 
+/* Writes queued per 128 B line (hashed), to answer most reads' "is it in
+ * the write queue?" without a scan: a read of n > 0 bytes is inside a
+ * write that stays within one line only if that write is in the read's
+ * first line.  Writes crossing a line (dram-replay traces) are counted
+ * apart and make every read scan the queue. */
+static inline unsigned wline(uint64_t addr)
+{
+    return (unsigned)(((addr >> LINE_SHIFT) * 0x9E3779B97F4A7C15ULL) >> 56);
+}
+
+static void count_write(struct channel *c, const struct dreq *w, int by)
+{
+    if ((w->addr & (LINE_SIZE - 1)) + w->size > LINE_SIZE) c->wbig += (uint32_t)by;
+    else c->wlines[wline(w->addr)] += (uint16_t)by;
+}
+
 static void issue_burst(struct channel *c, struct dqueue *q, uint32_t i, sim_time now)
 {
     struct dram *d = c->d;
@@ -113,11 +129,14 @@ static void issue_burst(struct channel *c, struct dqueue *q, uint32_t i, sim_tim
         stat_hist_add(d->lat_hist, (end - e->arrive) / PS_PER_NS);
         deliver(c, e->r, end + c->p->ctrl, false);
     }
+    if (e->write) count_write(c, e, -1);
     dq_remove(q, i);
 }
 
 static bool forward_from_writes(struct channel *c, struct mem_req *r, sim_time now)
 {
+    if (!c->wq.n) return false;
+    if (!c->wbig && r->size && !c->wlines[wline(r->paddr)]) return false;
     for (uint32_t i = c->wq.head; i != DQ_NONE; i = c->wq.e[i].next) {
         const struct dreq *w = &c->wq.e[i];
         if (w->addr <= r->paddr && r->paddr + r->size <= w->addr + w->size) {
@@ -161,6 +180,7 @@ static void accept(struct channel *c, sim_time now)
         if (write) {
             /* Posted write: acknowledged on entry, drained later. */
             e.r = NULL;
+            count_write(c, &e, 1);
             dq_insert(&c->wq, &e, b->open, b->row);
             answer_at(c, r, now);
         } else {

@@ -159,6 +159,8 @@ struct channel {
     struct timing_state ts;
     struct dqueue rq, wq;
     bool drain;                 /* write queue above its high watermark */
+    uint16_t wlines[256];       /* queued writes per hashed line (dram_ctrl.c) */
+    uint32_t wbig;              /* queued writes that cross a line */
     bool ref_pending;
     sim_time ref_due, occ_at;
 };
