@@ -80,6 +80,14 @@ static bool ce_output(void *obj, sim_time t)
     }
 }
 
+/* An answer needs e's tick now only if it has reads left to issue or the
+ * answer completes the DMA; otherwise it waits in the reply queue. */
+static bool ce_wants(void *obj)
+{
+    const struct ce *e = obj;
+    return e->st != CE_READ || e->issued < e->nreq || e->answered + e->replies.n >= e->nreq;
+}
+
 /* The loop may run ahead while no engine waits for a DMA. */
 static bool all_busy(void *ctx)
 {
@@ -107,7 +115,7 @@ void link_attach_host(struct link *l, struct dram *host, struct req_pool *pool)
         e->h = h;
         comp_init(&e->comp, l->eng, &ce_ops, e->name, l->dom);
         mq_init(&e->replies, e->name, MAX_OUT, 0, NULL);
-        e->id = hl_add(h->loop, l->dom, ce_tick, ce_output, e);
+        e->id = hl_add(h->loop, l->dom, ce_tick, ce_output, ce_wants, e);
     }
     l->host = h;
     l->hw = link_host_writer_new(l, h->loop, pool, l->st);
@@ -156,8 +164,11 @@ static sim_time ce_tick(void *obj, unsigned arg, sim_time now)
     struct host_dma *h = e->h;
     struct link *l = h->l;
     struct mem_req *r;
-    while ((r = mq_pop(&e->replies, now))) {
-        if (e->answered++ == 0) e->first = now;
+    while (e->replies.n) {
+        /* When it arrived (the queue has no latency), if this tick is later. */
+        sim_time at = e->replies.ready[e->replies.head];
+        r = mq_pop(&e->replies, now);
+        if (e->answered++ == 0) e->first = at;
         req_release(h->pool, r);
     }
     for (;;) {

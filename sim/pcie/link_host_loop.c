@@ -47,14 +47,15 @@ enum { EV_TICK, EV_ANSWER, EV_CALL };
 struct hev {
     sim_time t;
     uint64_t key;                /* order << 56 | sequence */
-    unsigned kind, idx;          /* idx: component (EV_TICK) */
-    void *ptr;                   /* EV_ANSWER: the request; EV_CALL: its object */
-    void (*fn)(void *obj, sim_time now);
-    sim_time sched_t;            /* when and from which order it was scheduled */
-    unsigned sched_o;
+    struct mem_req *r;           /* EV_ANSWER */
+    uint32_t idx;                /* EV_TICK: component; EV_CALL: callback */
+    uint8_t kind;
+    uint8_t pos_o;               /* the order it runs at: its own, or that of the
+                                  * same-time event that scheduled it if later */
 };
 
-struct ghost { sim_time t; uint64_t key; sim_time sched_t; unsigned sched_o; };
+struct ghost { sim_time t; uint64_t key; uint8_t pos_o; };
+struct hcall { void (*fn)(void *obj, sim_time now); void *obj; };
 
 struct hcomp {
     sim_time next_tick;
@@ -63,6 +64,7 @@ struct hcomp {
     const struct domain *dom;
     sim_time (*tick)(void *obj, unsigned arg, sim_time now);
     bool (*output)(void *obj, sim_time now);
+    bool (*wants)(void *obj);
     void *obj;
     unsigned arg;
     unsigned waiting_on, wait_next;   /* a channel's full input queue */
@@ -81,6 +83,8 @@ struct hloop {
     struct hcomp *c;
     unsigned nc, cap_c, nch;
     unsigned *blocked;           /* per channel: producers waiting for a slot */
+    struct hcall *calls;
+    unsigned ncalls;
     bool (*ahead_ok)(void *ctx);
     void *ahead_ctx;
     sim_time lmin, epoch, max_time;
@@ -140,11 +144,18 @@ static struct hev pop(struct hloop *L)
     return top;
 }
 
+/* An event scheduled at the time it is for, by an event of a later order,
+ * runs right after that one (it is the engine's earliest then). */
+static uint8_t pos_order(const struct hloop *L, sim_time t, unsigned order)
+{
+    if (L->running && L->cur_t == t && L->cur_o > order) return (uint8_t)L->cur_o;
+    return (uint8_t)order;
+}
+
 static void schedule(struct hloop *L, struct hev ev, unsigned order)
 {
     ev.key = ((uint64_t)order << SEQ_BITS) | L->seq++;
-    ev.sched_t = L->running ? L->cur_t : engine_now(L->eng);
-    ev.sched_o = L->running ? L->cur_o : 0;
+    ev.pos_o = pos_order(L, ev.t, order);
     push(L, ev);
 }
 
@@ -161,10 +172,9 @@ static bool is_stale(const struct hloop *L, const struct hev *ev)
  * the same-time event that scheduled it. */
 static void position(const struct hloop *L, const struct hev *ev, sim_time *t, unsigned *o)
 {
-    *t = ev->t;
-    *o = (unsigned)(ev->key >> SEQ_BITS);
-    if (ev->sched_t == ev->t && ev->sched_o > *o) *o = ev->sched_o;
     (void)L;
+    *t = ev->t;
+    *o = ev->pos_o;
 }
 
 static void arm_at(struct hloop *L, sim_time t, unsigned o)
@@ -188,7 +198,7 @@ static void arm(struct hloop *L)
             c->capgh = c->capgh ? 2 * c->capgh : 4;
             c->gh = xrealloc(c->gh, c->capgh * sizeof *c->gh);
         }
-        c->gh[c->ngh++] = (struct ghost){ ev.t, ev.key, ev.sched_t, ev.sched_o };
+        c->gh[c->ngh++] = (struct ghost){ ev.t, ev.key, ev.pos_o };
         if (ev.t > L->stale_t) L->stale_t = ev.t;
     }
     if (L->n) {
@@ -213,6 +223,38 @@ static bool is_output(const struct hloop *L, const struct hev *ev)
 
 static void wake(struct hloop *L, unsigned ci, sim_time t);
 
+/* The answer r arrives at t: into its consumer's reply queue, and the
+ * consumer's tick -- which the engine would run next, right after this
+ * event -- runs here unless another event of the loop is due first at t,
+ * it would touch anything outside (an output: the run decides), or the
+ * consumer has nothing to do with it (it pops its answers when it next
+ * ticks; no tick of it is pending that this wake would have superseded). */
+static void answered(struct hloop *L, struct mem_req *r, sim_time t)
+{
+    if (!mq_push(r->reply, r, t, NULL))
+        sim_panic("link.host", t, "reply queue '%s' full", r->reply->name);
+    unsigned ci = r->slot;
+    struct hcomp *c = &L->c[ci];
+    sim_time at = t + r->reply->latency;
+    if (c->next_tick == TIME_NEVER && c->wants && !c->wants(c->obj)) return;
+    if (at != t || domain_edge(c->dom, t) != t || c->next_tick != TIME_NEVER || c->ngh ||
+        !L->running || (c->output && c->output(c->obj, t))) {
+        wake(L, ci, at);
+        return;
+    }
+    if (L->n && L->heap[0].t == t && (unsigned)(L->heap[0].key >> SEQ_BITS) <= c->dom->order) {
+        wake(L, ci, at);
+        return;
+    }
+    /* The consumer's tick, as step() would run it at (t, its order). */
+    L->cur_o = c->dom->order;
+    sim_time next = c->tick(c->obj, c->arg, t);
+    if (next == TIME_NEVER) return;
+    SIM_ASSERT(next > t, "link.host", t, "tick asked to run again at t=%llu",
+               (unsigned long long)next);
+    wake(L, ci, next);
+}
+
 static void step(struct hloop *L)
 {
     struct hev ev = pop(L);
@@ -232,15 +274,11 @@ static void step(struct hloop *L)
         wake(L, ev.idx, next);
         return;
     }
-    case EV_ANSWER: {
-        struct mem_req *r = ev.ptr;
-        if (!mq_push(r->reply, r, ev.t, NULL))
-            sim_panic("link.host", ev.t, "reply queue '%s' full", r->reply->name);
-        wake(L, r->slot, ev.t + r->reply->latency);
+    case EV_ANSWER:
+        answered(L, ev.r, ev.t);
         return;
-    }
     default:
-        ev.fn(ev.ptr, ev.t);
+        L->calls[ev.idx].fn(L->calls[ev.idx].obj, ev.t);
         return;
     }
 }
@@ -320,10 +358,9 @@ static void take_ghost(struct hloop *L, struct hcomp *c, struct hev *ev)
     c->ngh = n;
     if (best == NONE || c->gh[best].key > ev->key) return;
     struct ghost g = c->gh[best];
-    c->gh[best] = (struct ghost){ ev->t, ev->key, ev->sched_t, ev->sched_o };
+    c->gh[best] = (struct ghost){ ev->t, ev->key, ev->pos_o };
     ev->key = g.key;
-    ev->sched_t = g.sched_t;
-    ev->sched_o = g.sched_o;
+    ev->pos_o = g.pos_o;
 }
 
 static void wake(struct hloop *L, unsigned ci, sim_time t)
@@ -336,8 +373,7 @@ static void wake(struct hloop *L, unsigned ci, sim_time t)
     c->next_tick = edge;
     struct hev ev = { .t = edge, .kind = EV_TICK, .idx = ci };
     ev.key = ((uint64_t)c->dom->order << SEQ_BITS) | L->seq++;
-    ev.sched_t = now;
-    ev.sched_o = L->running ? L->cur_o : 0;
+    ev.pos_o = pos_order(L, edge, c->dom->order);
     if (c->ngh) take_ghost(L, c, &ev);
     /* An input behind what already ran ahead would break the order. */
     SIM_ASSERT(L->running || edge >= L->done_t, "link.host", now,
@@ -353,7 +389,14 @@ void hl_at(struct hloop *L, sim_time t, void (*fn)(void *obj, sim_time now), voi
 {
     SIM_ASSERT(t > L->done_t, "link.host", hl_now(L), "an event at %llu ps behind the loop's "
                "%llu ps", (unsigned long long)t, (unsigned long long)L->done_t);
-    schedule(L, (struct hev){ .t = t, .kind = EV_CALL, .fn = fn, .ptr = obj }, L->ldom->order);
+    unsigned i = 0;
+    while (i < L->ncalls && (L->calls[i].fn != fn || L->calls[i].obj != obj)) i++;
+    if (i == L->ncalls) {
+        /* One entry per distinct callback (the writer's landings): set up once. */
+        L->calls = xrealloc(L->calls, (L->ncalls + 1) * sizeof *L->calls);
+        L->calls[L->ncalls++] = (struct hcall){ fn, obj };
+    }
+    schedule(L, (struct hev){ .t = t, .kind = EV_CALL, .idx = i }, L->ldom->order);
     if (!L->running) arm(L);
 }
 
@@ -381,7 +424,7 @@ static void loop_answer(void *ctx, struct mem_req *r, sim_time at, bool now)
 {
     struct hloop *L = ctx;
     if (!now) {
-        schedule(L, (struct hev){ .t = at, .kind = EV_ANSWER, .ptr = r }, L->hdom->order);
+        schedule(L, (struct hev){ .t = at, .kind = EV_ANSWER, .r = r }, L->hdom->order);
         return;
     }
     if (!mq_push(r->reply, r, at, NULL))
@@ -426,7 +469,7 @@ struct hloop *hl_new(struct engine *e, struct dram *host, const struct domain *l
     L->blocked = xmalloc(L->nch * sizeof *L->blocked);
     for (unsigned i = 0; i < L->nch; i++) {
         L->blocked[i] = NONE;
-        hl_add(L, L->hdom, channel_tick, NULL, L);
+        hl_add(L, L->hdom, channel_tick, NULL, NULL, L);
     }
     dram_set_loop(host, &loop_ops, L);
     return L;
@@ -439,12 +482,13 @@ void hl_free(struct hloop *L)
     for (unsigned i = 0; i < L->nc; i++) free(L->c[i].gh);
     free(L->c);
     free(L->blocked);
+    free(L->calls);
     free(L);
 }
 
 unsigned hl_add(struct hloop *L, const struct domain *dom,
                 sim_time (*tick)(void *obj, unsigned arg, sim_time now),
-                bool (*output)(void *obj, sim_time now), void *obj)
+                bool (*output)(void *obj, sim_time now), bool (*wants)(void *obj), void *obj)
 {
     if (L->nc == L->cap_c) {
         L->cap_c = L->cap_c ? 2 * L->cap_c : 8;
@@ -452,7 +496,8 @@ unsigned hl_add(struct hloop *L, const struct domain *dom,
     }
     unsigned i = L->nc++;
     L->c[i] = (struct hcomp){ .next_tick = TIME_NEVER, .dom = dom, .tick = tick,
-                              .output = output, .obj = obj, .arg = i < L->nch ? i : 0,
+                              .output = output, .wants = wants, .obj = obj,
+                              .arg = i < L->nch ? i : 0,
                               .waiting_on = NONE, .wait_next = NONE };
     return i;
 }

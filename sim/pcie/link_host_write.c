@@ -15,7 +15,7 @@
 #define MAX_OUT 64
 #define CHUNK 128u
 
-struct pending { sim_time ready; uint64_t addr, bytes, done; };
+struct pending { uint64_t addr, bytes, done; };
 
 struct host_writer {
     struct component comp;      /* for the engine's dump only: the loop ticks it */
@@ -70,6 +70,15 @@ static void landed(void *obj, sim_time now)
     hl_wake(w->loop, w->id, now);
 }
 
+/* A write's acknowledgement needs the writer's tick now only if it has
+ * landed data left to write, or to release the requests once the last
+ * write is acknowledged; otherwise it waits in the reply queue. */
+static bool hw_wants(void *obj)
+{
+    const struct host_writer *w = obj;
+    return w->landed > 0 || w->replies.n >= w->outstanding;
+}
+
 static void hw_dump(struct component *c, FILE *out)
 {
     struct host_writer *w = (struct host_writer *)c;
@@ -95,7 +104,7 @@ struct host_writer *link_host_writer_new(struct link *l, struct hloop *L,
     w->pool = pool;
     comp_init(&w->comp, l->eng, &hw_ops, "link.d2h.host_writes", l->dom);
     mq_init(&w->replies, "link.d2h.host_writes", MAX_OUT, 0, NULL);
-    w->id = hl_add(L, l->dom, hw_tick, NULL, w);
+    w->id = hl_add(L, l->dom, hw_tick, NULL, hw_wants, w);
     w->writes = stat_counter(st, "link.d2h.host_writes", "requests",
                              "128 B writes of landed D2H data into host memory");
     return w;
@@ -122,6 +131,6 @@ void link_host_write(struct host_writer *w, uint64_t addr, uint64_t bytes, sim_t
         w->cap = cap;
         w->head = 0;
     }
-    w->q[(w->head + w->n++) % w->cap] = (struct pending){ landing, addr, bytes, 0 };
+    w->q[(w->head + w->n++) % w->cap] = (struct pending){ addr, bytes, 0 };
     hl_at(w->loop, landing, landed, w);
 }

@@ -57,8 +57,10 @@ void link_read_requests(struct link *l, uint64_t bytes, sim_time ready);
  * and the writer add theirs.  A component's tick and wake are as the
  * engine's (comp_ops.tick, comp_wake_at); output(obj, t) says whether its
  * tick at t would touch anything outside the loop (the wire, the DMA
- * queue, a done event), which then runs in the engine's order.  ahead_ok
- * says whether the loop may run ahead (every copy engine busy). */
+ * queue, a done event), which then runs in the engine's order; wants(obj)
+ * (may be NULL: always) whether an answer needs its tick now, or can wait
+ * in its reply queue for the next one.  ahead_ok says whether the loop may
+ * run ahead (every copy engine busy). */
 struct hloop;
 struct mem_req;
 struct hloop *hl_new(struct engine *e, struct dram *host, const struct domain *ldom,
@@ -66,7 +68,7 @@ struct hloop *hl_new(struct engine *e, struct dram *host, const struct domain *l
 void hl_free(struct hloop *L);
 unsigned hl_add(struct hloop *L, const struct domain *dom,
                 sim_time (*tick)(void *obj, unsigned arg, sim_time now),
-                bool (*output)(void *obj, sim_time now), void *obj);
+                bool (*output)(void *obj, sim_time now), bool (*wants)(void *obj), void *obj);
 void hl_set_ahead(struct hloop *L, bool (*ok)(void *ctx), void *ctx);
 void hl_lockstep(struct hloop *L, bool on);
 void hl_wake(struct hloop *L, unsigned c, sim_time t);
