@@ -25,6 +25,8 @@
  *    now + L, outputs excepted, past engine events.
  *  - Statistics are sampled every sim.epoch (system.c) and at sim.max_time:
  *    the loop never runs ahead across either.
+ *  - Nothing runs ahead while a trace or the stepper listens (trace_mask):
+ *    the hooks then see every burst and DMA in the engine's time order.
  * What runs ahead is the copy's detailed model itself (the same FR-FCFS
  * channels, the same reads and answers), so the times are those the
  * engine would give; only engine events are saved.  Ties at the same
@@ -41,6 +43,7 @@
 #include "link_int.h"
 #include "../mem_req.h"
 #include "../dram/dram.h"
+#include "../trace/trace.h"
 
 enum { EV_TICK, EV_ANSWER, EV_CALL };
 
@@ -320,7 +323,11 @@ static void run(struct hloop *L, sim_time now, unsigned o)
     sim_time s = next_sample(L, now);
     if (s < h) h = s;
     sim_time lim = L->max_time ? L->max_time : TIME_NEVER - 1;
-    while (L->n && !L->lockstep) {
+    /* While anything listens to the trace hooks the loop runs in step: the
+     * writer closes its window at the first hook past its end (a burst
+     * run ahead would cut off the engine's events before it), and the
+     * stepper shows host memory and the link as of the engine's time. */
+    while (L->n && !L->lockstep && !trace_mask) {
         const struct hev *ev = &L->heap[0];
         if (ev->t > lim) break;
         bool busy_ok = ev->t < h && L->ahead_ok(L->ahead_ctx) && !is_output(L, ev);

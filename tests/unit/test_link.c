@@ -2,12 +2,15 @@
 #include <check.h>
 #include "suite_main.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "config.h"
 #include "stats.h"
 #include "pcie/pcie.h"
 #include "dram/dram.h"
 #include "mem_req.h"
+#include "trace/trace.h"
 
 static struct config *load(const char *const *sets, size_t n)
 {
@@ -410,6 +413,57 @@ START_TEST(copy_next_to_host_traffic_same_ahead_or_in_step)
 }
 END_TEST
 
+/* A trace window that ends while the host side could run ahead: the
+ * writer closes the file at the first hook past the window's end, so a
+ * host burst run ahead of the engine would cut off what the engine still
+ * has inside the window.  A 64 KiB H2D copy from 0 keeps host memory busy
+ * for longer than the window (512 reads of 128 B: 64 KiB at 20 GB/s is
+ * 3.3 us); the D2H DMA issued at 500 ns is inside the window [0, 600 ns)
+ * and must be in the file, and no burst may start at or past 600 ns. */
+static void d2h_at(void *obj, uint64_t arg, sim_time now)
+{
+    (void)arg;
+    struct rig *r = obj;
+    link_transfer(r->l, LINK_D2H, 4096, now, landed, r, 1);
+}
+
+START_TEST(trace_window_sees_engine_events_next_to_a_copy)
+{
+    const char *sets[] = { "gpu.clock=1.4GHz" };
+    char path[] = "/tmp/uvmsim-test-link-trace.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    struct host_rig h;
+    host_up(&h, sets, NSETS(sets), false);
+    ck_assert_int_eq(trace_open(path, 0, 600000, TW_DMA | TW_DRAM), 0);
+    link_transfer(h.r.l, LINK_H2D, 65536, 0, landed, &h.r, 0);
+    engine_at(h.r.e, 500000, &h.r.dom, d2h_at, &h.r, 0);
+    engine_run(h.r.e);
+    trace_close();
+    ck_assert_uint_eq(trace_mask, 0);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    unlink(path);
+    ck_assert_msg(strstr(buf, "\"DMA D2H\"") != NULL, "the D2H DMA at 500 ns is missing");
+    unsigned bursts = 0;
+    for (const char *q = buf; (q = strstr(q, "\"read burst\"")); q++) {
+        const char *ts = strstr(q, "\"ts\":");
+        ck_assert_ptr_nonnull(ts);
+        ck_assert_double_lt(strtod(ts + 5, NULL), 0.6);   /* us */
+        bursts++;
+    }
+    ck_assert_uint_gt(bursts, 0);
+    ck_assert_uint_gt(h.r.t[0], 0);
+    ck_assert_uint_gt(h.r.t[1], 0);
+    host_down(&h);
+}
+END_TEST
+
 /* A completion larger than the max payload is impossible: refused, naming
  * the key. */
 START_TEST(rcb_above_max_payload_is_refused)
@@ -436,6 +490,7 @@ static Suite *link_suite(void)
     tcase_add_test(tc, copy_engine_reads_next_dma_while_wire_busy);
     tcase_add_test(tc, copy_alone_same_time_ahead_or_in_step);
     tcase_add_test(tc, copy_next_to_host_traffic_same_ahead_or_in_step);
+    tcase_add_test(tc, trace_window_sees_engine_events_next_to_a_copy);
     tcase_add_test(tc, rcb_above_max_payload_is_refused);
     suite_add_tcase(s, tc);
     return s;
