@@ -11,10 +11,20 @@ uint64_t link_fmt_wire(const struct link_fmt *f, uint64_t payload);
 
 #define MAX_CE 64
 
+/* A transfer on the wire: n packets, each full one carrying pf payload
+ * bytes in wf wire bytes, the last pl in wl; packet k < n leaves at
+ * start + ser(k x wf), the last at end.  `sent` of them are credited. */
+struct link_flight {
+    sim_time start, end, ser;
+    uint64_t n, sent, pf, wf, pl, wl;
+};
+
 struct link_dir_state {
     sim_time wire_free;
     sim_time ce_free[MAX_CE];
     uint64_t *bytes, *wire_bytes, *transfers, *messages, *busy_ps, *read_requests;
+    struct link_flight *fl;     /* ring, in wire order: not yet fully credited */
+    size_t fcap, fhead, fn;
 };
 
 struct host_dma;   /* copy engines reading host memory (link_host.c) */

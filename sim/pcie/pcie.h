@@ -69,6 +69,11 @@ void link_host_lockstep(struct link *l, bool on);
 sim_time link_message(struct link *l, enum link_dir dir, uint64_t payload,
                       sim_time now, event_fn done, void *obj, uint64_t arg);
 
+/* Credit the packets that have left either wire by `now` to link.*.bytes,
+ * wire_bytes and busy_ps (each transfer's are credited in full once it
+ * has left; call before the statistics are sampled). */
+void link_settle(struct link *l, sim_time now);
+
 /* Packet bytes on the wire of direction dir for a transfer of `payload`
  * bytes (H2D: read completions; D2H: writes, or a read request for 0). */
 uint64_t link_wire_bytes(const struct link *l, enum link_dir dir, uint64_t payload);

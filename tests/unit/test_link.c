@@ -464,6 +464,63 @@ START_TEST(trace_window_sees_engine_events_next_to_a_copy)
 }
 END_TEST
 
+/* The link's statistics per epoch never exceed the wire: bytes, wire bytes
+ * and busy time are credited per packet as it leaves (link_settle before
+ * each sample).  A 2 MiB H2D copy on the bare link: 16384 completions of
+ * 128 B + 20 B = 148 B, back to back at RATE (14.2535 GB/s of packets),
+ * 2 MiB x 148/128 / RATE = 170.1 us; sampled every 1 us.  Packets leaving
+ * in one epoch were on the wire in it, but for the one that straddles its
+ * start: at most RATE x 1 us + 148 wire bytes (14401.5), i.e. at most 98
+ * packets, 12544 B of payload (less than the 16 GB/s raw signalling rate,
+ * 16000 B per us: the series that `uvmsim report` plots); while the wire is
+ * busy the whole epoch, at least floor(14253.5 / 148) - 1 = 95 packets.
+ * The totals are the transfer's.  (Credited whole at the start, the first
+ * epoch held all 2 MiB.) */
+struct lsampler { struct link *l; struct stats *st; size_t n; uint64_t b[512], w[512], busy[512]; };
+
+static void lsample(void *ctx, sim_time now)
+{
+    struct lsampler *s = ctx;
+    link_settle(s->l, now);
+    if (s->n == 512) return;
+    s->b[s->n] = *stats_find(s->st, "link.h2d.bytes")->p.u;
+    s->w[s->n] = *stats_find(s->st, "link.h2d.wire_bytes")->p.u;
+    s->busy[s->n++] = *stats_find(s->st, "link.h2d.busy_ps")->p.u;
+}
+
+static bool first_out(void *ctx) { return !((const struct rig *)ctx)->t[0]; }
+
+START_TEST(link_series_never_above_the_wire)
+{
+    struct rig r;
+    rig_up(&r, NULL, 0);
+    memset(r.t, 0, sizeof r.t);
+    static struct lsampler s;
+    s = (struct lsampler){ .l = r.l, .st = r.st };
+    engine_set_busy_fn(r.e, first_out, &r);
+    engine_every(r.e, 1000000, lsample, &s);
+    link_transfer(r.l, LINK_H2D, 2u << 20, 0, landed, &r, 0);
+    engine_run(r.e);
+    uint64_t wire = (2u << 20) / 128 * 148;
+    ck_assert_uint_eq(r.t[0], ser((double)wire) + L);
+    ck_assert_uint_ge(s.n, 170);
+    uint64_t pb = 0, pw = 0, pbusy = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        uint64_t db = s.b[i] - pb, dw = s.w[i] - pw, dbusy = s.busy[i] - pbusy;
+        ck_assert_uint_le(dw, 98 * 148);
+        ck_assert_uint_le(db, 98 * 128);
+        ck_assert_uint_le(dbusy, 1000000 + ser(148));
+        if (i + 1 < 170) ck_assert_uint_ge(db, 95 * 128);   /* epochs (i, i + 1] us */
+        ck_assert_uint_eq(dw / 148 * 128, db);                /* whole packets only */
+        pb = s.b[i]; pw = s.w[i]; pbusy = s.busy[i];
+    }
+    ck_assert_uint_eq(*stats_find(r.st, "link.h2d.bytes")->p.u, 2u << 20);
+    ck_assert_uint_eq(*stats_find(r.st, "link.h2d.wire_bytes")->p.u, wire);
+    ck_assert_uint_eq(*stats_find(r.st, "link.h2d.busy_ps")->p.u, ser((double)wire));
+    rig_down(&r);
+}
+END_TEST
+
 /* A completion larger than the max payload is impossible: refused, naming
  * the key. */
 START_TEST(rcb_above_max_payload_is_refused)
@@ -491,6 +548,7 @@ static Suite *link_suite(void)
     tcase_add_test(tc, copy_alone_same_time_ahead_or_in_step);
     tcase_add_test(tc, copy_next_to_host_traffic_same_ahead_or_in_step);
     tcase_add_test(tc, trace_window_sees_engine_events_next_to_a_copy);
+    tcase_add_test(tc, link_series_never_above_the_wire);
     tcase_add_test(tc, rcb_above_max_payload_is_refused);
     suite_add_tcase(s, tc);
     return s;
