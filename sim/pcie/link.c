@@ -28,7 +28,9 @@
  * not the engine, sets the pace of back-to-back copies.  Bytes, wire
  * bytes and busy_ps are credited packet by packet as each leaves the wire
  * (link_settle before every sample), so their sampled series give the
- * bandwidth and utilisation per epoch, never above the wire's rate. */
+ * bandwidth and utilisation per epoch within the wire's rate -- except an
+ * H2D copy from host memory, put on the wire only once its reads are
+ * answered with packets from its first answer on (docs/decisions.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
