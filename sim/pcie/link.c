@@ -28,9 +28,11 @@
  * not the engine, sets the pace of back-to-back copies.  Bytes, wire
  * bytes and busy_ps are credited packet by packet as each leaves the wire
  * (link_settle before every sample), so their sampled series give the
- * bandwidth and utilisation per epoch within the wire's rate -- except an
- * H2D copy from host memory, put on the wire only once its reads are
- * answered with packets from its first answer on (docs/decisions.md). */
+ * bandwidth and utilisation per epoch within the wire's rate.  An H2D
+ * copy from host memory goes on the wire once its reads are answered,
+ * with packets from its first answer on: one copy engine reserves the
+ * wire at that answer (link_h2d_reserve); with several, a sample during
+ * the reads misses the packets already left (docs/decisions.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,14 +244,21 @@ void link_settle(struct link *l, sim_time now)
     credit(l, &l->d[LINK_D2H], now);
 }
 
-/* n packets (pf/wf bytes each, the last pl/wl) on direction dir's wire. */
-static sim_time put(struct link *l, enum link_dir dir, uint64_t n, uint64_t pf, uint64_t wf,
-                    uint64_t pl, uint64_t wl, sim_time ready, sim_time min_end)
+struct shape { uint64_t n, pf, wf, pl, wl; };
+
+/* Packets as link_fmt_wire cuts them: full ones, then the rest (a
+ * header-only packet for no payload). */
+static struct shape shape_of(const struct link *l, enum link_dir dir, uint64_t payload)
 {
-    struct link_dir_state *d = &l->d[dir];
-    sim_time start = d->wire_free > ready ? d->wire_free : ready;
-    sim_time ser = link_ser(l, (n - 1) * wf + wl);
-    d->wire_free = start + ser > min_end ? start + ser : min_end;
+    const struct link_fmt *f = &l->fmt[dir];
+    uint64_t full = payload / f->max_payload, rest = payload % f->max_payload;
+    uint64_t wf = link_fmt_wire(f, f->max_payload);
+    if (rest || !full) return (struct shape){ full + 1, f->max_payload, wf, rest, link_fmt_wire(f, rest) };
+    return (struct shape){ full, f->max_payload, wf, f->max_payload, wf };
+}
+
+static void add_flight(struct link_dir_state *d, struct link_flight f)
+{
     if (d->fn == d->fcap) {
         /* Grows to the peak number of transfers on the wire, then never again. */
         size_t cap = d->fcap ? 2 * d->fcap : 64;
@@ -260,24 +269,49 @@ static sim_time put(struct link *l, enum link_dir dir, uint64_t n, uint64_t pf, 
         d->fcap = cap;
         d->fhead = 0;
     }
-    d->fl[(d->fhead + d->fn++) % d->fcap] =
-        (struct link_flight){ start, d->wire_free, ser, n, 0, pf, wf, pl, wl };
+    d->fl[(d->fhead + d->fn++) % d->fcap] = f;
+}
+
+/* Packets of shape p on direction dir's wire. */
+static sim_time put(struct link *l, enum link_dir dir, struct shape p, sim_time ready,
+                    sim_time min_end)
+{
+    struct link_dir_state *d = &l->d[dir];
+    sim_time start = d->wire_free > ready ? d->wire_free : ready;
+    sim_time ser = link_ser(l, (p.n - 1) * p.wf + p.wl);
+    d->wire_free = start + ser > min_end ? start + ser : min_end;
+    if (d->reserved) {
+        /* The reserved copy's data: the same packets from the same start. */
+        struct link_flight *f = &d->fl[(d->fhead + d->fn - 1) % d->fcap];
+        SIM_ASSERT(f->start == start && f->n == p.n && f->ser == ser, "link", ready,
+                   "H2D data that is not the reserved copy's (start %llu ps, reserved %llu ps)",
+                   (unsigned long long)start, (unsigned long long)f->start);
+        f->end = d->wire_free;
+        d->reserved = false;
+    } else {
+        add_flight(d, (struct link_flight){ start, d->wire_free, ser, p.n, 0, p.pf, p.wf, p.pl, p.wl });
+    }
     engine_at(l->eng, d->wire_free, l->dom, left_wire, l, (uint64_t)dir);
     return d->wire_free;
+}
+
+void link_h2d_reserve(struct link *l, uint64_t payload, sim_time first)
+{
+    /* With several engines another may reach the wire first: no reservation. */
+    if (l->nce != 1) return;
+    struct link_dir_state *d = &l->d[LINK_H2D];
+    SIM_ASSERT(!d->reserved, "link", first, "two H2D reservations at once");
+    struct shape p = shape_of(l, LINK_H2D, payload);
+    sim_time start = d->wire_free > first ? d->wire_free : first;
+    add_flight(d, (struct link_flight){ start, TIME_NEVER, link_ser(l, (p.n - 1) * p.wf + p.wl),
+                                        p.n, 0, p.pf, p.wf, p.pl, p.wl });
+    d->reserved = true;
 }
 
 sim_time link_send(struct link *l, enum link_dir dir, uint64_t payload,
                    sim_time ready, sim_time min_end)
 {
-    /* Packets as link_fmt_wire cuts them: full ones, then the rest (a
-     * header-only packet for no payload). */
-    const struct link_fmt *f = &l->fmt[dir];
-    uint64_t full = payload / f->max_payload, rest = payload % f->max_payload;
-    uint64_t wf = link_fmt_wire(f, f->max_payload);
-    if (rest || !full)
-        return put(l, dir, full + 1, f->max_payload, wf, rest, link_fmt_wire(f, rest), ready,
-                   min_end);
-    return put(l, dir, full, f->max_payload, wf, f->max_payload, wf, ready, min_end);
+    return put(l, dir, shape_of(l, dir, payload), ready, min_end);
 }
 
 void link_read_requests(struct link *l, uint64_t bytes, sim_time ready)
@@ -288,7 +322,7 @@ void link_read_requests(struct link *l, uint64_t bytes, sim_time ready)
      * share of the D2H wire, and the H2D data does not wait for them (the
      * request's trip is inside link.latency). */
     uint64_t w = link_fmt_wire(&l->fmt[LINK_D2H], 0);
-    put(l, LINK_D2H, n, 0, w, 0, w, ready, 0);
+    put(l, LINK_D2H, (struct shape){ n, 0, w, 0, w }, ready, 0);
     *l->d[LINK_D2H].read_requests += n;
 }
 

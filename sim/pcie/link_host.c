@@ -82,12 +82,14 @@ static bool ce_output(void *obj, sim_time t)
     }
 }
 
-/* An answer needs e's tick now only if it has reads left to issue or the
- * answer completes the DMA; otherwise it waits in the reply queue. */
+/* An answer needs e's tick now only if it has reads left to issue, is the
+ * first (the wire is reserved from it: link_h2d_reserve) or completes the
+ * DMA; otherwise it waits in the reply queue. */
 static bool ce_wants(void *obj)
 {
     const struct ce *e = obj;
-    return e->st != CE_READ || e->issued < e->nreq || e->answered + e->replies.n >= e->nreq;
+    return e->st != CE_READ || e->issued < e->nreq || !e->answered ||
+           e->answered + e->replies.n >= e->nreq;
 }
 
 /* The loop may run ahead while no engine waits for a DMA. */
@@ -170,7 +172,10 @@ static sim_time ce_tick(void *obj, unsigned arg, sim_time now)
         /* When it arrived (the queue has no latency), if this tick is later. */
         sim_time at = e->replies.ready[e->replies.head];
         r = mq_pop(&e->replies, now);
-        if (e->answered++ == 0) e->first = at;
+        if (e->answered++ == 0) {
+            e->first = at;
+            link_h2d_reserve(l, e->cur.bytes, at);
+        }
         req_release(h->pool, r);
     }
     for (;;) {

@@ -15,7 +15,7 @@ uint64_t link_fmt_wire(const struct link_fmt *f, uint64_t payload);
  * bytes in wf wire bytes, the last pl in wl; packet k < n leaves at
  * start + ser(k x wf), the last at end.  `sent` of them are credited. */
 struct link_flight {
-    sim_time start, end, ser;
+    sim_time start, end, ser;   /* end TIME_NEVER: reserved (link_h2d_reserve) */
     uint64_t n, sent, pf, wf, pl, wl;
 };
 
@@ -25,6 +25,7 @@ struct link_dir_state {
     uint64_t *bytes, *wire_bytes, *transfers, *messages, *busy_ps, *read_requests;
     struct link_flight *fl;     /* ring, in wire order: not yet fully credited */
     size_t fcap, fhead, fn;
+    bool reserved;              /* the last flight is a reservation */
 };
 
 struct host_dma;   /* copy engines reading host memory (link_host.c) */
@@ -57,6 +58,11 @@ struct link {
  * returns when it left. */
 sim_time link_send(struct link *l, enum link_dir d, uint64_t payload,
                    sim_time ready, sim_time min_end);
+/* An H2D copy from host memory has its first answer at `first`: with one
+ * copy engine nothing else can take the H2D wire before its data, so its
+ * packets are placed now (link_send puts them as reserved), and the
+ * statistics credit them as they leave while the reads still run. */
+void link_h2d_reserve(struct link *l, uint64_t payload, sim_time first);
 /* Wire time of `wire` packet bytes. */
 sim_time link_ser(const struct link *l, uint64_t wire);
 /* The read requests of an H2D DMA of `bytes`: one header-only request

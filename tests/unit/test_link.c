@@ -521,6 +521,43 @@ START_TEST(link_series_never_above_the_wire)
 }
 END_TEST
 
+/* The same from host memory (one copy engine): the engine puts the copy on
+ * the wire only once all its reads are answered, with packets from its
+ * first answer on, so the wire is reserved at the first answer
+ * (link_h2d_reserve) and the samples taken while the reads run see the
+ * packets that have left.  The 2 MiB copy's reads take longer than one
+ * epoch (16384 reads, 64 in flight); per epoch the same bounds as on the
+ * bare link, from the first answer (~0.1 us) on the wire back to back. */
+START_TEST(link_series_within_the_wire_from_host_memory)
+{
+    const char *sets[] = { "gpu.clock=1.4GHz" };
+    struct host_rig h;
+    host_up(&h, sets, NSETS(sets), false);
+    memset(h.r.t, 0, sizeof h.r.t);
+    static struct lsampler s;
+    s = (struct lsampler){ .l = h.r.l, .st = h.r.st };
+    engine_set_busy_fn(h.r.e, first_out, &h.r);
+    engine_every(h.r.e, 1000000, lsample, &s);
+    link_transfer(h.r.l, LINK_H2D, 2u << 20, 0, landed, &h.r, 0);
+    engine_run(h.r.e);
+    uint64_t wire = (2u << 20) / 128 * 148;
+    ck_assert_uint_ge(s.n, 170);
+    uint64_t pb = 0, pw = 0, pbusy = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        uint64_t db = s.b[i] - pb, dw = s.w[i] - pw, dbusy = s.busy[i] - pbusy;
+        ck_assert_uint_le(dw, 98 * 148);
+        ck_assert_uint_le(db, 98 * 128);
+        ck_assert_uint_le(dbusy, 1000000 + ser(148));
+        if (i >= 1 && i + 1 < 170) ck_assert_uint_ge(db, 95 * 128);
+        pb = s.b[i]; pw = s.w[i]; pbusy = s.busy[i];
+    }
+    ck_assert_uint_eq(stat(&h, "link.h2d.bytes"), 2u << 20);
+    ck_assert_uint_eq(stat(&h, "link.h2d.wire_bytes"), wire);
+    ck_assert_uint_eq(stat(&h, "link.h2d.busy_ps"), ser((double)wire));
+    host_down(&h);
+}
+END_TEST
+
 /* A completion larger than the max payload is impossible: refused, naming
  * the key. */
 START_TEST(rcb_above_max_payload_is_refused)
@@ -549,6 +586,7 @@ static Suite *link_suite(void)
     tcase_add_test(tc, copy_next_to_host_traffic_same_ahead_or_in_step);
     tcase_add_test(tc, trace_window_sees_engine_events_next_to_a_copy);
     tcase_add_test(tc, link_series_never_above_the_wire);
+    tcase_add_test(tc, link_series_within_the_wire_from_host_memory);
     tcase_add_test(tc, rcb_above_max_payload_is_refused);
     suite_add_tcase(s, tc);
     return s;
