@@ -113,8 +113,10 @@ END {
         for (p = 1; p <= npair; p++) {
             ea = rc["rev", p, k]; eb = rc["cur", p, k]
             if (ea != 0 || eb != 0) {
-                bad = ea != 0 && eb != 0 ? "neither side runs it (exit " ea ", " eb ")" :
-                      ea != 0 ? "REV cannot run it (exit " ea ")" : "this tree cannot run it (exit " eb ")"
+                # one line: mawk takes no newline inside a conditional expression
+                if (ea != 0 && eb != 0) bad = "neither side runs it (exit " ea ", " eb ")"
+                else if (ea != 0) bad = "REV cannot run it (exit " ea ")"
+                else bad = "this tree cannot run it (exit " eb ")"
                 continue
             }
             ca = cpu["rev", p, k]; cb = cpu["cur", p, k]
