@@ -124,6 +124,14 @@ void engine_free(struct engine *e)
 }
 
 sim_time engine_now(const struct engine *e) { return e->now; }
+
+bool engine_next_at(const struct engine *e, sim_time *t, unsigned *order)
+{
+    if (!e->n) return false;
+    *t = e->heap[0].t;
+    *order = (unsigned)(e->heap[0].key >> SEQ_BITS);
+    return true;
+}
 sim_time engine_end_time(const struct engine *e)
 {
     return e->now > e->last_work && (e->n || e->tn) ? e->now : e->last_work;

@@ -107,6 +107,7 @@ static void sample(void *ctx, sim_time now)
 {
     struct system *s = ctx;
     update_ipc(s, now);
+    link_settle(s->link, now);
     stats_sample(s->st, now);
     if (TRACE_ON(TW_COUNTERS)) trace_sample(now);
 }
@@ -203,6 +204,7 @@ void system_finish(struct system *s)
     *s->host_steps = s->wl->host_steps - (ran ? *ran->p.u : 0);
     sim_time now = engine_end_time(s->eng);
     update_ipc(s, now);
+    link_settle(s->link, now);
     size_t rows = stats_series_rows(s->st);
     if (!rows || stats_series_row(s->st, rows - 1)[0] != now)
         stats_sample(s->st, now);       /* the final state, once */

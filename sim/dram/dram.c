@@ -76,6 +76,15 @@ void dram_free(struct dram *d)
 }
 
 unsigned dram_nchannels(const struct dram *d) { return d->p.nch; }
+const struct domain *dram_domain(const struct dram *d) { return d->dom; }
+
+void dram_set_loop(struct dram *d, const struct dram_loop *loop, void *ctx)
+{
+    d->loop = loop;
+    d->loop_ctx = ctx;
+    /* The loop wakes the channels; the engine must not. */
+    for (unsigned i = 0; i < d->p.nch; i++) d->ch[i].in.consumer = NULL;
+}
 
 unsigned dram_channel_of(const struct dram *d, uint64_t pa)
 {

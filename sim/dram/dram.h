@@ -35,6 +35,21 @@ sim_time hostmem_period(const struct config *cfg);
 void dram_free(struct dram *d);
 
 unsigned dram_nchannels(const struct dram *d);
+const struct domain *dram_domain(const struct dram *d);
+
+/* A memory whose channels a private event loop runs instead of the
+ * engine (host memory behind the link: sim/pcie link_host_loop.c).  The
+ * loop ticks channel ch with dram_tick() (the next tick wanted, or
+ * TIME_NEVER, as a component's tick) and wakes it when it pushes into its
+ * input queue (which then wakes nobody).  The memory hands it every answer:
+ * at `at`, or with now = true at once from inside the tick; and tells it
+ * when a channel took a request from its input queue (a slot freed). */
+struct dram_loop {
+    void (*answer)(void *ctx, struct mem_req *r, sim_time at, bool now);
+    void (*popped)(void *ctx, unsigned ch, sim_time now);
+};
+void dram_set_loop(struct dram *d, const struct dram_loop *loop, void *ctx);
+sim_time dram_tick(struct dram *d, unsigned ch, sim_time now);
 /* Address mapping: which channel holds physical address pa. */
 unsigned dram_channel_of(const struct dram *d, uint64_t pa);
 struct mq *dram_channel_in(struct dram *d, unsigned ch);

@@ -19,6 +19,7 @@ void ts_init(struct timing_state *t, const struct dram_params *p)
     t->p = p;
     t->banks = xcalloc(p->nbanks, sizeof *t->banks);
     t->groups = xcalloc(p->ngroups, sizeof *t->groups);
+    for (unsigned b = 0; b < p->nbanks; b++) t->banks[b].group = b % p->ngroups;
     t->rd_ok = t->wr_ok = t->act_ok = t->bus_free = 0;
     t->faw_i = t->nact = 0;
 }
@@ -29,40 +30,11 @@ void ts_free(struct timing_state *t)
     free(t->groups);
 }
 
-static inline unsigned group_of(const struct timing_state *t, unsigned bank)
-{ return bank % t->p->ngroups; }
-
-sim_time ts_act_at(const struct timing_state *t, unsigned bank)
-{
-    const struct bgroup *g = &t->groups[group_of(t, bank)];
-    sim_time at = tmax(t->banks[bank].act_ok, tmax(g->act_ok, t->act_ok));
-    /* faw[faw_i] is the oldest of the last four ACTs (0 before four). */
-    if (t->p->tFAW && t->nact >= 4)
-        at = tmax(at, t->faw[t->faw_i] + t->p->tFAW);
-    return at;
-}
-
-sim_time ts_pre_at(const struct timing_state *t, unsigned bank)
-{
-    return t->banks[bank].pre_ok;
-}
-
-sim_time ts_col_at(const struct timing_state *t, unsigned bank, bool write)
-{
-    const struct dram_params *p = t->p;
-    const struct bgroup *g = &t->groups[group_of(t, bank)];
-    sim_time at = tmax(t->banks[bank].col_ok,
-                       write ? tmax(g->wr_ok, t->wr_ok) : tmax(g->rd_ok, t->rd_ok));
-    sim_time lat = write ? p->tCWL : p->tCL;
-    if (t->bus_free > lat) at = tmax(at, t->bus_free - lat);
-    return at;
-}
-
 void ts_act(struct timing_state *t, unsigned bank, uint64_t row, sim_time now)
 {
     const struct dram_params *p = t->p;
     struct bank *b = &t->banks[bank];
-    struct bgroup *g = &t->groups[group_of(t, bank)];
+    struct bgroup *g = &t->groups[b->group];
     b->open = true;
     b->row = row;
     b->col_ok = now + p->tRCD;
@@ -86,7 +58,7 @@ sim_time ts_col(struct timing_state *t, unsigned bank, bool write, sim_time now)
 {
     const struct dram_params *p = t->p;
     struct bank *b = &t->banks[bank];
-    struct bgroup *g = &t->groups[group_of(t, bank)];
+    struct bgroup *g = &t->groups[b->group];
     sim_time start = now + (write ? p->tCWL : p->tCL), end = start + p->burst;
     t->bus_free = end;
     if (write) {

@@ -59,51 +59,62 @@ static void answer(void *obj, uint64_t arg, sim_time now)
         sim_panic(c->name, now, "reply queue '%s' full", r->reply->name);
 }
 
+/* The answer to r leaves at `at`: an event then, or (now) at once, from
+ * inside this tick.  Memory driven by a private loop (dram_set_loop) hands
+ * both to it. */
+static void deliver(struct channel *c, struct mem_req *r, sim_time at, bool now)
+{
+    struct dram *d = c->d;
+    if (d->loop) d->loop->answer(d->loop_ctx, r, at, now);
+    else if (now) answer(c, (uint64_t)(uintptr_t)r, at);
+    else engine_at(d->eng, at, d->dom, answer, c, (uint64_t)(uintptr_t)r);
+}
+
 /* The answer to r leaves the controller pipeline ctrl after `at`. */
 static void answer_at(struct channel *c, struct mem_req *r, sim_time at)
 {
-    if (c->p->ctrl) engine_at(c->d->eng, at + c->p->ctrl, c->d->dom, answer, c,
-                              (uint64_t)(uintptr_t)r);
-    else answer(c, (uint64_t)(uintptr_t)r, at);
+    if (c->p->ctrl) deliver(c, r, at + c->p->ctrl, false);
+    else deliver(c, r, at, true);
 }
 
-static inline bool row_hit(const struct channel *c, const struct dreq *e)
+/* The bank opened a row or closed: both queues' row hits follow. */
+static void bank_open(struct channel *c, struct dqueue *q, uint32_t i, sim_time now)
 {
-    const struct bank *b = &c->ts.banks[e->bank];
-    return b->open && b->row == e->row;
+    struct dreq *e = &q->e[i];
+    ts_act(&c->ts, e->bank, e->row, now);
+    e->opened = true;
+    struct dqueue *other = q == &c->rq ? &c->wq : &c->rq;
+    q->bk[e->bank].open = e->group;
+    dq_bank_opened(other, e->bank, e->row);
 }
 
-static bool bank_wanted(const struct channel *c, const struct dreq *q, uint32_t n,
-                        unsigned bank)
+static void bank_close(struct channel *c, unsigned bank, sim_time now)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (q[i].bank == bank && row_hit(c, &q[i])) return true;
-    return false;
+    ts_pre(&c->ts, bank, now);
+    dq_bank_closed(&c->rq, bank);
+    dq_bank_closed(&c->wq, bank);
 }
 
-/* When entry e's next command could issue (TIME_NEVER: it waits for the
- * hits on its bank to drain). */
-static sim_time next_at(const struct channel *c, const struct dreq *q, uint32_t n,
-                        const struct dreq *e)
+/* Writes queued per 128 B line (hashed), to answer most reads' "is it in
+ * the write queue?" without a scan: a read of n > 0 bytes is inside a
+ * write that stays within one line only if that write is in the read's
+ * first line.  Writes crossing a line (dram-replay traces) are counted
+ * apart and make every read scan the queue. */
+static inline unsigned wline(uint64_t addr)
 {
-    const struct bank *b = &c->ts.banks[e->bank];
-    if (row_hit(c, e)) return ts_col_at(&c->ts, e->bank, e->write);
-    if (!b->open) return ts_act_at(&c->ts, e->bank);
-    if (bank_wanted(c, q, n, e->bank)) return TIME_NEVER;
-    return ts_pre_at(&c->ts, e->bank);
+    return (unsigned)(((addr >> LINE_SHIFT) * 0x9E3779B97F4A7C15ULL) >> 56);
 }
 
-static void remove_at(struct dreq *q, uint32_t *n, uint32_t i)
+static void count_write(struct channel *c, const struct dreq *w, int by)
 {
-    memmove(&q[i], &q[i + 1], (*n - i - 1) * sizeof *q);
-    (*n)--;
+    if ((w->addr & (LINE_SIZE - 1)) + w->size > LINE_SIZE) c->wbig += (uint32_t)by;
+    else c->wlines[wline(w->addr)] += (uint16_t)by;
 }
 
-static void issue_burst(struct channel *c, struct dreq *q, uint32_t *n, uint32_t i,
-                        sim_time now)
+static void issue_burst(struct channel *c, struct dqueue *q, uint32_t i, sim_time now)
 {
     struct dram *d = c->d;
-    struct dreq *e = &q[i];
+    struct dreq *e = &q->e[i];
     if (!e->started) {
         e->started = true;
         uint64_t *k = e->conflict ? d->v.conflicts : e->opened ? d->v.misses : d->v.hits;
@@ -119,15 +130,18 @@ static void issue_burst(struct channel *c, struct dreq *q, uint32_t *n, uint32_t
         /* The statistic stays the scheduler's part: queue entry to last data. */
         stat_avg_add(d->tot.read_lat, (double)(end - e->arrive));
         stat_hist_add(d->lat_hist, (end - e->arrive) / PS_PER_NS);
-        engine_at(d->eng, end + c->p->ctrl, d->dom, answer, c, (uint64_t)(uintptr_t)e->r);
+        deliver(c, e->r, end + c->p->ctrl, false);
     }
-    remove_at(q, n, i);
+    if (e->write) count_write(c, e, -1);
+    dq_remove(q, i);
 }
 
 static bool forward_from_writes(struct channel *c, struct mem_req *r, sim_time now)
 {
-    for (uint32_t i = 0; i < c->nwq; i++) {
-        const struct dreq *w = &c->wq[i];
+    if (!c->wq.n) return false;
+    if (!c->wbig && r->size && !c->wlines[wline(r->paddr)]) return false;
+    for (uint32_t i = c->wq.head; i != DQ_NONE; i = c->wq.e[i].next) {
+        const struct dreq *w = &c->wq.e[i];
         if (w->addr <= r->paddr && r->paddr + r->size <= w->addr + w->size) {
             c->d->v.forwarded[c->id]++;
             answer_at(c, r, now);
@@ -146,8 +160,9 @@ static void accept(struct channel *c, sim_time now)
         /* Atomics need their data back: timed as reads (the ALU at the
          * memory side writes the row while it is open). */
         bool write = r->kind == REQ_STORE;
-        if (write ? c->nwq == p->wq_size : c->nrq == p->rq_size) return;
+        if (write ? c->wq.n == p->wq_size : c->rq.n == p->rq_size) return;
         mq_pop(&c->in, now);
+        if (d->loop) d->loop->popped(d->loop_ctx, c->id, now);
         uint32_t size = r->size ? r->size : LINE_SIZE;
         if (write) { d->v.writes[c->id]++; (*d->tot.writes)++; }
         else { d->v.reads[c->id]++; (*d->tot.reads)++; }
@@ -164,13 +179,15 @@ static void accept(struct channel *c, sim_time now)
             .bursts = (uint16_t)((size + p->atom - 1) / p->atom), .write = write,
             .arrive = now,
         };
+        const struct bank *b = &c->ts.banks[loc.bank];
         if (write) {
             /* Posted write: acknowledged on entry, drained later. */
             e.r = NULL;
-            c->wq[c->nwq++] = e;
+            count_write(c, &e, 1);
+            dq_insert(&c->wq, &e, b->open, b->row);
             answer_at(c, r, now);
         } else {
-            c->rq[c->nrq++] = e;
+            dq_insert(&c->rq, &e, b->open, b->row);
         }
     }
 }
@@ -179,13 +196,13 @@ static void accept(struct channel *c, sim_time now)
 static void catch_up_refresh(struct channel *c, sim_time now)
 {
     const struct dram_params *p = c->p;
-    if (!p->tREFI || c->ref_pending || c->nrq || c->nwq || now < c->ref_due) return;
+    if (!p->tREFI || c->ref_pending || c->rq.n || c->wq.n || now < c->ref_due) return;
     uint64_t k = (now - c->ref_due) / p->tREFI + 1;
     sim_time last = c->ref_due + (k - 1) * p->tREFI, at = last;
     /* The first missed refresh closed the open banks. */
     bool open = false;
     for (unsigned b = 0; b < p->nbanks; b++)
-        if (c->ts.banks[b].open) { ts_pre(&c->ts, b, c->ref_due); open = true; }
+        if (c->ts.banks[b].open) { bank_close(c, b, c->ref_due); open = true; }
     if (open && k == 1) at = c->ref_due + p->tRP;
     ts_ref(&c->ts, at);
     c->d->v.refreshes[c->id] += k;
@@ -211,47 +228,80 @@ static sim_time refresh_step(struct channel *c, sim_time now)
     for (unsigned b = 0; b < p->nbanks; b++) {
         if (!c->ts.banks[b].open) continue;
         sim_time pre = ts_pre_at(&c->ts, b);
-        if (pre <= now) { ts_pre(&c->ts, b, now); return now + p->tck; }
+        if (pre <= now) { bank_close(c, b, now); return now + p->tck; }
         next = tmin(next, pre);
     }
     return next;
 }
 
+/* FR-FCFS over one queue, per bank instead of per request: every queued
+ * request of a bank waits for the same bank and group timing, so
+ *  - column: the oldest row hit whose bank may take a column command is
+ *    the oldest among such banks' oldest hits;
+ *  - row: a bank that is closed (ACT) or open on a row no queued request
+ *    wants (PRE) serves its oldest request; the oldest of those goes;
+ *  - a bank whose open row is wanted holds its other requests back.
+ * This is the request-by-request rule exactly (the same command each
+ * clock), in time proportional to the banks with queued requests. */
 static sim_time schedule(struct channel *c, sim_time now)
 {
     const struct dram_params *p = c->p;
-    if (c->nwq >= p->w_high) c->drain = true;
-    if (c->nwq <= p->w_low) c->drain = false;
-    bool writes = c->drain || (c->nrq == 0 && c->nwq > 0);
-    struct dreq *q = writes ? c->wq : c->rq;
-    uint32_t *n = writes ? &c->nwq : &c->nrq;
+    const struct timing_state *ts = &c->ts;
+    if (c->wq.n >= p->w_high) c->drain = true;
+    if (c->wq.n <= p->w_low) c->drain = false;
+    bool writes = c->drain || (c->rq.n == 0 && c->wq.n > 0);
+    struct dqueue *q = writes ? &c->wq : &c->rq;
+    const struct bank *banks = ts->banks;
     bool issued = false;
-    for (uint32_t i = 0; i < *n; i++) {
-        if (row_hit(c, &q[i]) && ts_col_at(&c->ts, q[i].bank, q[i].write) <= now) {
-            issue_burst(c, q, n, i, now);
-            issued = true;
-            break;
+    uint32_t best = DQ_NONE;
+    /* column: the oldest hit whose bank may take a column command */
+    if (ts_col_all(ts, writes) <= now) {
+        for (uint32_t k = 0; k < q->nactive; k++) {
+            unsigned b = q->active[k];
+            uint32_t g = q->bk[b].open;
+            if (g == DQ_NONE || ts_col_bank(ts, b, writes) > now) continue;
+            uint32_t i = q->g[g].head;
+            if (best == DQ_NONE || q->e[i].seq < q->e[best].seq) best = i;
         }
     }
-    for (uint32_t i = 0; i < *n; i++) {
-        struct dreq *e = &q[i];
-        if (row_hit(c, e)) continue;
-        if (!c->ts.banks[e->bank].open) {
-            if (ts_act_at(&c->ts, e->bank) > now) continue;
-            ts_act(&c->ts, e->bank, e->row, now);
-            e->opened = true;
+    if (best != DQ_NONE) {
+        issue_burst(c, q, best, now);
+        issued = true;
+    }
+    /* row: the oldest request of a bank that is closed (ACT) or open on a
+     * row no queued request wants (PRE) */
+    bool act_ok = ts_act_all(ts) <= now;
+    best = DQ_NONE;
+    for (uint32_t k = 0; k < q->nactive; k++) {
+        unsigned b = q->active[k];
+        if (banks[b].open ? q->bk[b].open != DQ_NONE || banks[b].pre_ok > now
+                          : !act_ok || ts_act_bank(ts, b) > now) continue;
+        uint32_t i = q->bk[b].head;
+        if (best == DQ_NONE || q->e[i].seq < q->e[best].seq) best = i;
+    }
+    if (best != DQ_NONE) {
+        struct dreq *e = &q->e[best];
+        if (!banks[e->bank].open) {
+            bank_open(c, q, best, now);
         } else {
-            if (bank_wanted(c, q, *n, e->bank) || ts_pre_at(&c->ts, e->bank) > now) continue;
-            ts_pre(&c->ts, e->bank, now);
+            bank_close(c, e->bank, now);
             e->conflict = true;
         }
         issued = true;
-        break;
     }
     /* Sleep until some queued request's next command may issue (at least
-     * one clock after a command): no tick is spent waiting on timing. */
-    sim_time next = TIME_NEVER;
-    for (uint32_t i = 0; i < *n; i++) next = tmin(next, next_at(c, q, *n, &q[i]));
+     * one clock after a command): no tick is spent waiting on timing.  A
+     * bank whose open row is wanted holds its other requests back. */
+    sim_time col = TIME_NEVER, act = TIME_NEVER, pre = TIME_NEVER;
+    for (uint32_t k = 0; k < q->nactive; k++) {
+        unsigned b = q->active[k];
+        if (q->bk[b].open != DQ_NONE) col = tmin(col, ts_col_bank(ts, b, writes));
+        else if (banks[b].open) pre = tmin(pre, banks[b].pre_ok);
+        else act = tmin(act, ts_act_bank(ts, b));
+    }
+    if (col != TIME_NEVER) col = ts_max(col, ts_col_all(ts, writes));
+    if (act != TIME_NEVER) act = ts_max(act, ts_act_all(ts));
+    sim_time next = tmin(col, tmin(act, pre));
     if (issued && next < now + p->tck) next = now + p->tck;
     return next;
 }
@@ -261,30 +311,35 @@ static sim_time channel_tick(struct component *comp, sim_time now)
     struct channel *c = (struct channel *)comp;
     const struct dram_params *p = c->p;
     struct dram *d = c->d;
-    d->v.rq_occ[c->id] += (uint64_t)c->nrq * (now - c->occ_at);
-    d->v.wq_occ[c->id] += (uint64_t)c->nwq * (now - c->occ_at);
+    d->v.rq_occ[c->id] += (uint64_t)c->rq.n * (now - c->occ_at);
+    d->v.wq_occ[c->id] += (uint64_t)c->wq.n * (now - c->occ_at);
     c->occ_at = now;
     catch_up_refresh(c, now);
     accept(c, now);
-    if (p->tREFI && now >= c->ref_due && (c->nrq || c->nwq || c->ref_pending))
+    if (p->tREFI && now >= c->ref_due && (c->rq.n || c->wq.n || c->ref_pending))
         c->ref_pending = true;
     sim_time next = c->ref_pending ? refresh_step(c, now) : schedule(c, now);
     /* The queue just served may have emptied while the other holds work:
      * the next clock picks the other. */
-    if (next == TIME_NEVER && (c->nrq || c->nwq)) next = now + p->tck;
-    if ((c->nrq || c->nwq) && p->tREFI) next = tmin(next, c->ref_due);
-    bool room = c->nrq < p->rq_size && c->nwq < p->wq_size;
+    if (next == TIME_NEVER && (c->rq.n || c->wq.n)) next = now + p->tck;
+    if ((c->rq.n || c->wq.n) && p->tREFI) next = tmin(next, c->ref_due);
+    bool room = c->rq.n < p->rq_size && c->wq.n < p->wq_size;
     /* Without room, the next burst that completes a request makes room. */
     if (room) next = tmin(next, mq_next_ready(&c->in));
     if (next != TIME_NEVER && next <= now) next = now + 1;
     return next;
 }
 
+sim_time dram_tick(struct dram *d, unsigned ch, sim_time now)
+{
+    return channel_tick(&d->ch[ch].comp, now);
+}
+
 static void channel_dump(struct component *comp, FILE *out)
 {
     struct channel *c = (struct channel *)comp;
-    fprintf(out, "    %u queued in, %u reads, %u writes%s%s\n", c->in.n, c->nrq,
-            c->nwq, c->drain ? ", draining writes" : "",
+    fprintf(out, "    %u queued in, %u reads, %u writes%s%s\n", c->in.n, c->rq.n,
+            c->wq.n, c->drain ? ", draining writes" : "",
             c->ref_pending ? ", refresh pending" : "");
     fputs("    open rows:", out);
     for (unsigned b = 0; b < c->p->nbanks; b++) {
@@ -292,14 +347,15 @@ static void channel_dump(struct component *comp, FILE *out)
         else fprintf(out, " b%u=-", b);
     }
     fputc('\n', out);
-    for (uint32_t i = 0; i < c->nrq && i < 8; i++)
-        fprintf(out, "    read 0x%llx bank %u row %llu, %u bursts left\n",
-                (unsigned long long)c->rq[i].addr, c->rq[i].bank,
-                (unsigned long long)c->rq[i].row, c->rq[i].bursts);
-    for (uint32_t i = 0; i < c->nwq && i < 8; i++)
-        fprintf(out, "    write 0x%llx bank %u row %llu, %u bursts left\n",
-                (unsigned long long)c->wq[i].addr, c->wq[i].bank,
-                (unsigned long long)c->wq[i].row, c->wq[i].bursts);
+    const struct dqueue *qs[2] = { &c->rq, &c->wq };
+    for (int k = 0; k < 2; k++) {
+        unsigned shown = 0;
+        for (uint32_t i = qs[k]->head; i != DQ_NONE && shown < 8; i = qs[k]->e[i].next, shown++) {
+            const struct dreq *e = &qs[k]->e[i];
+            fprintf(out, "    %s 0x%llx bank %u row %llu, %u bursts left\n", k ? "write" : "read",
+                    (unsigned long long)e->addr, e->bank, (unsigned long long)e->row, e->bursts);
+        }
+    }
 }
 
 static const struct comp_ops channel_ops = { channel_tick, channel_dump };
@@ -314,8 +370,8 @@ void channel_init(struct channel *c, struct dram *d, unsigned id)
     comp_init(&c->comp, d->eng, &channel_ops, c->name, d->dom);
     mq_init(&c->in, c->name, p->in_queue, 0, &c->comp);
     ts_init(&c->ts, p);
-    c->rq = xcalloc(p->rq_size, sizeof *c->rq);
-    c->wq = xcalloc(p->wq_size, sizeof *c->wq);
+    dq_init(&c->rq, p->rq_size, p->nbanks);
+    dq_init(&c->wq, p->wq_size, p->nbanks);
     c->ref_due = p->tREFI;
 }
 
@@ -323,6 +379,6 @@ void channel_free(struct channel *c)
 {
     mq_free(&c->in);
     ts_free(&c->ts);
-    free(c->rq);
-    free(c->wq);
+    dq_free(&c->rq);
+    dq_free(&c->wq);
 }

@@ -33,6 +33,7 @@ void dram_decode(const struct dram_params *p, uint64_t pa, struct dram_loc *loc)
 /* ---- bank and channel timing state (dram_bank.c) ---- */
 struct bank {
     bool open;
+    unsigned group;             /* bank group: bank mod bank_groups */
     uint64_t row;
     sim_time act_ok, pre_ok, col_ok;   /* earliest next ACT / PRE / RD-WR */
 };
@@ -49,9 +50,42 @@ struct timing_state {
 
 void ts_init(struct timing_state *t, const struct dram_params *p);
 void ts_free(struct timing_state *t);
-sim_time ts_act_at(const struct timing_state *t, unsigned bank);
-sim_time ts_pre_at(const struct timing_state *t, unsigned bank);
-sim_time ts_col_at(const struct timing_state *t, unsigned bank, bool write);
+/* When a command could issue to `bank`: the part every bank shares
+ * (ts_*_all, computed once per clock by the scheduler) and the bank's own
+ * and its group's (ts_*_bank); the command may issue at the later. */
+static inline sim_time ts_max(sim_time a, sim_time b) { return a > b ? a : b; }
+static inline sim_time ts_act_all(const struct timing_state *t)
+{
+    /* faw[faw_i] is the oldest of the last four ACTs (0 before four). */
+    sim_time at = t->act_ok;
+    if (t->p->tFAW && t->nact >= 4) at = ts_max(at, t->faw[t->faw_i] + t->p->tFAW);
+    return at;
+}
+static inline sim_time ts_act_bank(const struct timing_state *t, unsigned bank)
+{
+    const struct bank *b = &t->banks[bank];
+    return ts_max(b->act_ok, t->groups[b->group].act_ok);
+}
+static inline sim_time ts_col_all(const struct timing_state *t, bool write)
+{
+    sim_time at = write ? t->wr_ok : t->rd_ok;
+    sim_time lat = write ? t->p->tCWL : t->p->tCL;
+    /* the burst's data may start only when the bus is free */
+    if (t->bus_free > lat) at = ts_max(at, t->bus_free - lat);
+    return at;
+}
+static inline sim_time ts_col_bank(const struct timing_state *t, unsigned bank, bool write)
+{
+    const struct bank *b = &t->banks[bank];
+    const struct bgroup *g = &t->groups[b->group];
+    return ts_max(b->col_ok, write ? g->wr_ok : g->rd_ok);
+}
+static inline sim_time ts_act_at(const struct timing_state *t, unsigned bank)
+{ return ts_max(ts_act_bank(t, bank), ts_act_all(t)); }
+static inline sim_time ts_pre_at(const struct timing_state *t, unsigned bank)
+{ return t->banks[bank].pre_ok; }
+static inline sim_time ts_col_at(const struct timing_state *t, unsigned bank, bool write)
+{ return ts_max(ts_col_bank(t, bank, write), ts_col_all(t, write)); }
 void ts_act(struct timing_state *t, unsigned bank, uint64_t row, sim_time now);
 void ts_pre(struct timing_state *t, unsigned bank, sim_time now);
 /* Returns when the burst's data has crossed the bus. */
@@ -60,17 +94,56 @@ sim_time ts_col(struct timing_state *t, unsigned bank, bool write, sim_time now)
 sim_time ts_ref_at(const struct timing_state *t);
 void ts_ref(struct timing_state *t, sim_time now);
 
-/* ---- the channel controller (dram_ctrl.c) ---- */
+/* ---- a read or write queue indexed for FR-FCFS (dram_queue.c) ---- */
+#define DQ_NONE UINT32_MAX
+
 struct dreq {
     struct mem_req *r;          /* NULL for a write already acknowledged */
     uint64_t addr, row;
+    uint64_t seq;               /* arrival number: smaller is older */
     uint32_t size;
     unsigned bank;
     uint16_t bursts;            /* column commands still to issue */
     bool write, opened, conflict, started;
     sim_time arrive;
+    uint32_t prev, next;        /* all entries, oldest first (next: free list) */
+    uint32_t bprev, bnext;      /* this bank's entries, oldest first */
+    uint32_t gnext, group;      /* this (bank, row)'s entries, oldest first */
 };
 
+/* The queued entries of one (bank, row), oldest first. */
+struct rgroup { uint64_t row; unsigned bank; uint32_t n, head, tail, slot; };
+
+struct qbank {
+    uint32_t n, head, tail;     /* this bank's entries, oldest first */
+    uint32_t open;              /* group of the bank's open row, if queued */
+    uint32_t apos;              /* index in active[] while n > 0 */
+};
+
+struct dqueue {
+    struct dreq *e;             /* cap slots */
+    uint32_t cap, n, free, head, tail;
+    uint64_t seq;
+    struct qbank *bk;           /* per bank */
+    unsigned *active;           /* banks with entries, in no order */
+    uint32_t nactive;
+    struct rgroup *g;           /* cap groups */
+    uint32_t gfree;
+    uint32_t *hash, hmask;      /* (bank, row) -> group */
+};
+
+void dq_init(struct dqueue *q, uint32_t cap, unsigned nbanks);
+void dq_free(struct dqueue *q);
+/* Append a copy of proto (the bank's open row given, to find its hits). */
+uint32_t dq_insert(struct dqueue *q, const struct dreq *proto, bool open, uint64_t open_row);
+/* Remove entry i, which must be the oldest of its (bank, row). */
+void dq_remove(struct dqueue *q, uint32_t i);
+uint32_t dq_find(const struct dqueue *q, unsigned bank, uint64_t row);
+/* The bank opened a row / was precharged: its row hits change. */
+void dq_bank_opened(struct dqueue *q, unsigned bank, uint64_t row);
+void dq_bank_closed(struct dqueue *q, unsigned bank);
+
+/* ---- the channel controller (dram_ctrl.c) ---- */
 struct dram_chstats {
     uint64_t *reads, *writes, *bytes, *hits, *misses, *conflicts, *refresh_ps,
              *refreshes, *rq_occ, *wq_occ, *forwarded;
@@ -84,9 +157,10 @@ struct channel {
     const struct dram_params *p;
     struct mq in;
     struct timing_state ts;
-    struct dreq *rq, *wq;
-    uint32_t nrq, nwq;
+    struct dqueue rq, wq;
     bool drain;                 /* write queue above its high watermark */
+    uint16_t wlines[256];       /* queued writes per hashed line (dram_ctrl.c) */
+    uint32_t wbig;              /* queued writes that cross a line */
     bool ref_pending;
     sim_time ref_due, occ_at;
 };
@@ -107,6 +181,8 @@ struct dram {
     struct stat_hist *lat_hist;
     void (*observer)(void *ctx, const struct mem_req *r, sim_time now);
     void *observer_ctx;
+    const struct dram_loop *loop;   /* NULL: the engine ticks the channels */
+    void *loop_ctx;
 };
 
 void channel_init(struct channel *c, struct dram *d, unsigned id);

@@ -25,9 +25,14 @@
  *
  * Copy engines pipeline: an engine takes its next DMA (setup, host reads)
  * as soon as the current one's data is ready for the wire, so the wire,
- * not the engine, sets the pace of back-to-back copies.  busy_ps is
- * credited when a transfer's data has left the wire, so its sampled
- * series gives utilisation per epoch. */
+ * not the engine, sets the pace of back-to-back copies.  Bytes, wire
+ * bytes and busy_ps are credited packet by packet as each leaves the wire
+ * (link_settle before every sample), so their sampled series give the
+ * bandwidth and utilisation per epoch within the wire's rate.  An H2D
+ * copy from host memory goes on the wire once its reads are answered,
+ * with packets from its first answer on: one copy engine reserves the
+ * wire at that answer (link_h2d_reserve); with several, a sample during
+ * the reads misses the packets already left (docs/decisions.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +137,8 @@ struct link *link_create(struct engine *e, const struct config *cfg,
     l->setup = cfg_u64(cfg, "link.ce_setup");
     l->nce = (unsigned)cfg_u64(cfg, "link.copy_engines");
     l->mrrs = cfg_u64(cfg, "link.max_read_request");
+    l->epoch = cfg_u64(cfg, "sim.epoch");
+    l->max_time = cfg_u64(cfg, "sim.max_time");
     uint64_t mps = cfg_u64(cfg, "link.max_payload"), rcb = cfg_u64(cfg, "link.rcb");
     uint64_t flit = cfg_u64(cfg, "link.flit");
     l->fmt[LINK_D2H] = (struct link_fmt){ mps, cfg_u64(cfg, "link.header"), flit };
@@ -149,7 +156,7 @@ struct link *link_create(struct engine *e, const struct config *cfg,
         CNT(transfers, "transfers", "transfers", "DMA transfers in this direction");
         CNT(messages, "messages", "messages", "messages without a copy engine (remote accesses)");
         CNT(busy_ps, "busy_ps", "ps",
-            "time the wire spent sending (credited when a transfer has left; "
+            "time the wire spent sending (credited per packet as it leaves; "
             "its series / epoch = utilisation)");
 #undef CNT
     }
@@ -164,6 +171,8 @@ void link_free(struct link *l)
     if (!l) return;
     link_host_free(l->host);
     link_host_writer_free(l->hw);
+    free(l->d[LINK_H2D].fl);
+    free(l->d[LINK_D2H].fl);
     free(l);
 }
 
@@ -184,29 +193,125 @@ sim_time link_ser(const struct link *l, uint64_t wire)
     return (sim_time)ceil((double)wire * 1e12 / l->rate);
 }
 
-static void credit_busy(void *obj, uint64_t ser, sim_time now)
+/* Credit direction d's bytes, wire bytes and busy time packet by packet
+ * as each leaves the wire (by `now`), so that a sampled epoch never holds
+ * more than the wire carried in it; the totals are those of whole
+ * transfers. */
+static void credit(struct link *l, struct link_dir_state *d, sim_time now)
 {
-    (void)now;
-    struct link_dir_state *d = obj;
-    *d->busy_ps += ser;
+    while (d->fn) {
+        struct link_flight *f = &d->fl[d->fhead];
+        uint64_t k = 0;                 /* packets left by now */
+        if (now >= f->end) {
+            k = f->n;
+        } else if (now > f->start && f->n > 1) {
+            sim_time dt = now - f->start;
+            k = f->wf ? (uint64_t)((double)dt * l->rate / 1e12 / (double)f->wf) : f->n - 1;
+            if (k > f->n - 1) k = f->n - 1;
+            /* link_ser rounds up: settle k on its exact leave times. */
+            while (k > 0 && link_ser(l, k * f->wf) > dt) k--;
+            while (k + 1 < f->n && link_ser(l, (k + 1) * f->wf) <= dt) k++;
+        }
+        if (k > f->sent) {
+            uint64_t a = k < f->n - 1 ? k : f->n - 1;     /* full packets */
+            if (a > f->sent) {
+                *d->bytes += (a - f->sent) * f->pf;
+                *d->wire_bytes += (a - f->sent) * f->wf;
+                *d->busy_ps += link_ser(l, a * f->wf) - link_ser(l, f->sent * f->wf);
+            }
+            if (k == f->n) {
+                *d->bytes += f->pl;
+                *d->wire_bytes += f->wl;
+                *d->busy_ps += f->ser - link_ser(l, (f->n - 1) * f->wf);
+            }
+            f->sent = k;
+        }
+        if (k < f->n) return;
+        d->fhead = (d->fhead + 1) % d->fcap;
+        d->fn--;
+    }
 }
 
-static sim_time put(struct link *l, struct link_dir_state *d, uint64_t payload,
-                    uint64_t wire, sim_time ready, sim_time min_end)
+static void left_wire(void *obj, uint64_t dir, sim_time now)
 {
+    struct link *l = obj;
+    credit(l, &l->d[dir], now);
+}
+
+void link_settle(struct link *l, sim_time now)
+{
+    credit(l, &l->d[LINK_H2D], now);
+    credit(l, &l->d[LINK_D2H], now);
+}
+
+struct shape { uint64_t n, pf, wf, pl, wl; };
+
+/* Packets as link_fmt_wire cuts them: full ones, then the rest (a
+ * header-only packet for no payload). */
+static struct shape shape_of(const struct link *l, enum link_dir dir, uint64_t payload)
+{
+    const struct link_fmt *f = &l->fmt[dir];
+    uint64_t full = payload / f->max_payload, rest = payload % f->max_payload;
+    uint64_t wf = link_fmt_wire(f, f->max_payload);
+    if (rest || !full) return (struct shape){ full + 1, f->max_payload, wf, rest, link_fmt_wire(f, rest) };
+    return (struct shape){ full, f->max_payload, wf, f->max_payload, wf };
+}
+
+static void add_flight(struct link_dir_state *d, struct link_flight f)
+{
+    if (d->fn == d->fcap) {
+        /* Grows to the peak number of transfers on the wire, then never again. */
+        size_t cap = d->fcap ? 2 * d->fcap : 64;
+        struct link_flight *fl = xcalloc(cap, sizeof *fl);
+        for (size_t i = 0; i < d->fn; i++) fl[i] = d->fl[(d->fhead + i) % d->fcap];
+        free(d->fl);
+        d->fl = fl;
+        d->fcap = cap;
+        d->fhead = 0;
+    }
+    d->fl[(d->fhead + d->fn++) % d->fcap] = f;
+}
+
+/* Packets of shape p on direction dir's wire. */
+static sim_time put(struct link *l, enum link_dir dir, struct shape p, sim_time ready,
+                    sim_time min_end)
+{
+    struct link_dir_state *d = &l->d[dir];
     sim_time start = d->wire_free > ready ? d->wire_free : ready;
-    sim_time ser = link_ser(l, wire);
+    sim_time ser = link_ser(l, (p.n - 1) * p.wf + p.wl);
     d->wire_free = start + ser > min_end ? start + ser : min_end;
-    *d->bytes += payload;
-    *d->wire_bytes += wire;
-    engine_at(l->eng, d->wire_free, l->dom, credit_busy, d, ser);
+    if (d->reserved) {
+        /* The reserved copy's data: the same packets from the same start. */
+        struct link_flight *f = &d->fl[(d->fhead + d->fn - 1) % d->fcap];
+        SIM_ASSERT(f->start == start && f->n == p.n && f->ser == ser, "link", ready,
+                   "H2D data that is not the reserved copy's (start %llu ps, reserved %llu ps)",
+                   (unsigned long long)start, (unsigned long long)f->start);
+        f->end = d->wire_free;
+        d->reserved = false;
+    } else {
+        add_flight(d, (struct link_flight){ start, d->wire_free, ser, p.n, 0, p.pf, p.wf, p.pl, p.wl });
+    }
+    engine_at(l->eng, d->wire_free, l->dom, left_wire, l, (uint64_t)dir);
     return d->wire_free;
+}
+
+void link_h2d_reserve(struct link *l, uint64_t payload, sim_time first)
+{
+    /* With several engines another may reach the wire first: no reservation. */
+    if (l->nce != 1) return;
+    struct link_dir_state *d = &l->d[LINK_H2D];
+    SIM_ASSERT(!d->reserved, "link", first, "two H2D reservations at once");
+    struct shape p = shape_of(l, LINK_H2D, payload);
+    sim_time start = d->wire_free > first ? d->wire_free : first;
+    add_flight(d, (struct link_flight){ start, TIME_NEVER, link_ser(l, (p.n - 1) * p.wf + p.wl),
+                                        p.n, 0, p.pf, p.wf, p.pl, p.wl });
+    d->reserved = true;
 }
 
 sim_time link_send(struct link *l, enum link_dir dir, uint64_t payload,
                    sim_time ready, sim_time min_end)
 {
-    return put(l, &l->d[dir], payload, link_wire_bytes(l, dir, payload), ready, min_end);
+    return put(l, dir, shape_of(l, dir, payload), ready, min_end);
 }
 
 void link_read_requests(struct link *l, uint64_t bytes, sim_time ready)
@@ -216,9 +321,9 @@ void link_read_requests(struct link *l, uint64_t bytes, sim_time ready)
     /* Header-only packets in the D2H format, sent together: they take their
      * share of the D2H wire, and the H2D data does not wait for them (the
      * request's trip is inside link.latency). */
-    struct link_dir_state *d = &l->d[LINK_D2H];
-    put(l, d, 0, n * link_fmt_wire(&l->fmt[LINK_D2H], 0), ready, 0);
-    *d->read_requests += n;
+    uint64_t w = link_fmt_wire(&l->fmt[LINK_D2H], 0);
+    put(l, LINK_D2H, (struct shape){ n, 0, w, 0, w }, ready, 0);
+    *l->d[LINK_D2H].read_requests += n;
 }
 
 sim_time link_transfer(struct link *l, enum link_dir dir, uint64_t bytes,

@@ -9,7 +9,12 @@
  * overlap this one's wire time (issue 11, point 10: a copy engine keeps
  * the wire busy across back-to-back DMAs).  (With DDR4 at 80 GB/s against
  * a 16 GB/s link the reads add latency, not a bandwidth limit, unless
- * remote accesses load host memory.) */
+ * remote accesses load host memory.)
+ *
+ * The engines, the writer and host memory run in the host side's private
+ * loop (link_host_loop.c): a tick of an engine that takes a DMA, ends a
+ * setup or sends a DMA's data is an output and runs in the engine's order;
+ * its reads and their answers run ahead while every engine is busy. */
 #include <stdlib.h>
 #include "link_int.h"
 #include "../mem_req.h"
@@ -24,8 +29,9 @@ struct dma { uint64_t addr, bytes; event_fn done; void *obj; uint64_t arg; };
 enum ce_state { CE_IDLE, CE_SETUP, CE_READ };
 
 struct ce {
-    struct component comp;
+    struct component comp;      /* for the engine's dump only: the loop ticks it */
     char name[24];
+    unsigned id;                /* in the loop */
     struct host_dma *h;
     enum ce_state st;
     struct dma cur;
@@ -39,22 +45,61 @@ struct ce {
 struct host_dma {
     struct link *l;
     struct dram *host;
+    struct hloop *loop;
     struct req_pool *pool;
     struct ce *ce;
     struct dma *q;              /* ring of DMAs waiting for an engine */
     size_t cap, head, n;
 };
 
-static sim_time ce_tick(struct component *c, sim_time now);
+static sim_time ce_tick(void *obj, unsigned arg, sim_time now);
 
 static void ce_dump(struct component *c, FILE *out)
 {
     struct ce *e = (struct ce *)c;
     fprintf(out, "    state %d, %llu of %llu reads answered, %zu DMAs queued\n", (int)e->st,
             (unsigned long long)e->answered, (unsigned long long)e->nreq, e->h->n);
+    if (e == e->h->ce) hl_dump(e->h->loop, out);
 }
 
-static const struct comp_ops ce_ops = { ce_tick, ce_dump };
+/* Never run by the engine: the loop ticks the engines (ce_tick). */
+static sim_time ce_never(struct component *c, sim_time now)
+{
+    (void)c; (void)now;
+    return TIME_NEVER;
+}
+
+static const struct comp_ops ce_ops = { ce_never, ce_dump };
+
+/* Whether e's tick at t touches anything outside the loop. */
+static bool ce_output(void *obj, sim_time t)
+{
+    const struct ce *e = obj;
+    switch (e->st) {
+    case CE_IDLE: return true;                           /* reads the DMA queue */
+    case CE_SETUP: return t >= e->t;                     /* read requests, D2H wire */
+    default: return e->answered + e->replies.n >= e->nreq;  /* the data, H2D wire */
+    }
+}
+
+/* An answer needs e's tick now only if it has reads left to issue, is the
+ * first (the wire is reserved from it: link_h2d_reserve) or completes the
+ * DMA; otherwise it waits in the reply queue. */
+static bool ce_wants(void *obj)
+{
+    const struct ce *e = obj;
+    return e->st != CE_READ || e->issued < e->nreq || !e->answered ||
+           e->answered + e->replies.n >= e->nreq;
+}
+
+/* The loop may run ahead while no engine waits for a DMA. */
+static bool all_busy(void *ctx)
+{
+    const struct host_dma *h = ctx;
+    for (unsigned i = 0; i < h->l->nce; i++)
+        if (h->ce[i].st == CE_IDLE) return false;
+    return true;
+}
 
 void link_attach_host(struct link *l, struct dram *host, struct req_pool *pool)
 {
@@ -62,16 +107,27 @@ void link_attach_host(struct link *l, struct dram *host, struct req_pool *pool)
     h->l = l;
     h->host = host;
     h->pool = pool;
+    /* A D2H transfer registered now lands no earlier than its setup, its
+     * smallest packet and the latency later (link_dma). */
+    sim_time lmin = l->setup + link_ser(l, link_fmt_wire(&l->fmt[LINK_D2H], 1)) + l->latency;
+    h->loop = hl_new(l->eng, host, l->dom, lmin, l->epoch, l->max_time);
+    hl_set_ahead(h->loop, all_busy, h);
     h->ce = xcalloc(l->nce, sizeof *h->ce);
     for (unsigned i = 0; i < l->nce; i++) {
         struct ce *e = &h->ce[i];
         snprintf(e->name, sizeof e->name, "link.h2d.ce%u", i);
         e->h = h;
         comp_init(&e->comp, l->eng, &ce_ops, e->name, l->dom);
-        mq_init(&e->replies, e->name, MAX_OUT, 0, &e->comp);
+        mq_init(&e->replies, e->name, MAX_OUT, 0, NULL);
+        e->id = hl_add(h->loop, l->dom, ce_tick, ce_output, ce_wants, e);
     }
     l->host = h;
-    l->hw = link_host_writer_new(l, host, pool, l->st);
+    l->hw = link_host_writer_new(l, h->loop, pool, l->st);
+}
+
+void link_host_lockstep(struct link *l, bool on)
+{
+    if (l->host) hl_lockstep(l->host->loop, on);
 }
 
 void link_host_free(struct host_dma *h)
@@ -80,6 +136,7 @@ void link_host_free(struct host_dma *h)
     for (unsigned i = 0; i < h->l->nce; i++) mq_free(&h->ce[i].replies);
     free(h->ce);
     free(h->q);
+    hl_free(h->loop);
     free(h);
 }
 
@@ -100,18 +157,25 @@ sim_time link_host_dma(struct link *l, uint64_t host_addr, uint64_t bytes,
     h->q[(h->head + h->n++) % h->cap] = (struct dma){ host_addr, bytes, done, obj, arg };
     *l->d[LINK_H2D].transfers += 1;
     for (unsigned i = 0; i < l->nce; i++)
-        if (h->ce[i].st == CE_IDLE) { comp_wake(&h->ce[i].comp, now); break; }
+        if (h->ce[i].st == CE_IDLE) { hl_wake(h->loop, h->ce[i].id, now); break; }
     return TIME_NEVER;
 }
 
-static sim_time ce_tick(struct component *c, sim_time now)
+static sim_time ce_tick(void *obj, unsigned arg, sim_time now)
 {
-    struct ce *e = (struct ce *)c;
+    (void)arg;
+    struct ce *e = obj;
     struct host_dma *h = e->h;
     struct link *l = h->l;
     struct mem_req *r;
-    while ((r = mq_pop(&e->replies, now))) {
-        if (e->answered++ == 0) e->first = now;
+    while (e->replies.n) {
+        /* When it arrived (the queue has no latency), if this tick is later. */
+        sim_time at = e->replies.ready[e->replies.head];
+        r = mq_pop(&e->replies, now);
+        if (e->answered++ == 0) {
+            e->first = at;
+            link_h2d_reserve(l, e->cur.bytes, at);
+        }
         req_release(h->pool, r);
     }
     for (;;) {
@@ -135,8 +199,8 @@ static sim_time ce_tick(struct component *c, sim_time now)
         case CE_READ:
             while (e->issued < e->nreq && e->issued - e->answered < MAX_OUT) {
                 uint64_t pa = e->cur.addr + e->issued * CHUNK;
-                struct mq *q = dram_channel_in(h->host, dram_channel_of(h->host, pa));
-                if (mq_full(q)) { mq_wait_space(q, c); return TIME_NEVER; }
+                unsigned ch = dram_channel_of(h->host, pa);
+                if (hl_wait_if_full(h->loop, ch, e->id)) return TIME_NEVER;
                 r = req_alloc(h->pool);
                 r->kind = REQ_LOAD;
                 r->vaddr = r->paddr = pa;
@@ -145,7 +209,8 @@ static sim_time ce_tick(struct component *c, sim_time now)
                 r->sector_mask = 0xf;
                 r->t_issue = now;
                 r->reply = &e->replies;
-                mq_push(q, r, now, c);
+                r->slot = e->id;            /* the loop wakes us with the answer */
+                hl_push(h->loop, ch, r, now);
                 e->issued++;
             }
             if (e->answered < e->nreq) return TIME_NEVER;   /* answers wake us */

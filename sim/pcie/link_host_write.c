@@ -2,7 +2,10 @@
  * its bytes are written into host DDR4 as 128 B posted writes.  PCIe
  * memory writes are posted, so the transfer is complete for its sender at
  * landing; the writes only load the host channels (which serve H2D reads
- * and, later, remote accesses too).  At most MAX_OUT writes in flight. */
+ * and, later, remote accesses too).  At most MAX_OUT writes in flight.
+ * It runs in the host side's private loop (link_host_loop.c): a transfer
+ * joins its queue when it lands (an event of its own), so nothing before
+ * the landing depends on when it was registered. */
 #include <stdlib.h>
 #include "link_int.h"
 #include "../mem_req.h"
@@ -12,32 +15,35 @@
 #define MAX_OUT 64
 #define CHUNK 128u
 
-struct pending { sim_time ready; uint64_t addr, bytes, done; };
+struct pending { uint64_t addr, bytes, done; };
 
 struct host_writer {
-    struct component comp;
+    struct component comp;      /* for the engine's dump only: the loop ticks it */
+    struct hloop *loop;
+    unsigned id;                /* in the loop */
     struct dram *host;
     struct req_pool *pool;
     struct pending *q;          /* ring, in landing order */
-    size_t cap, head, n;
+    size_t cap, head, n, landed;    /* landed: the first `landed` of the n */
     uint64_t outstanding;
     struct mq replies;
     uint64_t *writes;
 };
 
-static sim_time hw_tick(struct component *c, sim_time now)
+static sim_time hw_tick(void *obj, unsigned arg, sim_time now)
 {
-    struct host_writer *w = (struct host_writer *)c;
+    (void)arg;
+    struct host_writer *w = obj;
     struct mem_req *r;
     while ((r = mq_pop(&w->replies, now))) {
         req_release(w->pool, r);
         w->outstanding--;
     }
-    while (w->n && w->q[w->head].ready <= now && w->outstanding < MAX_OUT) {
+    while (w->landed && w->outstanding < MAX_OUT) {
         struct pending *p = &w->q[w->head];
         uint64_t pa = p->addr + p->done;
-        struct mq *q = dram_channel_in(w->host, dram_channel_of(w->host, pa));
-        if (mq_full(q)) { mq_wait_space(q, c); return TIME_NEVER; }
+        unsigned ch = dram_channel_of(w->host, pa);
+        if (hl_wait_if_full(w->loop, ch, w->id)) return TIME_NEVER;
         r = req_alloc(w->pool);
         r->kind = REQ_STORE;
         r->vaddr = r->paddr = pa;
@@ -46,34 +52,59 @@ static sim_time hw_tick(struct component *c, sim_time now)
         r->sector_mask = 0xf;
         r->t_issue = now;
         r->reply = &w->replies;
-        mq_push(q, r, now, c);
+        r->slot = w->id;                /* the loop wakes us with the answer */
+        hl_push(w->loop, ch, r, now);
         w->outstanding++;
         *w->writes += 1;
         p->done += r->size;
-        if (p->done == p->bytes) { w->head = (w->head + 1) % w->cap; w->n--; }
+        if (p->done == p->bytes) { w->head = (w->head + 1) % w->cap; w->n--; w->landed--; }
     }
-    /* Answers wake us; otherwise the next landing. */
-    if (w->n && w->q[w->head].ready > now) return w->q[w->head].ready;
+    /* Answers and landings wake us. */
     return TIME_NEVER;
+}
+
+static void landed(void *obj, sim_time now)
+{
+    struct host_writer *w = obj;
+    w->landed++;
+    hl_wake(w->loop, w->id, now);
+}
+
+/* A write's acknowledgement needs the writer's tick now only if it has
+ * landed data left to write, or to release the requests once the last
+ * write is acknowledged; otherwise it waits in the reply queue. */
+static bool hw_wants(void *obj)
+{
+    const struct host_writer *w = obj;
+    return w->landed > 0 || w->replies.n >= w->outstanding;
 }
 
 static void hw_dump(struct component *c, FILE *out)
 {
     struct host_writer *w = (struct host_writer *)c;
-    fprintf(out, "    %zu landed transfers to write, %llu writes in flight\n", w->n,
-            (unsigned long long)w->outstanding);
+    fprintf(out, "    %zu landed transfers to write (%zu more to land), %llu writes in flight\n",
+            w->landed, w->n - w->landed, (unsigned long long)w->outstanding);
 }
 
-static const struct comp_ops hw_ops = { hw_tick, hw_dump };
+/* Never run by the engine: the loop ticks the writer (hw_tick). */
+static sim_time hw_never(struct component *c, sim_time now)
+{
+    (void)c; (void)now;
+    return TIME_NEVER;
+}
 
-struct host_writer *link_host_writer_new(struct link *l, struct dram *host,
+static const struct comp_ops hw_ops = { hw_never, hw_dump };
+
+struct host_writer *link_host_writer_new(struct link *l, struct hloop *L,
                                          struct req_pool *pool, struct stats *st)
 {
     struct host_writer *w = xcalloc(1, sizeof *w);
-    w->host = host;
+    w->loop = L;
+    w->host = hl_host(L);
     w->pool = pool;
     comp_init(&w->comp, l->eng, &hw_ops, "link.d2h.host_writes", l->dom);
-    mq_init(&w->replies, "link.d2h.host_writes", MAX_OUT, 0, &w->comp);
+    mq_init(&w->replies, "link.d2h.host_writes", MAX_OUT, 0, NULL);
+    w->id = hl_add(L, l->dom, hw_tick, NULL, hw_wants, w);
     w->writes = stat_counter(st, "link.d2h.host_writes", "requests",
                              "128 B writes of landed D2H data into host memory");
     return w;
@@ -100,6 +131,6 @@ void link_host_write(struct host_writer *w, uint64_t addr, uint64_t bytes, sim_t
         w->cap = cap;
         w->head = 0;
     }
-    w->q[(w->head + w->n++) % w->cap] = (struct pending){ landing, addr, bytes, 0 };
-    comp_wake_at(&w->comp, landing);
+    w->q[(w->head + w->n++) % w->cap] = (struct pending){ addr, bytes, 0 };
+    hl_at(w->loop, landing, landed, w);
 }

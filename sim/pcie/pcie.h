@@ -52,10 +52,15 @@ sim_time link_dma(struct link *l, enum link_dir dir, uint64_t host_addr,
  * plus that packet's time; the engine reads its next DMA meanwhile.  Such transfers return TIME_NEVER (the landing
  * time depends on host memory); `done` still runs when they land.  D2H
  * write-backs are posted into host DDR4 and never delay completion, so
- * they are not modelled there. */
+ * they are not modelled there.  The copy engines, the writer of D2H data
+ * and host memory then run in a private event loop (link_host_loop.c)
+ * that runs ahead of the engine while every copy engine is busy. */
 struct dram;
 struct req_pool;
 void link_attach_host(struct link *l, struct dram *host, struct req_pool *pool);
+/* The host side's loop in step with the engine, never ahead (for tests:
+ * the same times either way). */
+void link_host_lockstep(struct link *l, bool on);
 
 /* Send one message of `payload` bytes (0: a header-only request) in
  * direction `dir` without a copy engine: a remote cache-line read request,
@@ -63,6 +68,11 @@ void link_attach_host(struct link *l, struct dram *host, struct req_pool *pool);
  * runs (done may be NULL). */
 sim_time link_message(struct link *l, enum link_dir dir, uint64_t payload,
                       sim_time now, event_fn done, void *obj, uint64_t arg);
+
+/* Credit the packets that have left either wire by `now` to link.*.bytes,
+ * wire_bytes and busy_ps (each transfer's are credited in full once it
+ * has left; call before the statistics are sampled). */
+void link_settle(struct link *l, sim_time now);
 
 /* Packet bytes on the wire of direction dir for a transfer of `payload`
  * bytes (H2D: read completions; D2H: writes, or a read request for 0). */

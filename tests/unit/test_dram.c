@@ -8,6 +8,7 @@
 #include <string.h>
 #include "config.h"
 #include "dram/dram.h"
+#include "dram/dram_int.h"
 
 #define TCK 1082ULL      /* round(1e12 / 924e6) */
 
@@ -224,6 +225,117 @@ START_TEST(refresh_runs_while_idle_and_delays_reads)
 }
 END_TEST
 
+/* FR-FCFS, first ready: a younger row hit goes before an older request
+ * that needs its bank's row closed (Rixner et al., ISCA 2000).  All in
+ * bank 0 of channel 0, clocks of 1082 ps:
+ *   A row 0 at 0: ACT 0, RD 12, done 12 + tCL 12 + burst 2 = 26;
+ *   B row 1 at 1: waits while a queued request wants the open row;
+ *   C row 0 at 2: a hit, RD at max(12 + tCCD_L 3, bus free 26 - tCL) = 15,
+ *     done 29;
+ *   B: PRE at max(tRAS 28, 15 + tRTP 2) = 28, ACT at max(28 + tRP, tRC) = 40,
+ *     RD 52, done 66.
+ * First come first served would have closed row 0 for B before C. */
+START_TEST(frfcfs_serves_a_younger_hit_before_an_older_conflict)
+{
+    struct dram_replay_req r[] = { { 0, addr_of(0, 0), 32, false },
+                                   { 1 * TCK, addr_of(0, 1), 32, false },
+                                   { 2 * TCK, addr_of(0, 0) + 32, 32, false } };
+    struct dram_replay_result res;
+    run(plain, NSETS(plain), r, 3, &res);
+    ck_assert_uint_eq(res.done[0], 26 * TCK);
+    ck_assert_uint_eq(res.done[2], 29 * TCK);
+    ck_assert_uint_eq(res.done[1], 66 * TCK);
+    ck_assert_uint_eq(res.tot.row_misses, 1);
+    ck_assert_uint_eq(res.tot.row_hits, 1);
+    ck_assert_uint_eq(res.tot.row_conflicts, 1);
+    dram_replay_result_free(&res);
+}
+END_TEST
+
+/* FR-FCFS takes the oldest request that can issue, not the oldest: B (bank
+ * 0, row 1) cannot precharge before tRAS = 28, so the younger C (bank 1,
+ * closed) opens its row at tRRD = 6 after A's ACT, reads at 18 (another
+ * bank group: tCCD_S; its data starts at 30, after A's ends at 26) and is
+ * done at 32; B as above at 66. */
+START_TEST(frfcfs_takes_the_oldest_request_that_can_issue)
+{
+    struct dram_replay_req r[] = { { 0, addr_of(0, 0), 32, false },
+                                   { 1 * TCK, addr_of(0, 1), 32, false },
+                                   { 2 * TCK, addr_of(1, 0), 32, false } };
+    struct dram_replay_result res;
+    run(plain, NSETS(plain), r, 3, &res);
+    ck_assert_uint_eq(res.done[0], 26 * TCK);
+    ck_assert_uint_eq(res.done[2], 32 * TCK);
+    ck_assert_uint_eq(res.done[1], 66 * TCK);
+    dram_replay_result_free(&res);
+}
+END_TEST
+
+/* The queue index (dram_queue.c) against a brute-force reading of the same
+ * queue, under random inserts, row opens/closes and removals of the
+ * oldest hit: each bank's oldest entry and oldest open-row hit, the hit
+ * count and the arrival order must agree with a scan. */
+START_TEST(queue_index_agrees_with_a_scan)
+{
+    enum { CAP = 24, BANKS = 4, ROWS = 5 };
+    struct dqueue q;
+    dq_init(&q, CAP, BANKS);
+    bool open[BANKS] = { false };
+    uint64_t row[BANKS] = { 0 };
+    uint64_t rng = 12345;
+#define RND(n) ((rng = rng * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (n)
+    for (int step = 0; step < 20000; step++) {
+        unsigned op = (unsigned)RND(10);
+        unsigned b = (unsigned)RND(BANKS);
+        if (op < 5 && q.n < CAP) {
+            struct dreq e = { .bank = b, .row = RND(ROWS), .addr = (uint64_t)step };
+            dq_insert(&q, &e, open[b], row[b]);
+        } else if (op < 7) {
+            if (open[b]) { open[b] = false; dq_bank_closed(&q, b); }
+            else { open[b] = true; row[b] = RND(ROWS); dq_bank_opened(&q, b, row[b]); }
+        } else if (q.bk[b].open != DQ_NONE) {
+            dq_remove(&q, q.g[q.bk[b].open].head);
+        } else if (q.bk[b].n && !open[b]) {
+            /* Serve the bank's oldest by opening its row, as an ACT does. */
+            uint32_t i = q.bk[b].head;
+            open[b] = true;
+            row[b] = q.e[i].row;
+            dq_bank_opened(&q, b, row[b]);
+            dq_remove(&q, q.g[q.bk[b].open].head);
+        }
+        /* the scan */
+        uint32_t n = 0, nb[BANKS] = { 0 }, hits[BANKS] = { 0 };
+        uint32_t oldest[BANKS], oldest_hit[BANKS];
+        uint64_t last = 0;
+        for (unsigned k = 0; k < BANKS; k++) oldest[k] = oldest_hit[k] = DQ_NONE;
+        for (uint32_t i = q.head; i != DQ_NONE; i = q.e[i].next, n++) {
+            const struct dreq *e = &q.e[i];
+            ck_assert(n == 0 || e->seq > last);
+            last = e->seq;
+            if (oldest[e->bank] == DQ_NONE) oldest[e->bank] = i;
+            nb[e->bank]++;
+            if (open[e->bank] && e->row == row[e->bank]) {
+                if (oldest_hit[e->bank] == DQ_NONE) oldest_hit[e->bank] = i;
+                hits[e->bank]++;
+            }
+        }
+        ck_assert_uint_eq(n, q.n);
+        uint32_t active = 0;
+        for (unsigned k = 0; k < BANKS; k++) {
+            ck_assert_uint_eq(q.bk[k].n, nb[k]);
+            ck_assert_uint_eq(q.bk[k].head, oldest[k]);
+            active += nb[k] > 0;
+            uint32_t g = q.bk[k].open;
+            ck_assert_uint_eq(g == DQ_NONE ? DQ_NONE : q.g[g].head, oldest_hit[k]);
+            ck_assert_uint_eq(g == DQ_NONE ? 0 : q.g[g].n, hits[k]);
+        }
+        ck_assert_uint_eq(q.nactive, active);
+    }
+#undef RND
+    dq_free(&q);
+}
+END_TEST
+
 START_TEST(trace_parser_reports_line_numbers)
 {
     const char *text = "# t addr op\n0 0x100 R\n\n5.5 256 W 64\n7 0x200 X\n";
@@ -261,6 +373,9 @@ static Suite *dram_suite(void)
     tcase_add_test(tc, writes_are_posted_and_forwarded);
     tcase_add_test(tc, write_drain_watermarks_order_reads_and_writes);
     tcase_add_test(tc, refresh_runs_while_idle_and_delays_reads);
+    tcase_add_test(tc, frfcfs_serves_a_younger_hit_before_an_older_conflict);
+    tcase_add_test(tc, frfcfs_takes_the_oldest_request_that_can_issue);
+    tcase_add_test(tc, queue_index_agrees_with_a_scan);
     tcase_add_test(tc, trace_parser_reports_line_numbers);
     suite_add_tcase(s, tc);
     return s;

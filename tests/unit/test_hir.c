@@ -76,7 +76,9 @@ START_TEST(flush_carries_records_over_the_link)
     ck_assert_uint_eq(rig_counter(r, "gmmu.hir.records"), 4);
     sim_time t = 100 * CYC;
     gmmu_hir_flush(r->gmmu, t);
-    ck_assert_uint_eq(rig_counter(r, "link.d2h.bytes"), 20);
+    /* The link credits bytes as its packet leaves the wire (t + 3.087 ns):
+     * none yet at the flush, 20 once the run is over (issue 13). */
+    ck_assert_uint_eq(rig_counter(r, "link.d2h.bytes"), 0);
     ck_assert_uint_eq(rig_counter(r, "gmmu.hir.transfer_bytes"), 20);
     struct hir_record out[8];
     sim_time land = t + 3087 + 1000000;
@@ -88,6 +90,7 @@ START_TEST(flush_carries_records_over_the_link)
     ck_assert_uint_eq(out[1].count[0], 1);
     ck_assert_uint_eq(out[1].count[1], 2);
     rig_run(r);
+    ck_assert_uint_eq(rig_counter(r, "link.d2h.bytes"), 20);
     rig_free(r);
 }
 END_TEST

@@ -2,12 +2,15 @@
 #include <check.h>
 #include "suite_main.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "config.h"
 #include "stats.h"
 #include "pcie/pcie.h"
 #include "dram/dram.h"
 #include "mem_req.h"
+#include "trace/trace.h"
 
 static struct config *load(const char *const *sets, size_t n)
 {
@@ -278,6 +281,283 @@ START_TEST(copy_engine_reads_next_dma_while_wire_busy)
 }
 END_TEST
 
+/* The host side runs ahead of the engine while every copy engine is busy
+ * (link_host_loop.c), or in step with it.  Either way the same model runs,
+ * so the times and statistics must be the same, to the picosecond. */
+struct host_rig { struct rig r; struct req_pool pool; struct dram *host; };
+
+static void host_up(struct host_rig *h, const char *const *sets, size_t n, bool lockstep)
+{
+    rig_up(&h->r, sets, n);
+    req_pool_init(&h->pool);
+    /* Domain orders as in system.c: the link before host memory. */
+    h->r.dom.order = 2;
+    static struct domain hdom;
+    hdom = (struct domain){ "host", hostmem_period(h->r.c), 4 };
+    h->host = hostmem_create(h->r.e, h->r.c, h->r.st, &hdom);
+    link_attach_host(h->r.l, h->host, &h->pool);
+    link_host_lockstep(h->r.l, lockstep);
+}
+
+static void host_down(struct host_rig *h)
+{
+    ck_assert_uint_eq(h->pool.live, 0);
+    dram_free(h->host);
+    req_pool_free(&h->pool);
+    rig_down(&h->r);
+}
+
+static uint64_t stat(struct host_rig *h, const char *name) { return *stats_find(h->r.st, name)->p.u; }
+
+/* A 4 KiB H2D copy alone: the hand-derived time of h2d_dma_reads_host_memory
+ * (100.2 ns to the first answer, 332.27 ns of completions, 1 us latency),
+ * ahead or in step.  Ahead it costs five engine events: the sync that takes
+ * the DMA and the wire accounting of its read requests, the sync that sends
+ * the data, its wire accounting and the landing; in step each host clock
+ * with work and each answer time is one more (a channel's 8 reads share
+ * its data bus: 8 answer times at least). */
+START_TEST(copy_alone_same_time_ahead_or_in_step)
+{
+    const char *sets[] = { "gpu.clock=1.4GHz" };
+    uint64_t events[2];
+    for (int lockstep = 0; lockstep < 2; lockstep++) {
+        struct host_rig h;
+        host_up(&h, sets, NSETS(sets), lockstep);
+        link_transfer(h.r.l, LINK_H2D, 4096, 0, landed, &h.r, 0);
+        engine_run(h.r.e);
+        ck_assert_uint_eq(h.r.t[0], 100200 + 332270 + L);
+        ck_assert_uint_eq(stat(&h, "host.dram.reads"), 32);
+        events[lockstep] = engine_events(h.r.e);
+        host_down(&h);
+    }
+    ck_assert_uint_eq(events[0], 5);
+    ck_assert_uint_ge(events[1], 5 + 8);
+}
+END_TEST
+
+/* Statistics sampled every 20 ns (the engine's sim.epoch samples) see the
+ * same host memory ahead as in step: the loop never runs ahead across a
+ * sample.  A 64 KiB H2D copy next to a 64 KiB D2H write-back (the other
+ * traffic of host memory: its 128 B writes land 1 us + 4.5 us after it is
+ * sent, while the H2D reads run) and a second H2D copy issued when the
+ * writes land. */
+struct sampler { struct host_rig *h; uint64_t reads[1024], writes[1024], hits[1024]; size_t n; };
+
+static void sample(void *ctx, sim_time now)
+{
+    (void)now;
+    struct sampler *s = ctx;
+    if (s->n == 1024) return;
+    s->reads[s->n] = stat(s->h, "host.dram.reads");
+    s->writes[s->n] = stat(s->h, "host.dram.writes");
+    s->hits[s->n++] = stat(s->h, "host.dram.row_hits");
+}
+
+/* Busy until the three copies have landed (t[] starts at 0). */
+static bool copies_out(void *ctx)
+{
+    const struct rig *r = ctx;
+    return !r->t[0] || !r->t[1] || !r->t[2];
+}
+
+static void second_copy(void *obj, uint64_t arg, sim_time now)
+{
+    (void)arg;
+    struct rig *r = obj;
+    link_transfer(r->l, LINK_H2D, 65536, now, landed, r, 2);
+}
+
+/* The write-back has landed: its 512 writes take about 0.8 us of host
+ * memory; the second copy comes 200 ns into them. */
+static void wb_landed(void *obj, uint64_t arg, sim_time now)
+{
+    struct rig *r = obj;
+    r->t[arg] = now;
+    engine_at(r->e, now + 200000, &r->dom, second_copy, r, 0);
+}
+
+START_TEST(copy_next_to_host_traffic_same_ahead_or_in_step)
+{
+    const char *sets[] = { "gpu.clock=1.4GHz", "sim.epoch=20ns" };
+    static struct sampler s[2];
+    sim_time t[2][3];
+    for (int lockstep = 0; lockstep < 2; lockstep++) {
+        struct host_rig h;
+        host_up(&h, sets, NSETS(sets), lockstep);
+        s[lockstep] = (struct sampler){ .h = &h };
+        memset(h.r.t, 0, sizeof h.r.t);
+        engine_set_busy_fn(h.r.e, copies_out, &h.r);
+        engine_every(h.r.e, 20000, sample, &s[lockstep]);
+        link_transfer(h.r.l, LINK_D2H, 65536, 0, wb_landed, &h.r, 1);
+        link_transfer(h.r.l, LINK_H2D, 65536, 0, landed, &h.r, 0);
+        engine_run(h.r.e);
+        for (int k = 0; k < 3; k++) t[lockstep][k] = h.r.t[k];
+        ck_assert_uint_eq(stat(&h, "host.dram.reads"), 2 * 512);
+        ck_assert_uint_eq(stat(&h, "host.dram.writes"), 512);
+        host_down(&h);
+    }
+    for (int k = 0; k < 3; k++) ck_assert_uint_eq(t[0][k], t[1][k]);
+    ck_assert_uint_eq(s[0].n, s[1].n);
+    for (size_t i = 0; i < s[0].n; i++) {
+        ck_assert_uint_eq(s[0].reads[i], s[1].reads[i]);
+        ck_assert_uint_eq(s[0].writes[i], s[1].writes[i]);
+        ck_assert_uint_eq(s[0].hits[i], s[1].hits[i]);
+    }
+    /* The samples did fall inside the copies. */
+    bool mid_reads = false, mid_writes = false;
+    for (size_t i = 0; i < s[0].n; i++) {
+        mid_reads |= s[0].reads[i] > 0 && s[0].reads[i] < 512;
+        mid_writes |= s[0].writes[i] > 0 && s[0].writes[i] < 512;
+    }
+    ck_assert(mid_reads && mid_writes);
+}
+END_TEST
+
+/* A trace window that ends while the host side could run ahead: the
+ * writer closes the file at the first hook past the window's end, so a
+ * host burst run ahead of the engine would cut off what the engine still
+ * has inside the window.  A 64 KiB H2D copy from 0 keeps host memory busy
+ * for longer than the window (512 reads of 128 B: 64 KiB at 20 GB/s is
+ * 3.3 us); the D2H DMA issued at 500 ns is inside the window [0, 600 ns)
+ * and must be in the file, and no burst may start at or past 600 ns. */
+static void d2h_at(void *obj, uint64_t arg, sim_time now)
+{
+    (void)arg;
+    struct rig *r = obj;
+    link_transfer(r->l, LINK_D2H, 4096, now, landed, r, 1);
+}
+
+START_TEST(trace_window_sees_engine_events_next_to_a_copy)
+{
+    const char *sets[] = { "gpu.clock=1.4GHz" };
+    char path[] = "/tmp/uvmsim-test-link-trace.XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    struct host_rig h;
+    host_up(&h, sets, NSETS(sets), false);
+    ck_assert_int_eq(trace_open(path, 0, 600000, TW_DMA | TW_DRAM), 0);
+    link_transfer(h.r.l, LINK_H2D, 65536, 0, landed, &h.r, 0);
+    engine_at(h.r.e, 500000, &h.r.dom, d2h_at, &h.r, 0);
+    engine_run(h.r.e);
+    trace_close();
+    ck_assert_uint_eq(trace_mask, 0);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    unlink(path);
+    ck_assert_msg(strstr(buf, "\"DMA D2H\"") != NULL, "the D2H DMA at 500 ns is missing");
+    unsigned bursts = 0;
+    for (const char *q = buf; (q = strstr(q, "\"read burst\"")); q++) {
+        const char *ts = strstr(q, "\"ts\":");
+        ck_assert_ptr_nonnull(ts);
+        ck_assert_double_lt(strtod(ts + 5, NULL), 0.6);   /* us */
+        bursts++;
+    }
+    ck_assert_uint_gt(bursts, 0);
+    ck_assert_uint_gt(h.r.t[0], 0);
+    ck_assert_uint_gt(h.r.t[1], 0);
+    host_down(&h);
+}
+END_TEST
+
+/* The link's statistics per epoch never exceed the wire: bytes, wire bytes
+ * and busy time are credited per packet as it leaves (link_settle before
+ * each sample).  A 2 MiB H2D copy on the bare link: 16384 completions of
+ * 128 B + 20 B = 148 B, back to back at RATE (14.2535 GB/s of packets),
+ * 2 MiB x 148/128 / RATE = 170.1 us; sampled every 1 us.  Packets leaving
+ * in one epoch were on the wire in it, but for the one that straddles its
+ * start: at most RATE x 1 us + 148 wire bytes (14401.5), i.e. at most 98
+ * packets, 12544 B of payload (less than the 16 GB/s raw signalling rate,
+ * 16000 B per us: the series that `uvmsim report` plots); while the wire is
+ * busy the whole epoch, at least floor(14253.5 / 148) - 1 = 95 packets.
+ * The totals are the transfer's.  (Credited whole at the start, the first
+ * epoch held all 2 MiB.) */
+struct lsampler { struct link *l; struct stats *st; size_t n; uint64_t b[512], w[512], busy[512]; };
+
+static void lsample(void *ctx, sim_time now)
+{
+    struct lsampler *s = ctx;
+    link_settle(s->l, now);
+    if (s->n == 512) return;
+    s->b[s->n] = *stats_find(s->st, "link.h2d.bytes")->p.u;
+    s->w[s->n] = *stats_find(s->st, "link.h2d.wire_bytes")->p.u;
+    s->busy[s->n++] = *stats_find(s->st, "link.h2d.busy_ps")->p.u;
+}
+
+static bool first_out(void *ctx) { return !((const struct rig *)ctx)->t[0]; }
+
+START_TEST(link_series_never_above_the_wire)
+{
+    struct rig r;
+    rig_up(&r, NULL, 0);
+    memset(r.t, 0, sizeof r.t);
+    static struct lsampler s;
+    s = (struct lsampler){ .l = r.l, .st = r.st };
+    engine_set_busy_fn(r.e, first_out, &r);
+    engine_every(r.e, 1000000, lsample, &s);
+    link_transfer(r.l, LINK_H2D, 2u << 20, 0, landed, &r, 0);
+    engine_run(r.e);
+    uint64_t wire = (2u << 20) / 128 * 148;
+    ck_assert_uint_eq(r.t[0], ser((double)wire) + L);
+    ck_assert_uint_ge(s.n, 170);
+    uint64_t pb = 0, pw = 0, pbusy = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        uint64_t db = s.b[i] - pb, dw = s.w[i] - pw, dbusy = s.busy[i] - pbusy;
+        ck_assert_uint_le(dw, 98 * 148);
+        ck_assert_uint_le(db, 98 * 128);
+        ck_assert_uint_le(dbusy, 1000000 + ser(148));
+        if (i + 1 < 170) ck_assert_uint_ge(db, 95 * 128);   /* epochs (i, i + 1] us */
+        ck_assert_uint_eq(dw / 148 * 128, db);                /* whole packets only */
+        pb = s.b[i]; pw = s.w[i]; pbusy = s.busy[i];
+    }
+    ck_assert_uint_eq(*stats_find(r.st, "link.h2d.bytes")->p.u, 2u << 20);
+    ck_assert_uint_eq(*stats_find(r.st, "link.h2d.wire_bytes")->p.u, wire);
+    ck_assert_uint_eq(*stats_find(r.st, "link.h2d.busy_ps")->p.u, ser((double)wire));
+    rig_down(&r);
+}
+END_TEST
+
+/* The same from host memory (one copy engine): the engine puts the copy on
+ * the wire only once all its reads are answered, with packets from its
+ * first answer on, so the wire is reserved at the first answer
+ * (link_h2d_reserve) and the samples taken while the reads run see the
+ * packets that have left.  The 2 MiB copy's reads take longer than one
+ * epoch (16384 reads, 64 in flight); per epoch the same bounds as on the
+ * bare link, from the first answer (~0.1 us) on the wire back to back. */
+START_TEST(link_series_within_the_wire_from_host_memory)
+{
+    const char *sets[] = { "gpu.clock=1.4GHz" };
+    struct host_rig h;
+    host_up(&h, sets, NSETS(sets), false);
+    memset(h.r.t, 0, sizeof h.r.t);
+    static struct lsampler s;
+    s = (struct lsampler){ .l = h.r.l, .st = h.r.st };
+    engine_set_busy_fn(h.r.e, first_out, &h.r);
+    engine_every(h.r.e, 1000000, lsample, &s);
+    link_transfer(h.r.l, LINK_H2D, 2u << 20, 0, landed, &h.r, 0);
+    engine_run(h.r.e);
+    uint64_t wire = (2u << 20) / 128 * 148;
+    ck_assert_uint_ge(s.n, 170);
+    uint64_t pb = 0, pw = 0, pbusy = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        uint64_t db = s.b[i] - pb, dw = s.w[i] - pw, dbusy = s.busy[i] - pbusy;
+        ck_assert_uint_le(dw, 98 * 148);
+        ck_assert_uint_le(db, 98 * 128);
+        ck_assert_uint_le(dbusy, 1000000 + ser(148));
+        if (i >= 1 && i + 1 < 170) ck_assert_uint_ge(db, 95 * 128);
+        pb = s.b[i]; pw = s.w[i]; pbusy = s.busy[i];
+    }
+    ck_assert_uint_eq(stat(&h, "link.h2d.bytes"), 2u << 20);
+    ck_assert_uint_eq(stat(&h, "link.h2d.wire_bytes"), wire);
+    ck_assert_uint_eq(stat(&h, "link.h2d.busy_ps"), ser((double)wire));
+    host_down(&h);
+}
+END_TEST
+
 /* A completion larger than the max payload is impossible: refused, naming
  * the key. */
 START_TEST(rcb_above_max_payload_is_refused)
@@ -302,6 +582,11 @@ static Suite *link_suite(void)
     tcase_add_test(tc, copy_engines_pipeline_setup);
     tcase_add_test(tc, h2d_dma_reads_host_memory);
     tcase_add_test(tc, copy_engine_reads_next_dma_while_wire_busy);
+    tcase_add_test(tc, copy_alone_same_time_ahead_or_in_step);
+    tcase_add_test(tc, copy_next_to_host_traffic_same_ahead_or_in_step);
+    tcase_add_test(tc, trace_window_sees_engine_events_next_to_a_copy);
+    tcase_add_test(tc, link_series_never_above_the_wire);
+    tcase_add_test(tc, link_series_within_the_wire_from_host_memory);
     tcase_add_test(tc, rcb_above_max_payload_is_refused);
     suite_add_tcase(s, tc);
     return s;
