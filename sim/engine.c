@@ -127,9 +127,12 @@ sim_time engine_now(const struct engine *e) { return e->now; }
 
 bool engine_next_at(const struct engine *e, sim_time *t, unsigned *order)
 {
-    if (!e->n) return false;
-    *t = e->heap[0].t;
-    *order = (unsigned)(e->heap[0].key >> SEQ_BITS);
+    /* The earlier of the two heaps' tops (component ticks, callbacks). */
+    bool tk = e->tn && (!e->n || e->th[0].t < e->heap[0].t ||
+                        (e->th[0].t == e->heap[0].t && e->th[0].key < e->heap[0].key));
+    if (!tk && !e->n) return false;
+    *t = tk ? e->th[0].t : e->heap[0].t;
+    *order = (unsigned)((tk ? e->th[0].key : e->heap[0].key) >> SEQ_BITS);
     return true;
 }
 sim_time engine_end_time(const struct engine *e)
