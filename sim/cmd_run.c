@@ -1,5 +1,6 @@
 /* uvmsim run: simulate, summarise, write the HDF5 result. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,15 @@ static void show_progress(void *ctx, sim_time now)
             cycles / (t - p->start));
 }
 
+/* Ctrl-C or a kill mid-run: the temporary result goes, then the default
+ * action. */
+static void on_signal(int sig)
+{
+    results_remove_temps();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static const char *status_name(enum run_status st)
 {
     return st == RUN_COMPLETED ? "completed" : st == RUN_TIME_LIMIT ? "time_limit"
@@ -95,6 +105,19 @@ int cmd_run(int argc, char **argv)
 
     double t0 = now_seconds();
     struct system *sys = system_build(cfg);
+    char err[512];
+    /* The file is opened now: the time series and tables stream into it. */
+    struct results *res = results_open(out, cfg, system_stats(sys), err, sizeof err);
+    if (!res) {
+        fprintf(stderr, "uvmsim: cannot write result '%s': %s\n", out, err);
+        system_free(sys);
+        config_free(cfg);
+        free(out);
+        return EXIT_INTERNAL;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
     struct progress prog = { sys, t0, t0 };
     bool tty = isatty(STDERR_FILENO);
     if (tty) system_set_progress(sys, show_progress, &prog);
@@ -120,9 +143,8 @@ int cmd_run(int argc, char **argv)
     if (st != RUN_COMPLETED)
         fprintf(stderr, "uvmsim: warning: run stopped by %s before the workload finished\n",
                 st == RUN_TIME_LIMIT ? "sim.max_time" : "sim.max_events");
-    char err[512];
     int rc = EXIT_OK;
-    if (results_write(out, cfg, system_stats(sys), &ri, err, sizeof err) != 0) {
+    if (results_finish(res, system_stats(sys), &ri, err, sizeof err) != 0) {
         fprintf(stderr, "uvmsim: cannot write result '%s': %s\n", out, err);
         rc = EXIT_INTERNAL;
     } else if (!o.quiet) {

@@ -164,8 +164,8 @@ enum run_status system_run(struct system *s)
     *s->host_steps = s->wl->host_steps - (ran ? *ran->p.u : 0);
     sim_time now = engine_end_time(s->eng);
     update_ipc(s, now);
-    size_t rows = stats_series_rows(s->st);
-    if (!rows || stats_series_row(s->st, rows - 1)[0] != now)
+    sim_time last;
+    if (!stats_series_last_time(s->st, &last) || last != now)
         stats_sample(s->st, now);       /* the final state, once */
     return st;
 }
