@@ -20,6 +20,7 @@
 #define CHUNK_MAX_ROWS 256
 #define CHUNK_TARGET_BYTES 65536
 #define DEFLATE_LEVEL 4
+#define MDC_MAX_BYTES (2u << 20)
 
 struct writer {
     hid_t fid;
@@ -28,6 +29,7 @@ struct writer {
     hid_t dcpl_contig;   /* larger fixed-size datasets */
     hid_t str;           /* variable-length UTF-8 string */
     bool deflate;
+    unsigned writes;     /* rowset writes, for the periodic free-list collection */
     char *err;
     size_t errlen;
     bool failed;
@@ -471,6 +473,10 @@ static int rowset_write(struct writer *w, struct rowset *rs, const void *buf,
         rc = -1;
     if (msp >= 0) H5Sclose(msp);
     if (fsp >= 0) H5Sclose(fsp);
+    /* HDF5 keeps freed hyperslab and dataspace blocks on its own free
+     * lists, which only grow over a long run of small appends; returning
+     * them every 64 writes keeps the writer's memory flat. */
+    if (++w->writes % 64 == 0) H5garbage_collect();
     return rc ? fail(w, "cannot write the rows of '/%s'", rs->name) : 0;
 }
 
@@ -535,6 +541,16 @@ static int plists_setup(struct writer *w, hid_t fcpl, hid_t fapl)
     if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 ||
         H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0)
         return -1;
+    /* The metadata cache (chunk indexes of the growing datasets) is
+     * bounded at MDC_MAX_BYTES instead of HDF5's adaptive 32 MiB, so a long
+     * run's memory does not grow with its rows. */
+    H5AC_cache_config_t mdc = { .version = H5AC__CURR_CACHE_CONFIG_VERSION };
+    if (H5Pget_mdc_config(fapl, &mdc) < 0) return -1;
+    mdc.set_initial_size = 1;
+    mdc.initial_size = MDC_MAX_BYTES / 2;
+    mdc.min_size = MDC_MAX_BYTES / 2;
+    mdc.max_size = MDC_MAX_BYTES;
+    if (H5Pset_mdc_config(fapl, &mdc) < 0) return -1;
     if (H5Pset_layout(w->dcpl_compact, H5D_COMPACT) < 0 ||
         H5Tset_size(w->str, H5T_VARIABLE) < 0 ||
         H5Tset_cset(w->str, H5T_CSET_UTF8) < 0)
