@@ -30,3 +30,27 @@ for p in $PRESETS; do
     echo "dram        128 B stream $(bw "$TMP/lines.out"); 32 B stream $(bw "$TMP/sectors.out")"
     echo "dram        idle read: 32 B $(lat "$TMP/sector.out"), 128 B $(lat "$TMP/line.out")"
 done
+
+# Batch sizes on a wide irregular workload (issue 11, point 2): GUPS over
+# 8 MiB, one update per word, GPU memory holding half of it, on each full
+# machine preset (fragments have no workload).  Prints batches, fault-buffer
+# entries per batch (mean, and the share of batches at driver.batch_size),
+# pages per batch and the duplicates the driver coalesced.
+for p in $PRESETS; do
+    case $p in link-*|dram-*) continue ;; esac
+    "$UVMSIM" run "configs/$p.yaml" -s workload.kind=gups -s workload.gups.footprint=8MiB \
+        -s workload.gups.updates_per_word=1 -s gpu.memory.fraction=50% \
+        -o "$TMP/gups.h5" > /dev/null || exit 1
+    /usr/bin/python3 - "$p" "$TMP/gups.h5" <<'PY' || exit 1
+import sys, h5py, numpy as np
+p, path = sys.argv[1], sys.argv[2]
+with h5py.File(path, "r") as f:
+    b = f["batches"][:]
+    limit = int(f["config"].attrs["driver.batch_size"])
+    dup = int(f["stats/driver/duplicate_faults"][()])
+faults, pages = b["faults"], b["pages"]
+print(f"== {p}: GUPS 8 MiB at 50 %: {len(b)} batches, {faults.mean():.1f} entries/batch "
+      f"(max {faults.max()}, {100.0 * (faults == limit).mean():.1f} % at the limit {limit}), "
+      f"{pages.mean():.1f} pages/batch, {dup} duplicates")
+PY
+done

@@ -108,10 +108,12 @@ const struct cfg_key *const config_schema_tables[] = {
 bool dram_config_check(const struct config *c, struct cfg_error *err);
 bool driver_config_check(const struct config *c, struct cfg_error *err);
 bool link_config_check(const struct config *c, struct cfg_error *err);
+bool evict_config_check(const struct config *c, struct cfg_error *err);
 
 const cfg_check_fn config_checks[] = {
     dram_config_check,
     driver_config_check,
     link_config_check,
+    evict_config_check,
     NULL,
 };

@@ -17,6 +17,7 @@
 #include "pcie/pcie.h"
 #include "driver/driver.h"
 #include "../workloads/workload.h"
+#include "trace/trace.h"
 
 /* Tie order between domains at the same picosecond: fixed, so runs are
  * reproducible. */
@@ -77,6 +78,11 @@ static void walk_hit(void *ctx, uint64_t vpn, sim_time now)
     driver_walk_hit(ctx, vpn);
 }
 
+static void page_ref(void *ctx, const struct gpu_ref *r)
+{
+    driver_reference(ctx, r->kernel, r->block, r->inst, r->warp, r->vpn);
+}
+
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
 
 static void update_ipc(struct system *s, sim_time now)
@@ -90,6 +96,7 @@ static void sample(void *ctx, sim_time now)
     struct system *s = ctx;
     update_ipc(s, now);
     stats_sample(s->st, now);
+    if (TRACE_ON(TW_COUNTERS)) trace_sample(now);
 }
 
 struct system *system_build(const struct config *cfg)
@@ -137,6 +144,8 @@ struct system *system_build(const struct config *cfg)
     /* Policies that rank pages by use see every walk hit (the HPE paper's
      * "ideal" feed; with the HIR on, HPE takes the HIR records instead). */
     if (driver_wants_walk_hits(s->drv)) gmmu_set_walk_hit_hook(s->gmmu, walk_hit, s->drv);
+    /* Ideal marks each reference of its future made when it happens. */
+    if (driver_wants_references(s->drv)) gpu_set_ref_hook(s->gpu, page_ref, s->drv);
 
     s->footprint = stat_counter(s->st, "workload.footprint", "bytes",
                                 "bytes of all the workload's allocations");
@@ -158,8 +167,16 @@ struct system *system_build(const struct config *cfg)
 
 enum run_status system_run(struct system *s)
 {
-    gpu_start(s->gpu, 0);
+    system_start(s);
     enum run_status st = engine_run(s->eng);
+    system_finish(s);
+    return st;
+}
+
+void system_start(struct system *s) { gpu_start(s->gpu, 0); }
+
+void system_finish(struct system *s)
+{
     const struct stat_entry *ran = stats_find(s->st, "driver.host_steps");
     *s->host_steps = s->wl->host_steps - (ran ? *ran->p.u : 0);
     sim_time now = engine_end_time(s->eng);
@@ -167,7 +184,6 @@ enum run_status system_run(struct system *s)
     sim_time last;
     if (!stats_series_last_time(s->st, &last) || last != now)
         stats_sample(s->st, now);       /* the final state, once */
-    return st;
 }
 
 void system_free(struct system *s)
@@ -195,4 +211,9 @@ uint64_t system_kernels_done(const struct system *s) { return gpu_kernels_done(s
 void system_set_progress(struct system *s, void (*fn)(void *, sim_time), void *ctx)
 {
     engine_set_progress_fn(s->eng, fn, ctx);
+}
+
+void system_parts(const struct system *s, struct system_parts *p)
+{
+    *p = (struct system_parts){ s->gpu, s->tlb, s->gmmu, s->dram, s->host, s->link, s->drv };
 }

@@ -128,6 +128,10 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     drv_frames_init(d);
     /* The policy holds driver pages (evict_unit chunk: it is not asked). */
     d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity / d->unit, st);
+    evictor_program(d->evict, cfg);
+    /* HPE's batched hit information comes from the HIR (Sec. IV-B): a
+     * policy that takes it turns the HIR on (gmmu.hir.enabled=auto). */
+    if (evictor_wants_hits(d->evict)) gmmu_hir_wanted(g);
     drv_stats_init(d, st);
     d->thrash = drv_thrashing_create(d, cfg, st);
     gmmu_set_driver(g, &d->comp);
@@ -171,4 +175,12 @@ bool driver_wants_walk_hits(const struct driver *d)
 void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count)
 {
     if (!d->chunked) evictor_hits(d->evict, drv_unit_base(d, vpn), count);
+}
+bool driver_wants_references(const struct driver *d) { return !d->chunked && evictor_wants_references(d->evict); }
+void driver_reference(struct driver *d, uint64_t kernel, uint64_t block, uint64_t inst,
+                      uint32_t warp, uint64_t vpn)
+{
+    if (d->chunked) return;
+    struct evict_ref r = { kernel, block, inst, drv_unit_base(d, vpn), warp };
+    evictor_reference(d->evict, &r);
 }

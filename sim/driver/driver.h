@@ -4,6 +4,7 @@
 #ifndef UVMSIM_DRIVER_H
 #define UVMSIM_DRIVER_H
 
+#include <stdio.h>
 #include "../engine.h"
 
 struct config;
@@ -27,14 +28,19 @@ void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx);
 /* GPU memory capacity in pages, as resolved from the config. */
 uint64_t driver_capacity_pages(const struct driver *d);
 /* Feeds for the eviction policy (docs/policies.md).  A page-walk hit on a
- * resident page, in order (the exact-order feed of LRU, RRIP, CLOCK-Pro,
- * Ideal and HPE's ideal model); false from wants when the policy ignores
- * it, so the walker can skip the call. */
+ * resident page, in order (the exact-order feed of LRU, RRIP, CLOCK-Pro
+ * and HPE's ideal model); false from wants when the policy ignores it, so
+ * the walker can skip the call. */
 void driver_walk_hit(struct driver *d, uint64_t vpn);
 bool driver_wants_walk_hits(const struct driver *d);
 /* HIR transfer records: `count` walk hits on vpn since the last transfer
  * (HPE Sec. IV-B); only HPE with driver.evict.hpe.hit_feed=hir uses them. */
 void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count);
+/* Every page reference of a warp memory instruction at its logical place
+ * (sim/sm gpu_ref), for Ideal's future; false from wants for the others. */
+bool driver_wants_references(const struct driver *d);
+void driver_reference(struct driver *d, uint64_t kernel, uint64_t block, uint64_t inst,
+                      uint32_t warp, uint64_t vpn);
 
 
 /* The workload's allocations and their initial cudaMemAdvise hints. */
@@ -62,5 +68,11 @@ int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t f
                         FILE *in, const char *name, struct replay_result *out,
                         struct stats *st, char *err, size_t errlen);
 void driver_replay_print_stats(FILE *out, const struct stats *st);
+
+/* ---- read-only views (uvmsim step) ---- */
+/* State, frames, the batch in progress (the watchdog's dump). */
+void driver_describe(const struct driver *d, FILE *out);
+/* The batch in progress: its phase and its pages by VA block. */
+void driver_describe_batch(const struct driver *d, FILE *out);
 
 #endif

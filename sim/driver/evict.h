@@ -17,6 +17,11 @@
 struct config;
 struct stats;
 
+/* A page reference at its place in the program's logical order (sm.h
+ * gpu_ref): kernel launch, thread block, memory instruction of the warp,
+ * warp in the block. */
+struct evict_ref { uint64_t kernel, block, inst, vpn; uint32_t warp; };
+
 struct evict_ops {
     const char *name;
     void *(*create)(const struct config *cfg, uint64_t capacity_pages);
@@ -28,6 +33,10 @@ struct evict_ops {
     bool (*victim)(void *p, uint64_t *vpn);
     void (*destroy)(void *p);
     /* Optional (NULL when unused): */
+    /* Page vpn became resident without a fault asking for it (prefetcher,
+     * host step): it is no reference and no fault, so no fault count, no
+     * interval and no recency moves (issue 11.1, 11.4c).  NULL: on_resident. */
+    void (*prefetched)(void *p, uint64_t vpn);
     /* Batched hit information: `count` references to `vpn` since the last
      * transfer (the HIR transfer every 16th fault, HPE Sec. IV-B).  Pages
      * may have been evicted since they were recorded. */
@@ -37,14 +46,25 @@ struct evict_ops {
     uint64_t (*last_search)(void *p);
     /* Register the policy's own statistics (names under "evict."). */
     void (*register_stats)(void *p, struct stats *st);
-    /* The whole reference stream in the order on_resident/touch will see it
+    /* Replay: the whole trace, in the order on_resident/touch will see it
      * (Belady's future); refs stays owned by the caller, alive until destroy. */
     void (*set_future)(void *p, const uint64_t *refs, size_t n);
+    /* Timed run: the program cfg describes, for a policy that looks ahead
+     * (Ideal builds its future from it); then reference() gets every page
+     * reference of the run at its logical place, in any order. */
+    void (*program)(void *p, const struct config *cfg);
+    void (*reference)(void *p, const struct evict_ref *r);
+    /* Which of touch/hits this instance uses (EVICT_FEED_* bits), when
+     * that depends on its configuration (HPE's hit_feed); NULL: the ops
+     * present. */
+    unsigned (*feeds)(const void *p);
     /* Resident page vpn leaves GPU memory without being chosen (a prefetch
      * to the host); NULL when the policy cannot drop a page it did not
      * choose, and then such prefetches only copy. */
     void (*forget)(void *p, uint64_t vpn);
 };
+
+enum { EVICT_FEED_TOUCH = 1, EVICT_FEED_HITS = 2 };
 
 extern const struct evict_ops evict_fifo_ops;
 extern const struct evict_ops evict_lru_ops;
@@ -64,9 +84,10 @@ extern const struct evict_ops *const evict_policies[];
 
 /* The evictor: one policy plus what every policy shares — victim count,
  * search length, wrong evictions (a page mapped again while among the last
- * driver.evict.wrong_window victims), and the optional recording of the
- * reference stream for a later Ideal run (driver.evict.record).  The driver
- * and the replay mode both talk to policies through it. */
+ * driver.evict.wrong_window victims), hit records handed over, and the
+ * optional recording of the stream the policy is fed (driver.evict.record,
+ * a trace for `uvmsim replay`).  The driver and the replay mode both talk
+ * to policies through it. */
 struct evictor;
 struct evictor *evictor_create(const struct config *cfg, const char *policy,
                                uint64_t capacity_pages, struct stats *st);
@@ -84,6 +105,10 @@ bool evictor_wants_hits(const struct evictor *ev);
 const struct evict_ops *evictor_ops(const struct evictor *ev);
 void *evictor_policy(const struct evictor *ev);   /* the policy's state (test hooks) */
 void evictor_set_future(struct evictor *ev, const uint64_t *refs, size_t n);
+/* Timed runs: the program (evict_ops.program), then its page references. */
+void evictor_program(struct evictor *ev, const struct config *cfg);
+bool evictor_wants_references(const struct evictor *ev);
+void evictor_reference(struct evictor *ev, const struct evict_ref *r);
 
 /* Test hooks into HPE (evict_hpe.c). */
 enum { HPE_CLASS_NONE, HPE_CLASS_REGULAR, HPE_CLASS_IRREGULAR1, HPE_CLASS_IRREGULAR2 };
@@ -97,9 +122,11 @@ void evict_hpe_classify_counts(uint64_t regular, uint64_t irregular, uint64_t sm
 /* Test hook into RRIP: the prediction (RRPV) of resident page vpn, or -1. */
 int evict_rrip_prediction(void *rrip, uint64_t vpn);
 
-/* Test hook into CLOCK-Pro: the status of page vpn. */
+/* Test hooks into CLOCK-Pro: the status of page vpn; the pages the hands
+ * point to (UINT64_MAX: empty clock). */
 enum { CP_ABSENT, CP_HOT, CP_COLD, CP_COLD_TEST, CP_NONRES_TEST };
 int evict_clock_pro_status(void *clock_pro, uint64_t vpn);
+void evict_clock_pro_hands(void *clock_pro, uint64_t *hot, uint64_t *cold, uint64_t *test);
 
 /* Test hook into the cyclic-thrashing detector: counts one eviction of
  * vpn (without choosing it) and says whether it declares thrashing. */

@@ -1,24 +1,34 @@
-/* CLOCK-Pro (Jiang, Chen, Zhang, USENIX ATC 2005), at page granularity.
- * One clock holds hot pages, resident cold pages and non-resident cold
- * pages in their test period; three hands move over it:
+/* CLOCK-Pro (Jiang, Chen, Zhang, USENIX ATC 2005, Sec. 4), at page
+ * granularity.  One clock holds hot pages, resident cold pages and
+ * non-resident cold pages in their test period; "the list head" is just
+ * behind HAND_hot, so every page a hand passes is, for the clock, newer than
+ * every page ahead of the hands.  Three hands, as Sec. 4.3 words them:
  *   HAND_cold (victim): a cold page with its reference bit clear is
- *     evicted (kept as a non-resident test page if in its test period);
- *     with the bit set it is cleared and the page goes to the list head:
- *     as a hot page if it was in its test period (then HAND_hot runs),
- *     else as a cold page starting a new test period (LIRS's HIR page
- *     re-entering the stack).
+ *     evicted (kept as a non-resident test page if in its test period,
+ *     else removed); with the bit set the bit is cleared and the page goes
+ *     to the list head: as a hot page if it was in its test period (then
+ *     HAND_hot runs), else as a cold page starting a new test period (the
+ *     paper changes no status here; LIRS's resident HIR page re-entering
+ *     the stack starts one).  After an eviction the hand stops at the next
+ *     resident cold page.
  *   HAND_hot (while hot pages > m_h = m - m_c): hot pages with the bit set
- *     are spared (bit cleared); the first one without turns cold; cold
- *     pages it passes end their test period, non-resident ones leave.
+ *     are spared (bit cleared); the first one without turns cold; cold pages
+ *     it passes end their test period, non-resident ones leave the clock;
+ *     the hand keeps moving and stops at the next hot page.  When it passes
+ *     HAND_test, HAND_test goes along: every page behind HAND_hot has ended
+ *     its test period, so the oldest page still in one lies ahead of it.
  *   HAND_test (while non-resident test pages > m): ends the test period of
- *     the next cold page, removing it if non-resident.
+ *     the cold page it points to, removing it if non-resident, then stops
+ *     at the next cold page.
  * A fault on a non-resident test page makes it hot at the head (then
  * HAND_hot runs); another fault inserts a cold page in its test period at
  * the head, except while memory first fills, when the first m_h pages are
- * hot.  Accesses set the reference bit only.  m_c = 128 as in HPE Sec. V-B
- * (fixed; driver.evict.clock_pro.adaptive gives the paper's adaptation);
- * capped at m - 1 so that a resident cold page always exists.
- * "The list head" is just behind HAND_hot. */
+ * hot.  A prefetched page (no fault asked for it) is resident cold without
+ * a test period, or, when it is a non-resident test page, resident in
+ * place with its test period running: nothing accessed it yet.  Accesses
+ * set the reference bit only.  m_c = 128 as in HPE Sec. V-B (fixed;
+ * driver.evict.clock_pro.adaptive gives the paper's adaptation, Sec. 4.3);
+ * capped at m - 1 so that a resident cold page always exists. */
 #include <stdlib.h>
 #include "evict.h"
 #include "page_map.h"
@@ -101,11 +111,14 @@ static void move_head(struct cp *c, uint32_t i)
     insert_head(c, i);
 }
 
+/* A test period ends; without the adaptation nothing else changes.  With
+ * it, a cold page that used up its test period unreferenced lowers m_c
+ * (Sec. 4.3); one whose bit is set was re-accessed in it. */
 static void end_test(struct cp *c, struct node *x)
 {
     if (!x->test) return;
     x->test = 0;
-    if (c->adaptive && c->mc > 1) { c->mc--; c->mh++; }
+    if (c->adaptive && !x->ref && c->mc > 1) { c->mc--; c->mh++; }
 }
 
 static void hit_in_test(struct cp *c)
@@ -113,30 +126,47 @@ static void hit_in_test(struct cp *c)
     if (c->adaptive && c->mc + 1 < c->m) { c->mc++; c->mh--; }
 }
 
-/* HAND_hot: turn one hot page cold. */
+/* HAND_hot moves past its page; HAND_test standing there goes along. */
+static void hot_forward(struct cp *c)
+{
+    uint32_t i = c->hand_hot;
+    if (c->hand_test == i) c->hand_test = c->n[i].next;
+    c->hand_hot = c->n[i].next;
+}
+
+/* HAND_hot: turn one hot page cold, then stop at the next hot page; cold
+ * pages passed on the way end their test period (non-resident ones leave). */
 static void run_hot(struct cp *c)
 {
+    bool demoted = false;
     for (;;) {
         uint32_t i = c->hand_hot;
         struct node *x = &c->n[i];
-        c->steps++;
         if (x->kind == HOT) {
-            c->hand_hot = x->next;
-            if (x->ref) { x->ref = 0; continue; }
-            x->kind = COLD;
-            x->test = 0;
-            c->n_hot--;
-            c->n_cold++;
-            *c->demoted += 1;
-            return;
+            if (demoted) return;
+            c->steps++;
+            if (!x->ref) {
+                x->kind = COLD;
+                x->test = 0;
+                c->n_hot--;
+                c->n_cold++;
+                *c->demoted += 1;
+                demoted = true;
+                if (!c->n_hot) { hot_forward(c); return; }
+            }
+            x->ref = 0;
+            hot_forward(c);
+            continue;
         }
+        c->steps++;
         end_test(c, x);
-        if (x->kind == NONRES) { free_node(c, i); c->n_nonres--; }
-        else c->hand_hot = x->next;
+        if (x->kind == NONRES) { free_node(c, i); c->n_nonres--; }   /* unlink moves both hands */
+        else hot_forward(c);
     }
 }
 
-/* HAND_test: end the test period of the next cold page. */
+/* HAND_test: end the test period of the cold page it points to (the oldest
+ * in one), then stop at the next cold page. */
 static void run_test(struct cp *c)
 {
     for (;;) {
@@ -147,8 +177,10 @@ static void run_test(struct cp *c)
         end_test(c, x);
         if (x->kind == NONRES) { free_node(c, i); c->n_nonres--; }
         else c->hand_test = x->next;
-        return;
+        break;
     }
+    if (c->n_cold + c->n_nonres)
+        while (c->n[c->hand_test].kind == HOT) c->hand_test = c->n[c->hand_test].next;
 }
 
 static void trim(struct cp *c)
@@ -192,6 +224,28 @@ static void cp_on_resident(void *p, uint64_t vpn)
     trim(c);
 }
 
+static void cp_prefetched(void *p, uint64_t vpn)
+{
+    struct cp *c = p;
+    uint32_t i = page_map_get(&c->map, vpn);
+    if (i != PAGE_MAP_NONE) {
+        SIM_ASSERT(c->n[i].kind == NONRES, "evict.clock_pro", 0, "page %llu prefetched while resident",
+                   (unsigned long long)vpn);
+        c->n_nonres--;
+        c->n[i].kind = COLD;
+        c->n[i].ref = 0;
+    } else {
+        i = c->free_head;
+        if (i == NIL) sim_panic("evict.clock_pro", 0, "node pool exhausted");
+        c->free_head = c->n[i].next;
+        c->n[i] = (struct node){ .vpn = vpn, .kind = COLD };
+        page_map_put(&c->map, vpn, i);
+        insert_head(c, i);
+    }
+    c->n_cold++;
+    if (c->n_hot + c->n_cold == c->m) c->filled = true;
+}
+
 static void cp_touch(void *p, uint64_t vpn)
 {
     struct cp *c = p;
@@ -221,6 +275,9 @@ static bool cp_victim(void *p, uint64_t *vpn)
                 free_node(c, i);
             }
             trim(c);
+            /* "... and stops at the next resident cold page" (Sec. 4.3) */
+            if (c->n_cold)
+                while (c->n[c->hand_cold].kind != COLD) c->hand_cold = c->n[c->hand_cold].next;
             return true;
         }
         x->ref = 0;
@@ -245,6 +302,14 @@ int evict_clock_pro_status(void *p, uint64_t vpn)
          : x->test ? CP_COLD_TEST : CP_COLD;
 }
 
+void evict_clock_pro_hands(void *p, uint64_t *hot, uint64_t *cold, uint64_t *test)
+{
+    const struct cp *c = p;
+    *hot = c->hand_hot == NIL ? UINT64_MAX : c->n[c->hand_hot].vpn;
+    *cold = c->hand_cold == NIL ? UINT64_MAX : c->n[c->hand_cold].vpn;
+    *test = c->hand_test == NIL ? UINT64_MAX : c->n[c->hand_test].vpn;
+}
+
 static uint64_t cp_last_search(void *p) { return ((struct cp *)p)->steps; }
 
 static void cp_register_stats(void *p, struct stats *st)
@@ -266,5 +331,5 @@ static void cp_destroy(void *p)
 const struct evict_ops evict_clock_pro_ops = {
     .name = "clock-pro", .create = cp_create, .on_resident = cp_on_resident,
     .touch = cp_touch, .victim = cp_victim, .destroy = cp_destroy,
-    .last_search = cp_last_search, .register_stats = cp_register_stats,
+    .prefetched = cp_prefetched, .last_search = cp_last_search, .register_stats = cp_register_stats,
 };

@@ -15,12 +15,14 @@ struct evictor {
     void *p;
     struct vpn_fifo recent;       /* the last driver.evict.wrong_window victims */
     FILE *record;                 /* driver.evict.record, or NULL */
-    uint64_t *future;             /* loaded from driver.evict.ideal.future */
-    uint64_t *n_victims, *n_wrong;
+    bool programmed;              /* evict_ops.program called (timed run) */
+    uint64_t *n_victims, *n_wrong, *n_hits;
     struct stat_avg *search;
-    uint64_t own_victims, own_wrong;   /* when no stats registry is given */
+    uint64_t own_victims, own_wrong, own_hits;   /* when no stats registry is given */
     struct stat_avg own_search;
 };
+
+static unsigned feeds(const struct evictor *ev);
 
 struct evictor *evictor_create(const struct config *cfg, const char *policy,
                                uint64_t capacity, struct stats *st)
@@ -34,27 +36,19 @@ struct evictor *evictor_create(const struct config *cfg, const char *policy,
     const char *rec = cfg_str(cfg, "driver.evict.record");
     if (*rec && !(ev->record = fopen(rec, "w")))
         user_error("driver.evict.record: cannot write '%s'", rec);
-    const char *fut = cfg_str(cfg, "driver.evict.ideal.future");
-    if (*fut && ops->set_future) {
-        FILE *f = fopen(fut, "r");
-        if (!f) user_error("driver.evict.ideal.future: cannot read '%s'", fut);
-        size_t n;
-        char err[512];
-        int rc = page_trace_read(f, fut, &ev->future, NULL, &n, err, sizeof err);
-        fclose(f);
-        if (rc) user_error("driver.evict.ideal.future: %s", err);
-        ops->set_future(ev->p, ev->future, n);
-    }
     if (st) {
         ev->n_victims = stat_counter(st, "evict.victims", "pages", "victims the eviction policy chose");
         ev->n_wrong = stat_counter(st, "evict.wrong_evictions", "faults",
                                    "pages mapped again while among the last driver.evict.wrong_window victims");
+        ev->n_hits = stat_counter(st, "evict.hit_records", "records",
+                                  "per-page hit counts handed to the policy (HIR transfers, HPE Sec. IV-B)");
         ev->search = stat_average(st, "evict.search", "comparisons",
                                   "entries the policy examined per victim (HPE Fig. 14's search overhead)");
         if (ops->register_stats) ops->register_stats(ev->p, st);
     } else {
         ev->n_victims = &ev->own_victims;
         ev->n_wrong = &ev->own_wrong;
+        ev->n_hits = &ev->own_hits;
         ev->search = &ev->own_search;
     }
     return ev;
@@ -66,19 +60,39 @@ void evictor_free(struct evictor *ev)
     ev->ops->destroy(ev->p);
     if (ev->record) fclose(ev->record);
     vpn_fifo_free(&ev->recent);
-    free(ev->future);
     free(ev);
 }
 
 void evictor_set_future(struct evictor *ev, const uint64_t *refs, size_t n)
 {
-    /* a stream named by driver.evict.ideal.future wins over the caller's */
-    if (ev->ops->set_future && !ev->future) ev->ops->set_future(ev->p, refs, n);
+    if (ev->ops->set_future) ev->ops->set_future(ev->p, refs, n);
+}
+
+void evictor_program(struct evictor *ev, const struct config *cfg)
+{
+    if (!ev->ops->program) return;
+    ev->ops->program(ev->p, cfg);
+    ev->programmed = true;
+}
+
+bool evictor_wants_references(const struct evictor *ev) { return ev->programmed && ev->ops->reference; }
+
+void evictor_reference(struct evictor *ev, const struct evict_ref *r)
+{
+    ev->ops->reference(ev->p, r);
 }
 
 void evictor_resident(struct evictor *ev, uint64_t vpn, bool prefetched)
 {
-    (void)prefetched;   /* TODO(issue 11.1): policies' fault counts skip prefetches */
+    if (prefetched) {
+        /* No fault asked for it (issue 11.1, 11.4c): not a wrong eviction,
+         * not a reference of the recorded stream; it leaves the window so
+         * that only a fault after a later eviction counts. */
+        vpn_fifo_take(&ev->recent, vpn);
+        if (ev->ops->prefetched) ev->ops->prefetched(ev->p, vpn);
+        else ev->ops->on_resident(ev->p, vpn);
+        return;
+    }
     if (vpn_fifo_take(&ev->recent, vpn)) *ev->n_wrong += 1;
     if (ev->record) fprintf(ev->record, "%llu\n", (unsigned long long)vpn);
     ev->ops->on_resident(ev->p, vpn);
@@ -93,7 +107,9 @@ void evictor_touch(struct evictor *ev, uint64_t vpn)
 
 void evictor_hits(struct evictor *ev, uint64_t vpn, uint32_t count)
 {
-    if (ev->ops->hits) ev->ops->hits(ev->p, vpn, count);
+    if (!evictor_wants_hits(ev)) return;
+    *ev->n_hits += 1;
+    ev->ops->hits(ev->p, vpn, count);
 }
 
 bool evictor_victim(struct evictor *ev, uint64_t *vpn)
@@ -108,7 +124,16 @@ bool evictor_victim(struct evictor *ev, uint64_t *vpn)
 bool evictor_can_forget(const struct evictor *ev) { return ev->ops->forget != NULL; }
 void evictor_forget(struct evictor *ev, uint64_t vpn) { ev->ops->forget(ev->p, vpn); }
 
-bool evictor_wants_touches(const struct evictor *ev) { return ev->ops->touch || ev->record; }
-bool evictor_wants_hits(const struct evictor *ev) { return ev->ops->hits != NULL; }
+static unsigned feeds(const struct evictor *ev)
+{
+    if (ev->ops->feeds) return ev->ops->feeds(ev->p);
+    return (ev->ops->touch ? EVICT_FEED_TOUCH : 0) | (ev->ops->hits ? EVICT_FEED_HITS : 0);
+}
+
+bool evictor_wants_touches(const struct evictor *ev)
+{
+    return (feeds(ev) & EVICT_FEED_TOUCH) || ev->record;
+}
+bool evictor_wants_hits(const struct evictor *ev) { return feeds(ev) & EVICT_FEED_HITS; }
 const struct evict_ops *evictor_ops(const struct evictor *ev) { return ev->ops; }
 void *evictor_policy(const struct evictor *ev) { return ev->p; }

@@ -24,7 +24,8 @@
  * each strategy go to its FIFO buffer (128) and a fault on one is a wrong
  * eviction of that strategy, counted per interval (Sec. IV-E).
  *
- * Feed: faults always; hit information from the HIR transfers (hits(),
+ * Feed: faults always (pages brought by a prefetch are not faults: they
+ * join their set's resident pages and nothing else); hit information from the HIR transfers (hits(),
  * every 16th fault), or every walk hit in order (touch(), the paper's ideal
  * model of Sec. V-A), or none (driver.evict.hpe.hit_feed).  Only faults
  * set bits in the bit vector; hits on pages evicted since they were recorded
@@ -179,20 +180,27 @@ static uint32_t find_set(struct hpe *h, uint64_t vpn, uint64_t *tag, uint64_t *h
     return i == PAGE_MAP_NONE ? NIL : i;
 }
 
+/* A new chain entry for `tag` at the MRU end of the new partition. */
+static uint32_t new_set(struct hpe *h, uint64_t tag, uint64_t hist_mask)
+{
+    uint32_t i = h->free_head;
+    if (i == NIL) sim_panic("evict.hpe", 0, "more page sets than frames");
+    h->free_head = h->s[i].next;
+    h->s[i] = (struct pset){ .tag = tag, .mask = h->full };
+    if (hist_mask && !(tag & 1)) { h->s[i].divided = true; h->s[i].mask = hist_mask; }
+    page_map_put(&h->by_tag, tag, i);
+    chain_append(h, i);
+    h->nsets++;
+    return i;
+}
+
 static void update(struct hpe *h, uint64_t vpn, bool fault, uint64_t count)
 {
     uint64_t tag, hist_mask, off = vpn & (h->set_pages - 1);
     uint32_t i = find_set(h, vpn, &tag, &hist_mask);
     if (!fault && (i == NIL || !(h->s[i].resident >> off & 1))) return;
     if (i == NIL) {
-        i = h->free_head;
-        if (i == NIL) sim_panic("evict.hpe", 0, "more page sets than frames");
-        h->free_head = h->s[i].next;
-        h->s[i] = (struct pset){ .tag = tag, .mask = h->full };
-        if (hist_mask && !(tag & 1)) { h->s[i].divided = true; h->s[i].mask = hist_mask; }
-        page_map_put(&h->by_tag, tag, i);
-        chain_append(h, i);
-        h->nsets++;
+        i = new_set(h, tag, hist_mask);
     } else if (h->s[i].stamp != h->cur) {
         chain_unlink(h, i);
         chain_append(h, i);
@@ -223,6 +231,19 @@ static void hpe_on_resident(void *p, uint64_t vpn)
         h->in_interval = 0;
         end_interval(h);
     }
+}
+
+/* A prefetched page only becomes evictable: no fault (interval, bit
+ * vector), no reference (counter, recency), no wrong eviction; a set it
+ * opens enters the chain at the MRU end, as any newcomer. */
+static void hpe_prefetched(void *p, uint64_t vpn)
+{
+    struct hpe *h = p;
+    for (int s = 0; s < 2; s++) vpn_fifo_take(&h->fifo[s], vpn);
+    uint64_t tag, hist_mask;
+    uint32_t i = find_set(h, vpn, &tag, &hist_mask);
+    if (i == NIL) i = new_set(h, tag, hist_mask);
+    h->s[i].resident |= 1ULL << (vpn & (h->set_pages - 1));
 }
 
 static void hpe_touch(void *p, uint64_t vpn)
@@ -266,6 +287,12 @@ static bool hpe_victim(void *p, uint64_t *vpn)
     return true;
 }
 
+static unsigned hpe_feeds(const void *p)
+{
+    const struct hpe *h = p;
+    return h->feed == FEED_HIR ? EVICT_FEED_HITS : h->feed == FEED_IDEAL ? EVICT_FEED_TOUCH : 0;
+}
+
 static uint64_t hpe_last_search(void *p) { return ((struct hpe *)p)->steps; }
 
 static void hpe_register_stats(void *p, struct stats *st)
@@ -301,5 +328,5 @@ static void hpe_destroy(void *p)
 const struct evict_ops evict_hpe_ops = {
     .name = "hpe", .create = hpe_create, .on_resident = hpe_on_resident,
     .touch = hpe_touch, .victim = hpe_victim, .destroy = hpe_destroy,
-    .hits = hpe_hits, .last_search = hpe_last_search, .register_stats = hpe_register_stats,
+    .hits = hpe_hits, .prefetched = hpe_prefetched, .feeds = hpe_feeds, .last_search = hpe_last_search, .register_stats = hpe_register_stats,
 };

@@ -2,38 +2,44 @@
  * Sec. III-B): the victim is the resident page whose next reference lies
  * furthest in the future; pages never referenced again go first.
  *
- * The future is a reference stream given before the run (set_future): in
- * replay the trace itself; in timed runs the stream a first run wrote with
- * driver.evict.record (driver.evict.ideal.future).  The stream holds what
- * the policy is fed, in order: one entry per on_resident (a fault) and per
- * touch.  A cursor advances by one per call; a page's next use is its first
- * occurrence after the cursor (binary search in its occurrence list).  A
- * second timed pass whose stream drifts from the recording resynchronises
- * (advance()) and still gets sensible, if no longer optimal, choices;
- * evict.ideal.misaligned counts the calls whose page was not the recorded
- * one.  docs/policies.md says which streams make the two passes agree. */
+ * The future (evict_ideal_future.c) holds every page reference with its
+ * place in a logical order.  A page's next use is its first reference not
+ * yet made; a reference is marked made when it happens, found by its own
+ * key, never by counting, so the references of a timed run may arrive in
+ * any order without misaligning the others:
+ *   replay: the trace; each on_resident/touch is the reference at the
+ *     cursor (every reference, in order: exact MIN);
+ *   timed: the program's references, run alone from the config before the
+ *     simulation; the SM reports each one when its translation returns
+ *     (reference()), so a faulted page's reference stays pending -- and
+ *     the page the most wanted -- until its warp has it.  Timed Ideal is
+ *     MIN over that logical order, not over the run's own interleaving,
+ *     and not a timing optimum (docs/policies.md).
+ * A prefetched page consumes no reference.  References the future does not
+ * hold (a generator that is not deterministic per warp) are counted in
+ * evict.ideal.unmatched and ignored. */
 #include <stdlib.h>
 #include "evict.h"
-#include "page_map.h"
+#include "evict_ideal.h"
 #include "../stats.h"
 
-#define NEVER UINT64_MAX
+static const struct ideal_key NEVER = { UINT64_MAX, UINT64_MAX };
 
 struct ideal {
-    /* the future: occurrence positions grouped by page (CSR) */
-    const uint64_t *refs;
-    size_t nrefs, cursor;
-    struct page_map page_id;      /* vpn -> id */
-    uint64_t *first, *pos;        /* positions of id: pos[first[id] .. first[id+1]) */
-    bool have_future;
+    struct ideal_future f;
+    bool have_future, timed;
+    uint64_t *done;               /* a bit per reference: made */
+    uint64_t *next;               /* per page id: its first reference not yet made */
+    size_t cursor;                /* replay: the next reference's position */
     /* resident pages: a max-heap on next use */
     uint64_t cap, n;
-    uint64_t *key, *vpn;          /* per slot */
+    struct ideal_key *key;        /* per slot */
+    uint64_t *vpn;
     uint32_t *heap, *where;       /* heap[i] = slot, where[slot] = i */
     uint32_t free_head;
     uint32_t *free_next;
     struct page_map slot_of;
-    uint64_t *misaligned, own_misaligned;
+    uint64_t *unmatched, *nrefs, own[2];
 };
 
 static void *ideal_create(const struct config *cfg, uint64_t capacity)
@@ -41,60 +47,59 @@ static void *ideal_create(const struct config *cfg, uint64_t capacity)
     (void)cfg;
     struct ideal *d = xcalloc(1, sizeof *d);
     d->cap = capacity;
-    d->key = xcalloc(capacity, sizeof *d->key);
-    d->vpn = xcalloc(capacity, sizeof *d->vpn);
-    d->heap = xcalloc(capacity, sizeof *d->heap);
-    d->where = xcalloc(capacity, sizeof *d->where);
-    d->free_next = xcalloc(capacity, sizeof *d->free_next);
+    d->key = xcalloc(capacity ? capacity : 1, sizeof *d->key);
+    d->vpn = xcalloc(capacity ? capacity : 1, sizeof *d->vpn);
+    d->heap = xcalloc(capacity ? capacity : 1, sizeof *d->heap);
+    d->where = xcalloc(capacity ? capacity : 1, sizeof *d->where);
+    d->free_next = xcalloc(capacity ? capacity : 1, sizeof *d->free_next);
     for (uint64_t i = 0; i < capacity; i++) d->free_next[i] = (uint32_t)(i + 1);
     page_map_init(&d->slot_of, capacity);
-    d->misaligned = &d->own_misaligned;
+    d->unmatched = &d->own[0];
+    d->nrefs = &d->own[1];
     return d;
 }
 
+static void start(struct ideal *d)
+{
+    SIM_ASSERT(!d->have_future, "evict.ideal", 0, "future given twice");
+    d->have_future = true;
+    d->done = xcalloc(d->f.n / 64 + 1, sizeof *d->done);
+    d->next = xmalloc((d->f.npages ? d->f.npages : 1) * sizeof *d->next);
+    for (uint64_t i = 0; i < d->f.npages; i++) d->next[i] = d->f.first[i];
+    *d->nrefs = d->f.n;
+}
+
+static void ideal_program(void *p, const struct config *cfg)
+{
+    struct ideal *d = p;
+    ideal_future_program(&d->f, cfg);
+    d->timed = true;
+    start(d);
+}
 
 static void ideal_set_future(void *p, const uint64_t *refs, size_t n)
 {
     struct ideal *d = p;
-    SIM_ASSERT(!d->have_future, "evict.ideal", 0, "future given twice");
-    d->have_future = true;
-    d->refs = refs;
-    d->nrefs = n;
-    page_map_init(&d->page_id, n);
-    uint64_t *id = xmalloc((n ? n : 1) * sizeof *id), ids = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t k = page_map_get(&d->page_id, refs[i]);
-        if (k == PAGE_MAP_NONE) page_map_put(&d->page_id, refs[i], k = (uint32_t)ids++);
-        id[i] = k;
-    }
-    d->first = xcalloc(ids + 1, sizeof *d->first);
-    for (size_t i = 0; i < n; i++) d->first[id[i] + 1]++;
-    for (uint64_t k = 0; k < ids; k++) d->first[k + 1] += d->first[k];
-    uint64_t *fill = xmalloc((ids ? ids : 1) * sizeof *fill);
-    for (uint64_t k = 0; k < ids; k++) fill[k] = d->first[k];
-    d->pos = xmalloc((n ? n : 1) * sizeof *d->pos);
-    for (size_t i = 0; i < n; i++) d->pos[fill[id[i]]++] = i;   /* ascending per page */
-    free(fill);
-    free(id);
+    ideal_future_trace(&d->f, refs, n);
+    start(d);
 }
 
-/* First recorded reference to vpn after position c. */
-static uint64_t next_use(const struct ideal *d, uint64_t vpn, uint64_t c)
+static bool made(const struct ideal *d, uint64_t i) { return d->done[i / 64] >> (i % 64) & 1; }
+
+/* The key of vpn's first reference not yet made. */
+static struct ideal_key next_use(const struct ideal *d, uint64_t vpn)
 {
-    uint32_t k = page_map_get(&d->page_id, vpn);
-    if (k == PAGE_MAP_NONE) return NEVER;
-    uint64_t lo = d->first[k], hi = d->first[k + 1];
-    while (lo < hi) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (d->pos[mid] <= c) lo = mid + 1; else hi = mid;
-    }
-    return lo < d->first[k + 1] ? d->pos[lo] : NEVER;
+    if (!d->have_future) return NEVER;
+    uint32_t id = page_map_get(&d->f.page_id, vpn);
+    if (id == PAGE_MAP_NONE || d->next[id] == d->f.first[id + 1]) return NEVER;
+    return d->f.key[d->next[id]];
 }
 
 /* a above b in the heap: later next use, ties to the higher page number */
 static bool above(const struct ideal *d, uint32_t a, uint32_t b)
 {
-    return d->key[a] != d->key[b] ? d->key[a] > d->key[b] : d->vpn[a] > d->vpn[b];
+    if (!ideal_key_eq(d->key[a], d->key[b])) return ideal_key_less(d->key[b], d->key[a]);
+    return d->vpn[a] > d->vpn[b];
 }
 
 static void heap_swap(struct ideal *d, uint32_t i, uint32_t j)
@@ -126,34 +131,28 @@ static void sift_down(struct ideal *d, uint32_t i)
     }
 }
 
-/* Moves the cursor past this reference.  When the page is not the one
- * recorded at the cursor, the run has drifted from the recording (timing,
- * or a fault-only stream recorded under a policy that faulted more): the
- * cursor skips to the page's next recorded occurrence if that lies within
- * one memory's worth of references, else it just advances. */
-static uint64_t advance(struct ideal *d, uint64_t vpn)
+/* The reference of vpn at key k was made: vpn's next use moves on. */
+static void make(struct ideal *d, uint64_t vpn, struct ideal_key k)
 {
-    if (!d->have_future)
-        user_error("driver.eviction=ideal needs the future: set driver.evict.ideal.future to a "
-                   "stream recorded with driver.evict.record (replay uses its trace)");
-    uint64_t c = d->cursor;
-    if (c >= d->nrefs || d->refs[c] != vpn) {
-        *d->misaligned += 1;
-        uint64_t at = c ? next_use(d, vpn, c - 1) : (d->nrefs && d->refs[0] == vpn ? 0 : next_use(d, vpn, 0));
-        if (at != NEVER && at - c <= d->cap) c = at;
-    }
-    d->cursor = c + 1;
-    return next_use(d, vpn, c);
+    if (!d->have_future) return;
+    uint32_t id = page_map_get(&d->f.page_id, vpn);
+    size_t at = id == PAGE_MAP_NONE ? SIZE_MAX : ideal_future_find(&d->f, id, k);
+    if (at == SIZE_MAX || made(d, at)) { *d->unmatched += 1; return; }
+    d->done[at / 64] |= 1ULL << (at % 64);
+    if (at != d->next[id]) return;
+    while (d->next[id] < d->f.first[id + 1] && made(d, d->next[id])) d->next[id]++;
+    uint32_t s = page_map_get(&d->slot_of, vpn);
+    if (s == PAGE_MAP_NONE) return;
+    d->key[s] = next_use(d, vpn);        /* later than before: towards the top */
+    sift_up(d, d->where[s]);
 }
 
-static void ideal_on_resident(void *p, uint64_t vpn)
+static void insert(struct ideal *d, uint64_t vpn)
 {
-    struct ideal *d = p;
-    uint64_t key = advance(d, vpn);
     if (d->n == d->cap) sim_panic("evict.ideal", 0, "more resident pages than frames");
     uint32_t s = d->free_head;
     d->free_head = d->free_next[s];
-    d->key[s] = key;
+    d->key[s] = next_use(d, vpn);
     d->vpn[s] = vpn;
     page_map_put(&d->slot_of, vpn, s);
     d->heap[d->n] = s;
@@ -161,15 +160,35 @@ static void ideal_on_resident(void *p, uint64_t vpn)
     sift_up(d, (uint32_t)d->n++);
 }
 
+/* Replay: the reference at the cursor. */
+static void replay_ref(struct ideal *d, uint64_t vpn)
+{
+    make(d, vpn, ideal_key_of(0, 0, d->cursor++, 0));
+}
+
+static void ideal_on_resident(void *p, uint64_t vpn)
+{
+    struct ideal *d = p;
+    if (!d->timed) replay_ref(d, vpn);
+    insert(d, vpn);
+}
+
+static void ideal_prefetched(void *p, uint64_t vpn) { insert(p, vpn); }
+
 static void ideal_touch(void *p, uint64_t vpn)
 {
     struct ideal *d = p;
-    uint64_t key = advance(d, vpn);
-    uint32_t s = page_map_get(&d->slot_of, vpn);
-    if (s == PAGE_MAP_NONE) return;
-    uint64_t old = d->key[s];
-    d->key[s] = key;
-    if (key > old) sift_up(d, d->where[s]); else sift_down(d, d->where[s]);
+    if (!d->timed) replay_ref(d, vpn);
+}
+
+static void ideal_reference(void *p, const struct evict_ref *r)
+{
+    make(p, r->vpn, ideal_key_of(r->kernel, r->block, r->inst, r->warp));
+}
+
+static unsigned ideal_feeds(const void *p)
+{
+    return ((const struct ideal *)p)->timed ? 0 : EVICT_FEED_TOUCH;
 }
 
 static bool ideal_victim(void *p, uint64_t *vpn)
@@ -189,17 +208,19 @@ static bool ideal_victim(void *p, uint64_t *vpn)
 static void ideal_register_stats(void *p, struct stats *st)
 {
     struct ideal *d = p;
-    d->misaligned = stat_counter(st, "evict.ideal.misaligned", "references",
-                                 "references that were not the recorded one at the cursor");
+    d->nrefs = stat_counter(st, "evict.ideal.references", "references",
+                            "page references in Ideal's future (the trace, or the program run alone)");
+    d->unmatched = stat_counter(st, "evict.ideal.unmatched", "references",
+                                "references the future does not hold (ignored)");
 }
 
 static void ideal_destroy(void *p)
 {
     struct ideal *d = p;
     if (d->have_future) {
-        page_map_free(&d->page_id);
-        free(d->first);
-        free(d->pos);
+        ideal_future_free(&d->f);
+        free(d->done);
+        free(d->next);
     }
     page_map_free(&d->slot_of);
     free(d->key);
@@ -213,5 +234,7 @@ static void ideal_destroy(void *p)
 const struct evict_ops evict_ideal_ops = {
     .name = "ideal", .create = ideal_create, .on_resident = ideal_on_resident,
     .touch = ideal_touch, .victim = ideal_victim, .destroy = ideal_destroy,
+    .prefetched = ideal_prefetched, .feeds = ideal_feeds,
     .register_stats = ideal_register_stats, .set_future = ideal_set_future,
+    .program = ideal_program, .reference = ideal_reference,
 };

@@ -111,20 +111,24 @@ int evict_rrip_prediction(void *p, uint64_t vpn)
     return i == PAGE_MAP_NONE ? -1 : (int)rrpv(r, &r->n[i]);
 }
 
-static void rrip_on_resident(void *p, uint64_t vpn)
+/* The delay field holds the fault number at insertion; a prefetched page
+ * is no fault, so it takes the current number without advancing it. */
+static void insert(struct rrip *r, uint64_t vpn, bool fault)
 {
-    struct rrip *r = p;
     uint32_t i = r->free_head;
     if (i == NIL) sim_panic("evict.rrip", 0, "more resident pages than frames");
     r->free_head = r->n[i].next_free;
     r->n[i].vpn = vpn;
-    r->n[i].delay = r->faults++;
+    r->n[i].delay = fault ? r->faults++ : r->faults;
     int64_t v = r->insert;
     if (r->v == BRRIP) v = rng_below(&r->rng, 1u << 20) < r->long_chance * (1u << 20) ? r->max - 1 : r->max;
     set_rrpv(r, i, v);
     page_map_put(&r->map, vpn, i);
     r->used++;
 }
+
+static void rrip_on_resident(void *p, uint64_t vpn) { insert(p, vpn, true); }
+static void rrip_prefetched(void *p, uint64_t vpn) { insert(p, vpn, false); }
 
 static void rrip_touch(void *p, uint64_t vpn)
 {
@@ -194,7 +198,7 @@ static void rrip_destroy(void *p)
     const struct evict_ops sym = {                                            \
         .name = nm, .create = cr, .on_resident = rrip_on_resident,            \
         .touch = rrip_touch, .victim = rrip_victim, .destroy = rrip_destroy,  \
-        .last_search = rrip_last_search,                                      \
+        .prefetched = rrip_prefetched, .last_search = rrip_last_search,       \
     }
 
 RRIP_OPS(evict_srrip_ops, "srrip", srrip_create);

@@ -25,8 +25,9 @@ const struct cfg_key gmmu_config_keys[] = {
     {"gmmu.interrupt_latency", CFG_TIME, "5us", 0, 1e12, NULL,
      "from a fault entry being written to the driver's bottom half running: MSI, top half and "
      "kthread wake-up of uvm_gpu_isr.c, ~1 + ~4 us (docs/decisions.md); 0: the papers' 20 us covers it"},
-    {"gmmu.hir.enabled", CFG_BOOL, "false", 0, -1, NULL,
-     "HIR cache beside the walker (HPE Sec. IV-B; the HPE eviction policy needs it)"},
+    {"gmmu.hir.enabled", CFG_ENUM, "auto", 0, -1, "auto|true|false",
+     "HIR cache beside the walker (HPE Sec. IV-B): auto turns it on when the eviction policy takes its records "
+     "(driver.eviction=hpe with driver.evict.hpe.hit_feed=hir), else off (it costs link bandwidth)"},
     {"gmmu.hir.entries", CFG_INT, "1024", 1, 1048576, NULL, "HIR entries (HPE Sec. V-A: 1024)"},
     {"gmmu.hir.assoc", CFG_INT, "8", 1, 1048576, NULL, "HIR ways (HPE Sec. V-A: 8)"},
     {"gmmu.hir.set_pages", CFG_INT, "16", 1, 32, NULL,
@@ -130,7 +131,8 @@ struct gmmu *gmmu_create(struct engine *e, const struct config *cfg,
     fp_init(&g->fpages);
     fb_init(&g->fb, (uint32_t)cfg_u64(cfg, "gmmu.fault_buffer.entries"));
     g->irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
-    g->hir_on = cfg_bool(cfg, "gmmu.hir.enabled");
+    g->hir_on = !strcmp(cfg_str(cfg, "gmmu.hir.enabled"), "true");
+    g->hir_auto = !strcmp(cfg_str(cfg, "gmmu.hir.enabled"), "auto");
     uint32_t set_pages = (uint32_t)cfg_u64(cfg, "gmmu.hir.set_pages");
     if (!pow2(set_pages)) user_error("gmmu.hir.set_pages (%u) is not a power of two", set_pages);
     uint32_t hir_entries = (uint32_t)cfg_u64(cfg, "gmmu.hir.entries");
@@ -366,4 +368,9 @@ size_t gmmu_fetch_access_notifications(struct gmmu *g, struct access_notificatio
         g->note_n--;
     }
     return n;
+}
+
+void gmmu_hir_wanted(struct gmmu *g)
+{
+    if (g->hir_auto) g->hir_on = true;
 }

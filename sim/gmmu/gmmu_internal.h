@@ -67,7 +67,7 @@ struct gmmu {
     gmmu_replay_hook replay_hook;
     void *replay_ctx;
     /* HIR */
-    bool hir_on;
+    bool hir_on, hir_auto;        /* gmmu.hir.enabled: on; auto (on once wanted) */
     struct hir hir;
     struct hir_record *hir_tmp;
     struct hir_host *host;        /* ring: the driver's host buffer */

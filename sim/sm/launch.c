@@ -2,6 +2,7 @@
 #include <string.h>
 #include "sm_internal.h"
 #include "../stats.h"
+#include "../trace/trace.h"
 
 const char *occ_limit_name(enum occ_limit l)
 {
@@ -63,6 +64,7 @@ static void place_block(struct gpu *g, struct sm *s, sim_time now)
         w->age = g->warp_age++;
         w->outstanding = w->nfault = 0;
         w->held = false;
+        w->nmem = 0;
         w->ctx = (struct warp_ctx){ .k = &g->k, .block = block, .warp = i };
         uint32_t left = threads - i * WARP_SIZE;
         w->ctx.threads = left < WARP_SIZE ? left : WARP_SIZE;
@@ -101,6 +103,7 @@ static void kernel_end(struct gpu *g, sim_time now)
                           &bx, &by, &bz, &regs, &smem, &blocks, &g->k_insts,
                           &bps, &occ, occ_limit_name(g->k_limit) };
     rec_append(g->kernels, row);
+    if (TRACE_ON(TW_KERNELS)) trace_kernel(g->k.name, false, now);
     g->kernel_active = false;
     g->kernels_done++;
     *g->n_kernels += 1;
@@ -148,6 +151,7 @@ void launch_next(void *obj, uint64_t arg, sim_time now)
     g->nblocks = (uint64_t)g->k.grid.x * g->k.grid.y * g->k.grid.z;
     g->next_block = g->blocks_done = g->k_insts = 0;
     g->k_start = now;
+    if (TRACE_ON(TW_KERNELS)) trace_kernel(g->k.name, true, now);
     if (!g->nblocks) { kernel_end(g, now); return; }
     dispatch(g, now);
 }
@@ -161,6 +165,12 @@ void gpu_set_host_step_hook(struct gpu *g, gpu_host_step_fn fn, void *ctx)
 }
 
 void gpu_host_step_done(struct gpu *g, sim_time now) { launch_after(g, now); }
+
+void gpu_set_ref_hook(struct gpu *g, gpu_ref_fn fn, void *ctx)
+{
+    g->ref_fn = fn;
+    g->ref_ctx = ctx;
+}
 
 void retire_block(struct sm *s, struct block_slot *b, sim_time now)
 {

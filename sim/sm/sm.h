@@ -7,6 +7,7 @@
 #ifndef UVMSIM_SM_H
 #define UVMSIM_SM_H
 
+#include <stdio.h>
 #include "../engine.h"
 #include "../mem_req.h"
 
@@ -43,6 +44,15 @@ struct wl_step;
 typedef void (*gpu_host_step_fn)(void *ctx, const struct wl_step *step, sim_time now);
 void gpu_set_host_step_hook(struct gpu *g, gpu_host_step_fn fn, void *ctx);
 void gpu_host_step_done(struct gpu *g, sim_time now);
+/* Every page reference of a warp memory instruction, reported when its
+ * translation reaches the SM (after the fault, for a faulted page), with
+ * its place in the program's logical order: kernel launch number, thread
+ * block, the warp's memory-instruction number, warp in the block.  The
+ * same reference gets the same place in every run of a config, however
+ * the timing interleaves warps (Ideal's future, sim/driver/evict_ideal.c). */
+struct gpu_ref { uint64_t kernel, block, inst, vpn; uint32_t warp; };
+typedef void (*gpu_ref_fn)(void *ctx, const struct gpu_ref *r);
+void gpu_set_ref_hook(struct gpu *g, gpu_ref_fn fn, void *ctx);
 /* Start the workload's program. */
 void gpu_start(struct gpu *g, sim_time now);
 bool gpu_busy(const struct gpu *g);
@@ -77,5 +87,11 @@ struct coalesced {
 /* addr[l] for each lane l set in `active`, each access `size` bytes. */
 void gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size,
                   struct coalesced *out);
+
+/* ---- read-only views (uvmsim step) ---- */
+/* An SM: its live warps and what each waits on (the watchdog's dump). */
+void gpu_describe_sm(const struct gpu *g, unsigned sm, FILE *out);
+/* One warp slot: its state and the pages of its memory instructions. */
+void gpu_describe_warp(const struct gpu *g, unsigned sm, unsigned warp, FILE *out);
 
 #endif

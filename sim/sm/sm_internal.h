@@ -27,6 +27,7 @@ struct minst {
     enum req_kind access;
     uint32_t pending;           /* translations + lines not yet answered */
     uint8_t page_state[COAL_MAX];
+    uint64_t inst;              /* the warp's memory-instruction number */
     struct coalesced c;
 };
 
@@ -38,6 +39,7 @@ struct warp {
     uint32_t outstanding;       /* memory instructions in flight */
     uint32_t nfault;            /* pages of this warp fault-stalled */
     bool held;                  /* w->inst (barrier/exit) waits for memory */
+    uint64_t nmem;              /* memory instructions issued since warp start */
     struct warp_ctx ctx;
     struct warp_inst inst;
     struct minst *mi;           /* gpu->max_outstanding slots */
@@ -127,6 +129,8 @@ struct gpu {
     struct wl_step host_step;           /* the step the driver is running */
     gpu_host_step_fn host_fn;
     void *host_ctx;
+    gpu_ref_fn ref_fn;                  /* page references, or NULL */
+    void *ref_ctx;
     bool kernel_active, program_done;
     uint64_t next_block, nblocks, blocks_done, kernels_done, k_insts, warp_age;
     uint32_t k_blocks_per_sm;

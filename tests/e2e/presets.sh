@@ -52,7 +52,12 @@ check "batch-aware-table1: Sec. 2.2 batches" has configs/batch-aware-table1.yaml
     tlb.shootdown.cycles 0 driver.batch_size 1024 driver.batches_per_wake 1000000 \
     driver.replay_policy page driver.page_size 64KiB driver.prefetch tree \
     driver.eviction fifo driver.drop_clean false
-for f in hpe-table1 batch-aware-table1 thesis-table3-1; do
+# The real driver's defaults as a fragment for real-GPU presets.
+check "driver-real: the stock driver" has configs/driver-real.yaml \
+    driver.batch_size 256 driver.batches_per_wake 20 driver.replay_policy batch_flush \
+    driver.prefetch tree driver.evict_unit chunk driver.eviction fifo \
+    driver.drop_clean false driver.thrashing.enabled true
+for f in hpe-table1 batch-aware-table1 thesis-table3-1 driver-real; do
     # shellcheck disable=SC2086
     "$UVMSIM" run "configs/$f.yaml" $SMALL --quiet -o "$TMP/$f.h5"
     check "$f runs to completion" [ $? -eq 0 ]

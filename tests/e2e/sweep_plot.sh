@@ -12,7 +12,7 @@ if ! $PY -c "import h5py, pandas, matplotlib" 2>/dev/null; then
 fi
 
 "$UVMSIM" sweep run configs/sweeps/hpe.yaml -o "$TMP/hpe" -s workload.pattern.pages=64 >"$TMP/run.out" 2>&1
-check "reduced HPE sweep runs (72 points)" [ $? -eq 0 ] && grep -q "^merge: 72 of 72 points" "$TMP/run.out"
+check "reduced HPE sweep runs (84 points)" [ $? -eq 0 ] && grep -q "^merge: 84 of 84 points" "$TMP/run.out"
 
 H="$TMP/hpe/sweep.h5"
 $PLOT "$H" --x workload.pattern.type --y sim_time_ps --speedup \
@@ -20,10 +20,10 @@ $PLOT "$H" --x workload.pattern.type --y sim_time_ps --speedup \
     --facet gpu.memory.fraction -o "$TMP/hpe.png" --table >"$TMP/table.md" 2>"$TMP/err"
 check "plot exits 0" [ $? -eq 0 ]
 check "PNG written" [ -s "$TMP/hpe.png" ] && [ "$(head -c 4 "$TMP/hpe.png" | od -An -c | tr -d ' ')" = '211PNG' ]
-# 2 panels (75%, 50%) x (6 patterns + GM) clusters x 6 policies.
+# 2 panels (75%, 50%) x (6 patterns + GM) clusters x 7 policies.
 bars=$(grep '^| ' "$TMP/table.md" | grep -v '^| workload.pattern.type' |
        awk -F'|' '{for (i = 3; i < NF; i++) if ($i ~ /[0-9]/) n++} END {print n + 0}')
-check "84 bars in the table ($bars)" [ "$bars" -eq 84 ]
+check "98 bars in the table ($bars)" [ "$bars" -eq 98 ]
 check "two panels" [ "$(grep -c '^### gpu.memory.fraction = ' "$TMP/table.md")" -eq 2 ]
 check "a GM cluster per panel" [ "$(grep -c '^| GM |' "$TMP/table.md")" -eq 2 ]
 # The baseline against itself is 1 in every cluster (14 of them).

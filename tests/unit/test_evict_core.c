@@ -7,6 +7,7 @@
 #include "config.h"
 #include "stats.h"
 #include "driver/driver.h"
+#include "../../sim/driver/evict.h"
 
 static uint64_t stat_u(struct stats *st, const char *name)
 {
@@ -66,12 +67,40 @@ START_TEST(replay_tlb_feeds_only_walks)
 }
 END_TEST
 
+/* A page brought back by a prefetch is no fault, so no wrong eviction
+ * (issue 11.1), and it leaves the window: FIFO, 2 frames, through the
+ * evictor: 1 2 resident; victim 1; 1 prefetched back (not wrong); victim
+ * 2 (FIFO order: 2 is older than the prefetched 1); fault on 2: wrong. */
+START_TEST(prefetched_pages_are_not_wrong_evictions)
+{
+    struct cfg_error err;
+    struct config *c = config_load(NULL, NULL, 0, &err);
+    struct stats *st = stats_new();
+    struct evictor *ev = evictor_create(c, "fifo", 2, st);
+    uint64_t v;
+    evictor_resident(ev, 1, false);
+    evictor_resident(ev, 2, false);
+    ck_assert(evictor_victim(ev, &v));
+    ck_assert_uint_eq(v, 1);
+    evictor_resident(ev, 1, true);
+    ck_assert_uint_eq(stat_u(st, "evict.wrong_evictions"), 0);
+    ck_assert(evictor_victim(ev, &v));
+    ck_assert_uint_eq(v, 2);
+    evictor_resident(ev, 2, false);
+    ck_assert_uint_eq(stat_u(st, "evict.wrong_evictions"), 1);
+    evictor_free(ev);
+    stats_free(st);
+    config_free(c);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
     Suite *s = suite_create("evict_core");
     TCase *t = tcase_create("core");
     tcase_add_test(t, wrong_evictions_within_the_window);
     tcase_add_test(t, replay_tlb_feeds_only_walks);
+    tcase_add_test(t, prefetched_pages_are_not_wrong_evictions);
     suite_add_tcase(s, t);
     return s;
 }

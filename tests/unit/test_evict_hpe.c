@@ -321,6 +321,64 @@ START_TEST(type_two_loop_hpe_evicts_clearly_fewer_than_lru)
 }
 END_TEST
 
+/* Prefetched pages are no faults (issue 11.1).  Sets of 2, intervals of 4
+ * faults, through the evictor: faults 0 2 4, prefetches 6 8 10 12 (four
+ * sets join the new partition), still the first interval: page 0 new.
+ * Fault 14, the 4th fault, ends it: 0 and the prefetched 6 are middle.
+ * (Counted as faults, the prefetch of 6 would have ended the interval and
+ * the fault on 14 found 0 already middle.) */
+START_TEST(prefetched_pages_do_not_advance_the_interval)
+{
+    const char *sets[] = { "driver.evict.hpe.set_pages=2", "driver.evict.hpe.interval=4",
+                           "driver.evict.hpe.hit_feed=none" };
+    struct config *c = cfg_sets(sets, 3);
+    struct evictor *ev = evictor_create(c, "hpe", 16, NULL);
+    void *p = evictor_policy(ev);
+    for (uint64_t v = 0; v <= 4; v += 2) evictor_resident(ev, v, false);
+    for (uint64_t v = 6; v <= 12; v += 2) evictor_resident(ev, v, true);
+    ck_assert_int_eq(evict_hpe_partition(p, 0), 2);
+    ck_assert_int_eq(evict_hpe_partition(p, 12), 2);
+    evictor_resident(ev, 14, false);
+    ck_assert_int_eq(evict_hpe_partition(p, 0), 1);
+    ck_assert_int_eq(evict_hpe_partition(p, 6), 1);
+    ck_assert_int_eq(evict_hpe_partition(p, 14), 1);
+    evictor_free(ev);
+    config_free(c);
+}
+END_TEST
+
+/* A victim brought back by a prefetch is no wrong eviction, neither of
+ * the evictor's window nor of HPE's strategy FIFOs: the setup of
+ * irregular2_switches_strategy (two faults on LRU's victims switch to
+ * MRU-C) with the victims prefetched back instead switches nothing and
+ * counts no wrong eviction; a fault on the next victim then counts one. */
+START_TEST(prefetched_victims_are_not_wrong_evictions)
+{
+    const char *sets[] = { "driver.evict.hpe.set_pages=4", "driver.evict.hpe.wrong_threshold=2",
+                           "driver.evict.hpe.hit_feed=none" };
+    struct config *c = cfg_sets(sets, 3);
+    struct stats *st = stats_new();
+    struct evictor *ev = evictor_create(c, "hpe", 6, st);
+    for (uint64_t v = 0; v < 7; v++) if (v != 3) evictor_resident(ev, v, false);
+    uint64_t v;
+    ck_assert(evictor_victim(ev, &v));
+    ck_assert_uint_eq(v, 0);
+    evictor_resident(ev, 0, true);
+    ck_assert(evictor_victim(ev, &v));
+    ck_assert_uint_eq(v, 0);
+    evictor_resident(ev, 0, true);
+    ck_assert_uint_eq(*stats_find(st, "evict.hpe.switches")->p.u, 0);
+    ck_assert_uint_eq(*stats_find(st, "evict.wrong_evictions")->p.u, 0);
+    ck_assert(evictor_victim(ev, &v));
+    evictor_resident(ev, v, false);
+    ck_assert_uint_eq(*stats_find(st, "evict.wrong_evictions")->p.u, 1);
+    ck_assert_uint_eq(*stats_find(st, "evict.hpe.switches")->p.u, 0);
+    evictor_free(ev);
+    stats_free(st);
+    config_free(c);
+}
+END_TEST
+
 static Suite *hpe_suite(void)
 {
     Suite *s = suite_create("evict_hpe");
@@ -334,6 +392,8 @@ static Suite *hpe_suite(void)
     tcase_add_test(t, irregular2_switches_strategy);
     tcase_add_test(t, hir_transfer_delivers_hits_every_nth_fault);
     tcase_add_test(t, type_two_loop_hpe_evicts_clearly_fewer_than_lru);
+    tcase_add_test(t, prefetched_pages_do_not_advance_the_interval);
+    tcase_add_test(t, prefetched_victims_are_not_wrong_evictions);
     suite_add_tcase(s, t);
     return s;
 }

@@ -1,13 +1,14 @@
-/* Belady's MIN (ideal): equal to a brute-force MIN written here, never more
- * faults than any other policy on seeded random and patterned traces, and
- * the two-pass design (record a stream, replay with it as the future). */
+/* Belady's MIN (ideal): in replay equal to a brute-force MIN written here
+ * and never more faults than any other policy on seeded random and
+ * patterned traces; in timed runs its future is the program's references
+ * at their logical places, which references made in any order find. */
 #include <check.h>
 #include "suite_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "config.h"
+#include "stats.h"
 #include "rng.h"
 #include "driver/driver.h"
 #include "../../sim/driver/evict.h"
@@ -110,34 +111,71 @@ START_TEST(ideal_matches_brute_force_min_and_beats_every_policy)
 }
 END_TEST
 
-/* Pass 1 records what the policy is fed (every reference, in replay) and
- * pass 2 uses the file as the future: the same faults as with the trace. */
-START_TEST(recorded_stream_is_the_future_of_a_second_pass)
+/* Timed Ideal finds each reference by its logical place, so the order in
+ * which a run makes them does not matter.  Pattern type II over 16 pages,
+ * 2 launches: 2 blocks of 8 warps, warp w of block b reads page 8b + w
+ * once per launch, so page p's references are (launch, p / 8, 0, p % 8).
+ * 4 frames.  Launch 0 made in reverse page order (15 .. 0), each page
+ * landing (on_resident) then referenced: every resident page's next use is
+ * in launch 1, the furthest the highest page, so 11 evicts 15, 10 evicts
+ * 14, ..., 0 evicts 4: 12 victims, 0 1 2 3 stay.  Launch 1 in order: 0-3
+ * made (next use: never).  A batch of two faults, 4 and 5: 4 evicts 3
+ * (never, highest); 4 has landed but its reference is pending, so 5 evicts
+ * 2, not 4.  Then 6 .. 15 each evict the highest page (all never) after
+ * their reference: 28 faults in all, MIN's 16 + (16 - 4) for this order. */
+START_TEST(references_in_any_order_find_their_place)
 {
-    char path[] = "/tmp/uvmsim_future_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    const char *text = "1\n2\n3\n4\n1\n2\n5\n1\n2\n3\n4\n5\n";
-    char rec[300], fut[300];
-    snprintf(rec, sizeof rec, "driver.evict.record=%s", path);
-    snprintf(fut, sizeof fut, "driver.evict.ideal.future=%s", path);
-    faults_of("fifo", 3, text, rec, NULL, NULL);
-    /* Belady on this classic string with 3 frames: 7 faults
-     * (1 2 3 miss, 4 evicts 3, 1 2 hit, 5 evicts 4, 1 2 hit, 3 evicts 1
-     * or 2 -- neither is used again --, 4 evicts the other or 3, 5 hits). */
-    ck_assert_uint_eq(faults_of("ideal", 3, text, NULL, NULL, NULL), 7);
-    ck_assert_uint_eq(faults_of("ideal", 3, text, fut, NULL, NULL), 7);
-    FILE *f = fopen(path, "r");
-    uint64_t *refs;
-    size_t n;
-    char err[128];
-    ck_assert_int_eq(page_trace_read(f, path, &refs, NULL, &n, err, sizeof err), 0);
-    fclose(f);
-    ck_assert_uint_eq(n, 12);
-    ck_assert_uint_eq(refs[6], 5);
-    free(refs);
-    unlink(path);
-    close(fd);
+    const char *sets[] = { "workload.kind=pattern", "workload.pattern.type=thrashing",
+                           "workload.pattern.pages=16", "workload.pattern.passes=2" };
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, 4, &err);
+    ck_assert_msg(c != NULL, "%s", err.msg);
+    const uint64_t base = 0x100000000000ULL >> 12;      /* WL_VA_BASE's page */
+    struct stats *st = stats_new();
+    struct evictor *ev = evictor_create(c, "ideal", 4, st);
+    evictor_program(ev, c);
+    ck_assert(evictor_wants_references(ev));
+    ck_assert(!evictor_wants_touches(ev));
+    ck_assert_uint_eq(*stats_find(st, "evict.ideal.references")->p.u, 32);
+    uint64_t res[4], nres = 0, faults = 0, v;
+#define FAULT(p, want) do {                                                        \
+        faults++;                                                                  \
+        if (nres == 4) {                                                           \
+            ck_assert(evictor_victim(ev, &v));                                     \
+            if ((int64_t)(want) >= 0) ck_assert_uint_eq(v - base, (uint64_t)(want)); \
+            size_t i_ = 0;                                                         \
+            while (res[i_] != v) i_++;                                             \
+            res[i_] = res[--nres];                                                 \
+        }                                                                          \
+        res[nres++] = base + (p);                                                  \
+        evictor_resident(ev, base + (p), false);                                   \
+    } while (0)
+#define REF(k, p) evictor_reference(ev, &(struct evict_ref){ (k), (p) / 8, 0, base + (p), (p) % 8 })
+    for (int p = 15; p >= 0; p--) {
+        FAULT(p, p < 12 ? p + 4 : -1);
+        REF(0, p);
+    }
+    for (int p = 0; p < 4; p++) REF(1, p);
+    FAULT(4, 3);
+    FAULT(5, 2);
+    REF(1, 4);
+    REF(1, 5);
+    for (int p = 6; p < 16; p++) {
+        FAULT(p, -1);
+        ck_assert_uint_eq(v - base, (uint64_t)(p - 1));
+        REF(1, p);
+    }
+#undef FAULT
+#undef REF
+    ck_assert_uint_eq(faults, 28);
+    ck_assert_uint_eq(*stats_find(st, "evict.ideal.unmatched")->p.u, 0);
+    /* a reference the program never makes is counted and ignored */
+    evictor_reference(ev, &(struct evict_ref){ 0, 0, 1, base, 0 });
+    evictor_reference(ev, &(struct evict_ref){ 0, 0, 0, base + 99, 0 });
+    ck_assert_uint_eq(*stats_find(st, "evict.ideal.unmatched")->p.u, 2);
+    evictor_free(ev);
+    stats_free(st);
+    config_free(c);
 }
 END_TEST
 
@@ -147,7 +185,7 @@ static Suite *ideal_suite(void)
     TCase *t = tcase_create("ideal");
     tcase_set_timeout(t, 60);
     tcase_add_test(t, ideal_matches_brute_force_min_and_beats_every_policy);
-    tcase_add_test(t, recorded_stream_is_the_future_of_a_second_pass);
+    tcase_add_test(t, references_in_any_order_find_their_place);
     suite_add_tcase(s, t);
     return s;
 }

@@ -103,6 +103,30 @@ START_TEST(rrip_fp_delay_field_stops_instant_thrashing)
 }
 END_TEST
 
+/* RRIP-FP's fault number does not count prefetched pages (issue 11.1).
+ * Distant insertion, delay 2, 3 frames; faults numbered from 0:
+ *   A(0) B(1) C(2); victim at count 3: A (slot 0); D(3) takes slot 0.
+ *   Victim at count 4: D's margin 1 < 2, B's 3 -> B; prefetched P takes
+ *   slot 1 with the current number 4, which stays 4.
+ *   Victim at count 4: D 1, P 0, C 2 -> C.
+ * Had P counted as fault 4, the count would be 5 and D (margin 2) would go. */
+START_TEST(rrip_fp_prefetches_do_not_count_as_faults)
+{
+    struct config *c = cfg_with("driver.evict.rrip_fp.insert=distant", "driver.evict.rrip_fp.delay=2");
+    const struct evict_ops *o = &evict_rrip_fp_ops;
+    void *p = o->create(c, 3);
+    o->on_resident(p, 'A'); o->on_resident(p, 'B'); o->on_resident(p, 'C');
+    ck_assert_uint_eq(victim(o, p), 'A');
+    o->on_resident(p, 'D');
+    ck_assert_uint_eq(victim(o, p), 'B');
+    o->prefetched(p, 'P');
+    ck_assert_int_eq(evict_rrip_prediction(p, 'P'), 3);
+    ck_assert_uint_eq(victim(o, p), 'C');
+    o->destroy(p);
+    config_free(c);
+}
+END_TEST
+
 START_TEST(brrip_inserts_distant_except_a_chance_of_long)
 {
     struct config *c = cfg_with(NULL, NULL);
@@ -203,6 +227,7 @@ static Suite *rrip_suite(void)
     tcase_add_test(t, srrip_insertion_hit_and_ageing);
     tcase_add_test(t, rrip_fp_hits_step_down_by_one);
     tcase_add_test(t, rrip_fp_delay_field_stops_instant_thrashing);
+    tcase_add_test(t, rrip_fp_prefetches_do_not_count_as_faults);
     tcase_add_test(t, brrip_inserts_distant_except_a_chance_of_long);
     tcase_add_test(t, rrip_matches_naive_model_on_random_traces);
     suite_add_tcase(s, t);

@@ -1,0 +1,166 @@
+/* Eviction policies in timed runs of the whole machine (system.c):
+ * HPE with its defaults receives the HIR's records (issue 11.1), the
+ * configuration that would starve it is refused, and Ideal is a lower
+ * bound on the HPE pattern workloads (issue 11.13). */
+#include <check.h>
+#include "suite_main.h"
+#include <stdio.h>
+#include <string.h>
+#include "config.h"
+#include "stats.h"
+#include "system.h"
+
+static struct config *load(const char *const *sets, size_t n)
+{
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, n, &err);
+    if (!c) ck_abort_msg("config: %s", err.msg);
+    return c;
+}
+
+static uint64_t counter(struct system *s, const char *name)
+{
+    const struct stat_entry *st = stats_find(system_stats(s), name);
+    ck_assert_msg(st && st->kind == STAT_COUNTER, "no counter %s", name);
+    return *st->p.u;
+}
+
+/* HPE type II (pattern thrashing, 2 passes over 1024 pages, 75 % memory)
+ * with every other key at its default: hit_feed hir, gmmu.hir.enabled
+ * auto.  1024 pages do not fit the 512-entry L2 TLB, so pass 2 walks pages
+ * that stayed resident: walk hits, which the HIR records and hands over
+ * every 16th fault and before evictions.  So the HIR records walk hits
+ * (none lost: 1024 pages are 64 sets, in a 1024-entry HIR), transfers them,
+ * and the policy receives per-page records, at most one per recorded hit
+ * (a record carries a page's count of hits).  With the HIR off (the old
+ * default) none of this happened. */
+START_TEST(hpe_defaults_receive_hir_records)
+{
+    const char *sets[] = { "workload.kind=pattern", "workload.pattern.pages=1024",
+                           "gpu.memory.fraction=75%", "driver.eviction=hpe" };
+    struct config *c = load(sets, 4);
+    struct system *s = system_build(c);
+    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    uint64_t hits = counter(s, "gmmu.walk_hits"), rec = counter(s, "gmmu.hir.records");
+    ck_assert_uint_gt(hits, 0);
+    ck_assert_uint_eq(rec, hits);
+    ck_assert_uint_eq(counter(s, "gmmu.hir.lost"), 0);
+    ck_assert_uint_gt(counter(s, "gmmu.hir.transfers"), 0);
+    uint64_t fed = counter(s, "evict.hit_records");
+    ck_assert_uint_gt(fed, 0);
+    ck_assert_uint_le(fed, rec);
+    system_free(s);
+    config_free(c);
+}
+END_TEST
+
+/* The HIR is HPE's hardware: other policies leave it off (no link bytes),
+ * HPE fed otherwise (hit_feed ideal or none) too. */
+START_TEST(hir_stays_off_without_a_consumer)
+{
+    static const char *const variants[][2] = {
+        { "driver.eviction=lru", "driver.evict.hpe.hit_feed=hir" },
+        { "driver.eviction=hpe", "driver.evict.hpe.hit_feed=ideal" },
+        { "driver.eviction=hpe", "driver.evict.hpe.hit_feed=none" },
+    };
+    for (int i = 0; i < 3; i++) {
+        const char *sets[] = { "workload.kind=pattern", "workload.pattern.pages=1024",
+                               "gpu.memory.fraction=75%", variants[i][0], variants[i][1] };
+        struct config *c = load(sets, 5);
+        struct system *s = system_build(c);
+        ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+        ck_assert_uint_gt(counter(s, "gmmu.walk_hits"), 0);
+        ck_assert_uint_eq(counter(s, "gmmu.hir.records"), 0);
+        ck_assert_uint_eq(counter(s, "gmmu.hir.transfer_bytes"), 0);
+        system_free(s);
+        config_free(c);
+    }
+}
+END_TEST
+
+/* HPE on the HIR feed with the HIR forced off is refused, naming both
+ * keys and where the HIR was turned off. */
+START_TEST(hpe_with_hir_forced_off_is_refused)
+{
+    const char *sets[] = { "driver.eviction=hpe", "gmmu.hir.enabled=false" };
+    struct cfg_error err;
+    ck_assert_ptr_null(config_load(NULL, sets, 2, &err));
+    ck_assert_msg(strstr(err.msg, "-s 'gmmu.hir.enabled=false'") == err.msg, "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "driver.eviction=hpe"), "%s", err.msg);
+    ck_assert_msg(strstr(err.msg, "driver.evict.hpe.hit_feed=hir"), "%s", err.msg);
+    const char *ok[] = { "driver.eviction=hpe", "gmmu.hir.enabled=false", "driver.evict.hpe.hit_feed=none" };
+    struct config *c = config_load(NULL, ok, 3, &err);
+    ck_assert_msg(c != NULL, "%s", err.msg);
+    config_free(c);
+}
+END_TEST
+
+static uint64_t pages_in(const char *type, const char *fraction, const char *policy)
+{
+    char t[96], f[64], e[64];
+    snprintf(t, sizeof t, "workload.pattern.type=%s", type);
+    snprintf(f, sizeof f, "gpu.memory.fraction=%s", fraction);
+    snprintf(e, sizeof e, "driver.eviction=%s", policy);
+    const char *sets[] = { "workload.kind=pattern", "workload.pattern.pages=512", "gpu.sms=1", t, f, e };
+    struct config *c = load(sets, 6);
+    struct system *s = system_build(c);
+    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    uint64_t n = counter(s, "driver.pages_migrated");
+    if (!strcmp(policy, "ideal")) ck_assert_uint_eq(counter(s, "evict.ideal.unmatched"), 0);
+    system_free(s);
+    config_free(c);
+    return n;
+}
+
+/* Timed Ideal is a lower bound (issue 11.13): on every HPE pattern type at
+ * 75 % and 50 % memory it takes no more faults (pages migrated; no
+ * prefetcher, so one per demand fault) than LRU, FIFO, RRIP-FP, CLOCK-Pro
+ * or HPE, beyond 1 %.  One SM (48 warps at once) so that the 512 warps of
+ * a launch run in waves and the order of references matters; with all of
+ * them resident together every page of a loop is referenced before the
+ * first eviction of its launch.  For the loops (II, V: K = 512 pages, 2
+ * passes, C frames) both ends are known: MIN over the logical order
+ * faults K + (K - C + 1) times (pass 2 hits the C - 1 lowest pages it kept),
+ * and no policy can fault fewer than K + (K - C) times (pass 2 starts with
+ * at most C of its pages resident). */
+START_TEST(ideal_is_a_lower_bound_on_the_hpe_patterns)
+{
+    static const char *const types[] = { "streaming", "thrashing", "part-repetitive",
+                                         "most-repetitive", "repetitive-thrashing", "region-moving" };
+    static const char *const fractions[] = { "75%", "50%" };
+    static const char *const others[] = { "lru", "fifo", "rrip-fp", "clock-pro", "hpe" };
+    for (int t = 0; t < 6; t++) {
+        for (int f = 0; f < 2; f++) {
+            uint64_t best = pages_in(types[t], fractions[f], "ideal");
+            for (int o = 0; o < 5; o++) {
+                uint64_t n = pages_in(types[t], fractions[f], others[o]);
+                ck_assert_msg(best * 100 <= n * 101, "%s at %s: ideal %llu > %s %llu", types[t],
+                              fractions[f], (unsigned long long)best, others[o], (unsigned long long)n);
+            }
+            if (t == 1 || t == 4) {
+                uint64_t C = f ? 256 : 384;
+                ck_assert_uint_le(best, 2 * 512 - C + 1);
+                ck_assert_uint_ge(best, 2 * 512 - C);
+            }
+        }
+    }
+}
+END_TEST
+
+static Suite *timed_suite(void)
+{
+    Suite *s = suite_create("evict_timed");
+    TCase *t = tcase_create("timed");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, hpe_defaults_receive_hir_records);
+    tcase_add_test(t, hir_stays_off_without_a_consumer);
+    tcase_add_test(t, hpe_with_hir_forced_off_is_refused);
+    tcase_add_test(t, ideal_is_a_lower_bound_on_the_hpe_patterns);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    return run_suite(timed_suite());
+}
