@@ -1,5 +1,6 @@
 /* uvmsim run: simulate, summarise, write the HDF5 result. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,15 @@ static void show_progress(void *ctx, sim_time now)
             cycles / (t - p->start));
 }
 
+/* One escaped line (a path may hold control characters). */
+static void write_failed(const char *out, const char *err)
+{
+    char line[1200], esc[2400];
+    snprintf(line, sizeof line, "cannot write result '%s': %s", out, err);
+    text_escape(esc, sizeof esc, line);
+    fprintf(stderr, "uvmsim: %s\n", esc);
+}
+
 static const char *status_name(enum run_status st)
 {
     return st == RUN_COMPLETED ? "completed" : st == RUN_TIME_LIMIT ? "time_limit"
@@ -125,6 +135,16 @@ int cmd_run(int argc, char **argv)
         }
         trace_machine(cfg, system_stats(sys));
     }
+    char err[512];
+    /* The file is opened now: the time series and tables stream into it. */
+    struct results *res = results_open(out, cfg, system_stats(sys), err, sizeof err);
+    if (!res) {
+        write_failed(out, err);
+        system_free(sys);
+        config_free(cfg);
+        free(out);
+        return EXIT_INTERNAL;
+    }
     struct progress prog = { sys, t0, t0 };
     bool tty = isatty(STDERR_FILENO);
     if (tty) system_set_progress(sys, show_progress, &prog);
@@ -137,6 +157,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "uvmsim: stopped by %s; no result written\n",
                 outfile_signal == SIGINT ? "SIGINT" : "SIGTERM");
         if (to.path) unlink(to.path);   /* nothing of an interrupted run stays */
+        results_abort(res);
         int code = outfile_signal_exit_code();
         system_free(sys);
         config_free(cfg);
@@ -171,13 +192,9 @@ int cmd_run(int argc, char **argv)
     if (st != RUN_COMPLETED)
         fprintf(stderr, "uvmsim: warning: run stopped by %s before the workload finished\n",
                 st == RUN_TIME_LIMIT ? "sim.max_time" : "sim.max_events");
-    char err[512];
     int rc = EXIT_OK;
-    if (results_write(out, cfg, system_stats(sys), &ri, err, sizeof err) != 0) {
-        char line[1200], esc[2400];
-        snprintf(line, sizeof line, "cannot write result '%s': %s", out, err);
-        text_escape(esc, sizeof esc, line);
-        fprintf(stderr, "uvmsim: %s\n", esc);
+    if (results_finish(res, system_stats(sys), &ri, err, sizeof err) != 0) {
+        write_failed(out, err);
         rc = EXIT_INTERNAL;
     } else if (!o.quiet) {
         print_summary(stdout, system_stats(sys), &ri, out);

@@ -143,12 +143,15 @@ int outfile_commit(const char *tmp, const char *target, char *err, size_t n)
 volatile sig_atomic_t outfile_signal;
 static char guarded[PATH_MAX];
 static volatile sig_atomic_t have_guarded;
+static char watched[PATH_MAX];
+static volatile sig_atomic_t have_watched;
 
 /* Async-signal-safe only: unlink and _exit (POSIX.1-2017, 2.4.3). */
 static void on_signal(int sig)
 {
     if (have_guarded || outfile_signal) {
         if (have_guarded) unlink(guarded);
+        if (have_watched) unlink(watched);
         _exit(128 + sig);
     }
     outfile_signal = sig;
@@ -179,6 +182,15 @@ void outfile_guard(const char *tmp)
         unlink(guarded);
         _exit(128 + outfile_signal);
     }
+}
+
+void outfile_watch(const char *tmp)
+{
+    have_watched = 0;
+    if (!tmp) return;
+    snprintf(watched, sizeof watched, "%s", tmp);
+    atomic_signal_fence(memory_order_seq_cst);   /* the name before the flag */
+    have_watched = 1;
 }
 
 int outfile_signal_exit_code(void) { return 128 + outfile_signal; }

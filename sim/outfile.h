@@ -40,6 +40,10 @@ extern volatile sig_atomic_t outfile_signal;
 void outfile_handle_signals(void);
 /* The temporary file the handler removes (NULL: none); the name is copied. */
 void outfile_guard(const char *tmp);
+/* A file written while the run goes on (a streamed result): the first
+ * signal only stops the run (its owner removes the file), a second one
+ * removes it on its way out.  NULL: none. */
+void outfile_watch(const char *tmp);
 /* 128 + outfile_signal. */
 int outfile_signal_exit_code(void);
 

@@ -21,6 +21,7 @@
 #define CHUNK_MAX_ROWS 256
 #define CHUNK_TARGET_BYTES 65536
 #define DEFLATE_LEVEL 4
+#define MDC_MAX_BYTES (2u << 20)
 
 struct writer {
     hid_t fid;
@@ -29,6 +30,7 @@ struct writer {
     hid_t dcpl_contig;   /* larger fixed-size datasets */
     hid_t str;           /* variable-length UTF-8 string */
     bool deflate;
+    unsigned writes;     /* rowset writes, for the periodic free-list collection */
     char *err;
     size_t errlen;
     bool failed;
@@ -343,12 +345,22 @@ static int write_stats(struct writer *w, const struct stats *s)
 
 /* ---- record datasets (time series and tables) ---- */
 
+/* What a row dataset holds: its name, description and fields. */
 struct rows {
     const char *name, *desc;
     const struct rec_field *fields;
-    size_t nfields, nrows, row_bytes;
-    const void *(*row)(const void *src, size_t r);
-    const void *src;
+    size_t nfields, row_bytes;
+};
+
+/* A row dataset open for the run: created empty when the file is opened
+ * and extended as blocks of rows arrive (stats.h's sink), so the rows of
+ * a long run never sit in memory at once.  key: the rec_table it holds
+ * (NULL: the time series). */
+struct rowset {
+    const void *key;
+    char *name;
+    hid_t d, mtype;
+    size_t row_bytes;
 };
 
 static hid_t field_type(enum rec_type t, bool file)
@@ -383,6 +395,9 @@ static hid_t row_type(struct writer *w, const struct rows *r, bool file)
     return t;
 }
 
+/* Rows per chunk: also the block of rows the stats registry hands over at
+ * a time (stats_sink.rows), so every block but a run's last is whole
+ * chunks. */
 static hsize_t chunk_rows(size_t row_bytes)
 {
     size_t n = CHUNK_TARGET_BYTES / (row_bytes ? row_bytes : 1);
@@ -403,32 +418,6 @@ static hid_t rows_dcpl(struct writer *w, hsize_t chunk)
     return p;
 }
 
-/* Rows go out a block at a time so that a long run needs no second copy of
- * the whole table in memory; blocks are whole chunks. */
-static int rows_write(struct writer *w, hid_t d, hid_t mtype,
-                      const struct rows *r, hsize_t chunk)
-{
-    hsize_t block = chunk * 16;
-    unsigned char *buf = xmalloc((size_t)block * r->row_bytes);
-    hid_t fsp = H5Dget_space(d);
-    int rc = fsp < 0 ? -1 : 0;
-    for (hsize_t r0 = 0; !rc && r0 < r->nrows; r0 += block) {
-        hsize_t n = r->nrows - r0 < block ? r->nrows - r0 : block;
-        for (hsize_t i = 0; i < n; i++)
-            memcpy(buf + i * r->row_bytes, r->row(r->src, r0 + i),
-                   r->row_bytes);
-        hid_t msp = H5Screate_simple(1, &n, NULL);
-        if (msp < 0 ||
-            H5Sselect_hyperslab(fsp, H5S_SELECT_SET, &r0, NULL, &n, NULL) < 0 ||
-            H5Dwrite(d, mtype, msp, fsp, H5P_DEFAULT, buf) < 0)
-            rc = -1;
-        if (msp >= 0) H5Sclose(msp);
-    }
-    if (fsp >= 0) H5Sclose(fsp);
-    free(buf);
-    return rc ? fail(w, "cannot write the rows of '%s'", r->name) : 0;
-}
-
 static int rows_attrs(struct writer *w, hid_t d, const struct rows *r)
 {
     int rc = attr_str(w, d, "description", r->desc);
@@ -442,36 +431,71 @@ static int rows_attrs(struct writer *w, hid_t d, const struct rows *r)
     return rc;
 }
 
-static int write_rows(struct writer *w, const struct rows *r)
+/* Creates the empty, extendible dataset with its attributes. */
+static int rowset_create(struct writer *w, struct rowset *rs, const void *key,
+                         const struct rows *r)
 {
-    hsize_t dims = r->nrows, maxdims = H5S_UNLIMITED;
+    *rs = (struct rowset){ .key = key, .name = xstrdup(r->name), .d = -1, .mtype = -1,
+                           .row_bytes = r->row_bytes };
+    hsize_t dims = 0, maxdims = H5S_UNLIMITED;
     hsize_t chunk = chunk_rows(r->row_bytes);
     hid_t ftype = row_type(w, r, true);
-    hid_t mtype = ftype < 0 ? -1 : row_type(w, r, false);
-    hid_t dcpl = mtype < 0 ? -1 : rows_dcpl(w, chunk);
+    rs->mtype = ftype < 0 ? -1 : row_type(w, r, false);
+    hid_t dcpl = rs->mtype < 0 ? -1 : rows_dcpl(w, chunk);
     hid_t sp = dcpl < 0 ? -1 : H5Screate_simple(1, &dims, &maxdims);
-    hid_t d = sp < 0 ? -1 : H5Dcreate2(w->fid, r->name, ftype, sp,
-                                       H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    /* No chunk cache: rows arrive in whole chunks, written once. */
+    hid_t dapl = sp < 0 ? -1 : H5Pcreate(H5P_DATASET_ACCESS);
+    if (dapl >= 0 && H5Pset_chunk_cache(dapl, 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT) < 0) {
+        H5Pclose(dapl);
+        dapl = -1;
+    }
+    rs->d = dapl < 0 ? -1 : H5Dcreate2(w->fid, r->name, ftype, sp, H5P_DEFAULT, dcpl, dapl);
     /* HDF5 caps a compound type's description at 64 KiB: roughly a
      * thousand fields, hence the field count in the message. */
-    int rc = d < 0 ? fail(w, "cannot create dataset '/%s' (%zu fields)",
-                          r->name, r->nfields) : 0;
-    if (!rc) rc = rows_write(w, d, mtype, r, chunk);
-    if (!rc) rc = rows_attrs(w, d, r);
-    if (d >= 0 && H5Dclose(d) < 0) rc = fail(w, "cannot close '/%s'", r->name);
+    int rc = rs->d < 0 ? fail(w, "cannot create dataset '/%s' (%zu fields)",
+                              r->name, r->nfields) : 0;
+    if (!rc) rc = rows_attrs(w, rs->d, r);
+    if (dapl >= 0) H5Pclose(dapl);
     if (sp >= 0) H5Sclose(sp);
     if (dcpl >= 0) H5Pclose(dcpl);
-    if (mtype >= 0) H5Tclose(mtype);
     if (ftype >= 0) H5Tclose(ftype);
     return rc;
 }
 
-static const void *series_row(const void *src, size_t r)
+/* Rows [first, first + n) of the dataset from buf (packed rows). */
+static int rowset_write(struct writer *w, struct rowset *rs, const void *buf,
+                        size_t first, size_t n)
 {
-    return stats_series_row(src, r);
+    if (w->failed || rs->d < 0) return -1;
+    if (!n) return 0;
+    hsize_t off = first, cnt = n, end = first + n;
+    int rc = H5Dset_extent(rs->d, &end) < 0 ? -1 : 0;
+    hid_t fsp = rc ? -1 : H5Dget_space(rs->d);
+    hid_t msp = fsp < 0 ? -1 : H5Screate_simple(1, &cnt, NULL);
+    if (msp < 0 ||
+        H5Sselect_hyperslab(fsp, H5S_SELECT_SET, &off, NULL, &cnt, NULL) < 0 ||
+        H5Dwrite(rs->d, rs->mtype, msp, fsp, H5P_DEFAULT, buf) < 0)
+        rc = -1;
+    if (msp >= 0) H5Sclose(msp);
+    if (fsp >= 0) H5Sclose(fsp);
+    /* HDF5 keeps freed hyperslab and dataspace blocks on its own free
+     * lists, which only grow over a long run of small appends; returning
+     * them every 64 writes keeps the writer's memory flat. */
+    if (++w->writes % 64 == 0) H5garbage_collect();
+    return rc ? fail(w, "cannot write the rows of '/%s'", rs->name) : 0;
 }
 
-static int write_timeseries(struct writer *w, const struct stats *s)
+static int rowset_close(struct writer *w, struct rowset *rs)
+{
+    int rc = 0;
+    if (rs->d >= 0 && H5Dclose(rs->d) < 0) rc = fail(w, "cannot close '/%s'", rs->name);
+    if (rs->mtype >= 0) H5Tclose(rs->mtype);
+    free(rs->name);
+    *rs = (struct rowset){ .d = -1, .mtype = -1 };
+    return rc;
+}
+
+static int series_create(struct writer *w, struct rowset *rs, const struct stats *s)
 {
     size_t ncol = stats_series_columns(s);
     struct rec_field *f = xcalloc(ncol, sizeof *f);
@@ -486,32 +510,20 @@ static int write_timeseries(struct writer *w, const struct stats *s)
         .name = "timeseries",
         .desc = "statistics sampled every sim.epoch (cumulative values; "
                 "averages as the mean so far)",
-        .fields = f, .nfields = ncol, .nrows = stats_series_rows(s),
-        .row_bytes = 8 * ncol, .row = series_row, .src = s,
+        .fields = f, .nfields = ncol, .row_bytes = 8 * ncol,
     };
-    int rc = write_rows(w, &r);
+    int rc = rowset_create(w, rs, NULL, &r);
     free(f);
     return rc;
 }
 
-static const void *table_row(const void *src, size_t r)
+static int table_create(struct writer *w, struct rowset *rs, const struct rec_table *t)
 {
-    const struct rec_table *t = src;
-    return t->rows + r * t->row_bytes;
-}
-
-static int write_tables(struct writer *w, const struct stats *s)
-{
-    for (size_t i = 0; i < stats_table_count(s); i++) {
-        const struct rec_table *t = stats_table_at(s, i);
-        struct rows r = {
-            .name = t->name, .desc = t->desc, .fields = t->fields,
-            .nfields = t->nfields, .nrows = t->nrows,
-            .row_bytes = t->row_bytes, .row = table_row, .src = t,
-        };
-        if (write_rows(w, &r)) return -1;
-    }
-    return 0;
+    struct rows r = {
+        .name = t->name, .desc = t->desc, .fields = t->fields,
+        .nfields = t->nfields, .row_bytes = t->row_bytes,
+    };
+    return rowset_create(w, rs, t, &r);
 }
 
 /* ---- file ---- */
@@ -534,6 +546,16 @@ static int plists_setup(struct writer *w, hid_t fcpl, hid_t fapl)
     if (H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) < 0 ||
         H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0)
         return -1;
+    /* The metadata cache (chunk indexes of the growing datasets) is
+     * bounded at MDC_MAX_BYTES instead of HDF5's adaptive 32 MiB, so a long
+     * run's memory does not grow with its rows. */
+    H5AC_cache_config_t mdc = { .version = H5AC__CURR_CACHE_CONFIG_VERSION };
+    if (H5Pget_mdc_config(fapl, &mdc) < 0) return -1;
+    mdc.set_initial_size = 1;
+    mdc.initial_size = MDC_MAX_BYTES / 2;
+    mdc.min_size = MDC_MAX_BYTES / 2;
+    mdc.max_size = MDC_MAX_BYTES;
+    if (H5Pset_mdc_config(fapl, &mdc) < 0) return -1;
     if (H5Pset_layout(w->dcpl_compact, H5D_COMPACT) < 0 ||
         H5Tset_size(w->str, H5T_VARIABLE) < 0 ||
         H5Tset_cset(w->str, H5T_CSET_UTF8) < 0)
@@ -579,50 +601,232 @@ static int writer_close(struct writer *w)
     return rc;
 }
 
-static int write_all(struct writer *w, const struct config *cfg,
-                     const struct stats *st, const struct run_info *info)
+/* ---- an open result file ---- */
+
+struct results {
+    struct writer w;
+    char err[512];
+    char *path, *tmp;
+    struct stats *streamed;       /* the registry whose rows stream here */
+    struct rowset series;
+    struct rowset *tabs;
+    size_t ntabs;
+    struct results *next_open;    /* open_files */
+};
+
+/* Temporary files of the results still open: removed if the process
+ * exits (a panic, a user error mid-run) or is interrupted before they
+ * are finished, so only a killed run (SIGKILL) leaves one behind, as
+ * docs/results.md says and `uvmsim sweep` cleans up. */
+static struct results *open_files;
+static bool cleanup_registered;
+
+static void remove_open_temps(void)
 {
+    for (struct results *r = open_files; r; r = r->next_open) unlink(r->tmp);
+}
+
+static void unlist(struct results *r)
+{
+    for (struct results **p = &open_files; *p; p = &(*p)->next_open)
+        if (*p == r) { *p = r->next_open; break; }
+}
+
+static struct rowset *table_rowset(struct results *r, const struct rec_table *t)
+{
+    for (size_t i = 0; i < r->ntabs; i++)
+        if (r->tabs[i].key == t) return &r->tabs[i];
+    /* A table registered after the file was opened. */
+    r->tabs = xrealloc(r->tabs, (r->ntabs + 1) * sizeof *r->tabs);
+    struct rowset *rs = &r->tabs[r->ntabs++];
+    table_create(&r->w, rs, t);
+    return rs;
+}
+
+static size_t sink_rows(void *ctx, size_t row_bytes)
+{
+    (void)ctx;
+    return (size_t)chunk_rows(row_bytes);
+}
+
+static void sink_series(void *ctx, const uint64_t *rows, size_t first, size_t n)
+{
+    struct results *r = ctx;
+    rowset_write(&r->w, &r->series, rows, first, n);
+}
+
+static void sink_table(void *ctx, const struct rec_table *t, const unsigned char *rows,
+                       size_t first, size_t n)
+{
+    struct results *r = ctx;
+    rowset_write(&r->w, table_rowset(r, t), rows, first, n);
+}
+
+static void results_free(struct results *r)
+{
+    free(r->tabs);
+    free(r->path);
+    free(r->tmp);
+    free(r);
+}
+
+static void copy_err(const struct results *r, char *err, size_t errlen)
+{
+    if (err && errlen) snprintf(err, errlen, "%s", r->err);
+}
+
+/* Everything open is closed, the temporary removed. */
+static void discard(struct results *r)
+{
+    rowset_close(&r->w, &r->series);
+    for (size_t i = 0; i < r->ntabs; i++) rowset_close(&r->w, &r->tabs[i]);
+    writer_close(&r->w);
+    remove(r->tmp);
+    outfile_watch(NULL);
+    unlist(r);
+}
+
+static struct results *open_file(const char *path, const struct config *cfg,
+                                 const struct stats *st, char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = '\0';
+    struct results *r = xcalloc(1, sizeof *r);
+    r->w = (struct writer){
+        .fid = -1, .gcpl = -1, .dcpl_compact = -1, .dcpl_contig = -1,
+        .str = -1, .err = r->err, .errlen = sizeof r->err,
+    };
+    r->series = (struct rowset){ .d = -1, .mtype = -1 };
+    if (!path || !cfg || !st) {
+        fail(&r->w, "results: missing path, config or stats");
+        copy_err(r, err, errlen);
+        results_free(r);
+        return NULL;
+    }
+    r->path = xstrdup(path);
+    /* Left-overs of killed runs to the same path go first (outfile.h). */
+    outfile_remove_stale(path);
+    r->tmp = outfile_tmp_name(path);
+    /* A second SIGINT/SIGTERM mid-run exits at once: it removes this. */
+    outfile_watch(r->tmp);
+    if (!cleanup_registered) {
+        atexit(remove_open_temps);
+        cleanup_registered = true;
+    }
+    r->next_open = open_files;
+    open_files = r;
+
+    H5E_auto2_t old_fn;
+    void *old_data;
+    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    int rc = writer_open(&r->w, r->tmp);
+    if (!rc) rc = write_config(&r->w, cfg);
+    if (!rc) rc = series_create(&r->w, &r->series, st);
+    size_t nt = stats_table_count(st);
+    r->tabs = xcalloc(nt ? nt : 1, sizeof *r->tabs);
+    for (size_t i = 0; !rc && i < nt; i++) {
+        rc = table_create(&r->w, &r->tabs[i], stats_table_at(st, i));
+        r->ntabs++;
+    }
+    H5Eclear2(H5E_DEFAULT);
+    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
+    if (rc) {
+        discard(r);
+        copy_err(r, err, errlen);
+        results_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+struct results *results_open(const char *path, const struct config *cfg,
+                             struct stats *st, char *err, size_t errlen)
+{
+    struct results *r = open_file(path, cfg, st, err, errlen);
+    if (!r) return NULL;
+    struct stats_sink sink = { sink_rows, sink_series, sink_table, r };
+    stats_set_sink(st, &sink);
+    r->streamed = st;
+    return r;
+}
+
+/* The rows still in memory (all of them when nothing streamed). */
+static void write_memory_rows(struct results *r, const struct stats *st)
+{
+    size_t total = stats_series_rows(st), first = total;
+    while (first > 0 && stats_series_row(st, first - 1)) first--;
+    if (first < total) rowset_write(&r->w, &r->series, stats_series_row(st, first), first,
+                                    total - first);
+    for (size_t i = 0; i < stats_table_count(st); i++) {
+        const struct rec_table *t = stats_table_at(st, i);
+        rowset_write(&r->w, table_rowset(r, t), t->rows, t->nflushed, t->nrows);
+    }
+}
+
+int results_finish(struct results *r, const struct stats *st,
+                   const struct run_info *info, char *err, size_t errlen)
+{
+    H5E_auto2_t old_fn;
+    void *old_data;
+    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    if (r->streamed) {
+        stats_flush(r->streamed);
+        stats_set_sink(r->streamed, NULL);
+    } else {
+        write_memory_rows(r, st);
+    }
+    /* Every table has its dataset, rows or not. */
+    for (size_t i = 0; i < stats_table_count(st); i++) table_rowset(r, stats_table_at(st, i));
+    /* From here a signal removes the file and exits at once (outfile.h). */
+    outfile_guard(r->tmp);
+    int rc = r->w.failed ? -1 : 0;
+    rc |= rowset_close(&r->w, &r->series);
+    for (size_t i = 0; i < r->ntabs; i++) rc |= rowset_close(&r->w, &r->tabs[i]);
     /* /host last: its (non-deterministic) values then shift nothing. */
-    if (write_root(w, info) || write_config(w, cfg) || write_stats(w, st) ||
-        write_timeseries(w, st) || write_tables(w, st) ||
-        (!info->no_host && write_host(w, info)))
-        return -1;
-    return 0;
+    if (!rc && !info) rc = fail(&r->w, "results: missing run info");
+    if (!rc && (write_root(&r->w, info) || write_stats(&r->w, st) ||
+                (!info->no_host && write_host(&r->w, info))))
+        rc = -1;
+    rc |= writer_close(&r->w);
+    char why[512];
+    if (!rc && outfile_commit(r->tmp, r->path, why, sizeof why) != 0)
+        rc = fail(&r->w, "%s", why);
+    if (rc) remove(r->tmp);
+    outfile_guard(NULL);
+    outfile_watch(NULL);
+    unlist(r);
+    H5Eclear2(H5E_DEFAULT);
+    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
+    copy_err(r, err, errlen);
+    results_free(r);
+    return rc ? -1 : 0;
+}
+
+void results_abort(struct results *r)
+{
+    if (!r) return;
+    if (r->streamed) stats_set_sink(r->streamed, NULL);
+    H5E_auto2_t old_fn;
+    void *old_data;
+    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    discard(r);
+    H5Eclear2(H5E_DEFAULT);
+    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
+    results_free(r);
 }
 
 int results_write(const char *path, const struct config *cfg,
                   const struct stats *st, const struct run_info *info,
                   char *err, size_t errlen)
 {
-    struct writer w = {
-        .fid = -1, .gcpl = -1, .dcpl_compact = -1, .dcpl_contig = -1,
-        .str = -1, .err = err, .errlen = errlen,
-    };
-    if (err && errlen) err[0] = '\0';
-    if (!path || !cfg || !st || !info)
-        return fail(&w, "results_write: missing path, config, stats or "
-                    "run info");
-
-    H5E_auto2_t old_fn;
-    void *old_data;
-    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-
-    /* Left-overs of killed runs to the same path go first (outfile.h). */
-    outfile_remove_stale(path);
-    char *tmp = outfile_tmp_name(path);
-    outfile_guard(tmp);
-    int rc = writer_open(&w, tmp);
-    if (!rc) rc = write_all(&w, cfg, st, info);
-    rc |= writer_close(&w);
-    char why[512];
-    if (!rc && outfile_commit(tmp, path, why, sizeof why) != 0)
-        rc = fail(&w, "%s", why);
-    if (rc) remove(tmp);
-    outfile_guard(NULL);
-
-    H5Eclear2(H5E_DEFAULT);
-    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
-    free(tmp);
-    return rc ? -1 : 0;
+    struct results *r = open_file(path, cfg, st, err, errlen);
+    if (!r) return -1;
+    if (!info) {
+        results_abort(r);
+        if (err && errlen) snprintf(err, errlen, "results_write: missing run info");
+        return -1;
+    }
+    return results_finish(r, st, info, err, errlen);
 }

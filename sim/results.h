@@ -1,6 +1,11 @@
-/* HDF5 results: one file per run, written under "OUT.tmp.<pid>",
- * synced and renamed to OUT only when complete (outfile.h).  Layout in
- * docs/results.md. */
+/* HDF5 results: one file per run, written under "OUT.tmp.<pid>", synced
+ * and renamed to OUT only when complete (outfile.h).  Layout in docs/results.md.
+ *
+ * A run opens its file before it starts (results_open): the time series
+ * and the record tables then stream into it a chunk at a time as the run
+ * goes (stats.h's sink), so they never sit in memory whole; results_finish
+ * adds the rest and renames.  results_write does it all at once from the
+ * rows in memory (tools and tests that have no run). */
 #ifndef UVMSIM_RESULTS_H
 #define UVMSIM_RESULTS_H
 
@@ -37,5 +42,19 @@ uint64_t results_yaml_hash(const char *yaml);
 int results_write(const char *path, const struct config *cfg,
                   const struct stats *st, const struct run_info *info,
                   char *err, size_t errlen);
+
+struct results;
+/* Create the temporary file with /config and the (empty) time series and
+ * tables, and attach it to st as its sink; st's registration must be
+ * over.  NULL (err filled, no file left) on failure. */
+struct results *results_open(const char *path, const struct config *cfg,
+                             struct stats *st, char *err, size_t errlen);
+/* Write what is left, close, rename to the final name; frees r.  Returns
+ * 0, or -1 with err filled and no file left (a row block that failed to
+ * stream fails it here). */
+int results_finish(struct results *r, const struct stats *st,
+                   const struct run_info *info, char *err, size_t errlen);
+/* Give up: close and remove the temporary file; frees r. */
+void results_abort(struct results *r);
 
 #endif

@@ -25,7 +25,13 @@ struct stats {
     const struct stat_entry **col;     /* series columns 1.. (column 0 is time) */
     size_t ncol, capcol;
     uint64_t *series;            /* nrows * (ncol + 1) cells */
-    size_t nrows, caprows;
+    size_t nrows, caprows;       /* rows in memory */
+    size_t nflushed;             /* rows handed to the sink before them */
+    sim_time last_time;          /* time of the last row (nflushed + nrows > 0) */
+
+    struct stats_sink sink;
+    bool has_sink;
+    size_t block;                /* series rows per sink block */
 };
 
 #define SERIES_TIME_NAME "time_ps"
@@ -146,7 +152,7 @@ static struct stat_entry *add_stat(struct stats *s, enum stat_kind kind,
                              const char *name, const char *unit,
                              const char *desc, size_t n)
 {
-    if (s->nrows)
+    if (s->nrows || s->nflushed || s->has_sink)
         sim_panic("stats", 0, "stat '%s' registered after the first sample",
                   name ? name : "(null)");
     check_name(name);
@@ -266,6 +272,13 @@ static size_t field_bytes(enum rec_type t)
     return t == REC_STR32 ? 32 : 8;
 }
 
+static void table_attach(struct stats *s, struct rec_table *t)
+{
+    t->sink = &s->sink;
+    t->block = s->sink.rows(s->sink.ctx, t->row_bytes);
+    if (!t->block) t->block = 1;
+}
+
 struct rec_table *stat_table(struct stats *s, const char *name,
                              const char *desc, const struct rec_field *fields,
                              size_t nfields)
@@ -284,7 +297,17 @@ struct rec_table *stat_table(struct stats *s, const char *name,
     }
     s->table = grow(s->table, &s->captable, s->ntable + 1, sizeof *s->table);
     s->table[s->ntable++] = t;
+    if (s->has_sink) table_attach(s, t);
     return t;
+}
+
+static void table_flush(struct rec_table *t)
+{
+    const struct stats_sink *k = t->sink;
+    if (!k || !t->nrows) return;
+    k->table(k->ctx, t, t->rows, t->nflushed, t->nrows);
+    t->nflushed += t->nrows;
+    t->nrows = 0;
 }
 
 void rec_append(struct rec_table *t, const void *const *vals)
@@ -306,6 +329,7 @@ void rec_append(struct rec_table *t, const void *const *vals)
         row += w;
     }
     t->nrows++;
+    if (t->block && t->nrows >= t->block) table_flush(t);
 }
 
 /* ---- lifetime and iteration ---- */
@@ -394,6 +418,14 @@ static uint64_t column_cell(const struct stat_entry *st)
     return cell;
 }
 
+static void series_flush(struct stats *s)
+{
+    if (!s->has_sink || !s->nrows) return;
+    s->sink.series(s->sink.ctx, s->series, s->nflushed, s->nrows);
+    s->nflushed += s->nrows;
+    s->nrows = 0;
+}
+
 void stats_sample(struct stats *s, sim_time now)
 {
     size_t w = s->ncol + 1;
@@ -403,6 +435,39 @@ void stats_sample(struct stats *s, sim_time now)
     row[0] = now;
     for (size_t i = 0; i < s->ncol; i++) row[i + 1] = column_cell(s->col[i]);
     s->nrows++;
+    s->last_time = now;
+    if (s->has_sink && s->nrows >= s->block) series_flush(s);
+}
+
+void stats_set_sink(struct stats *s, const struct stats_sink *sink)
+{
+    s->has_sink = sink != NULL;
+    if (sink) {
+        s->sink = *sink;
+        s->block = sink->rows(sink->ctx, (s->ncol + 1) * sizeof *s->series);
+        if (!s->block) s->block = 1;
+    }
+    for (size_t i = 0; i < s->ntable; i++) {
+        if (sink) {
+            table_attach(s, s->table[i]);
+        } else {
+            s->table[i]->sink = NULL;
+            s->table[i]->block = 0;
+        }
+    }
+}
+
+void stats_flush(struct stats *s)
+{
+    series_flush(s);
+    for (size_t i = 0; i < s->ntable; i++) table_flush(s->table[i]);
+}
+
+size_t stats_row_bytes(const struct stats *s)
+{
+    size_t b = s->caprows * (s->ncol + 1) * sizeof *s->series;
+    for (size_t i = 0; i < s->ntable; i++) b += s->table[i]->cap * s->table[i]->row_bytes;
+    return b;
 }
 
 size_t stats_series_columns(const struct stats *s) { return s->ncol + 1; }
@@ -418,9 +483,17 @@ bool stats_series_is_real(const struct stats *s, size_t col)
     return col > 0 && col <= s->ncol && s->col[col - 1]->kind != STAT_COUNTER;
 }
 
-size_t stats_series_rows(const struct stats *s) { return s->nrows; }
+size_t stats_series_rows(const struct stats *s) { return s->nflushed + s->nrows; }
 
 const uint64_t *stats_series_row(const struct stats *s, size_t r)
 {
-    return r < s->nrows ? s->series + r * (s->ncol + 1) : NULL;
+    if (r < s->nflushed || r >= s->nflushed + s->nrows) return NULL;
+    return s->series + (r - s->nflushed) * (s->ncol + 1);
+}
+
+bool stats_series_last_time(const struct stats *s, sim_time *t)
+{
+    if (!stats_series_rows(s)) return false;
+    *t = s->last_time;
+    return true;
 }

@@ -2,7 +2,14 @@
  * and record tables, registered by components when they are built.  The hot
  * path increments through the returned pointers: no lookup, no allocation.
  * Every `sim.epoch` the scalar stats are sampled into a time series (cost
- * proportional to the number of stats, never to simulated cycles). */
+ * proportional to the number of stats, never to simulated cycles).
+ *
+ * The time series and the record tables grow with simulated time.  With a
+ * sink attached (stats_set_sink: the result file of a run, results.c) each
+ * of them holds at most one block of rows in memory and hands every full
+ * block to the sink, so a run's memory does not grow with its length;
+ * without one (unit tests, tools that read the rows back) every row stays
+ * in memory. */
 #ifndef UVMSIM_STATS_H
 #define UVMSIM_STATS_H
 
@@ -53,6 +60,8 @@ struct stat_entry {
     } p;
 };
 
+struct stats_sink;
+
 /* Record tables: one row per kernel, per batch, ... (HDF5 compound). */
 enum rec_type { REC_U64, REC_F64, REC_STR32 };
 struct rec_field { const char *name; enum rec_type type; const char *unit; };
@@ -62,8 +71,11 @@ struct rec_table {
     size_t nfields;
     struct rec_field *fields;  /* copied */
     size_t row_bytes;     /* 8 per number, 32 per string */
-    size_t nrows, cap;
+    size_t nrows, cap;    /* rows in memory */
     unsigned char *rows;  /* nrows * row_bytes, packed in field order */
+    size_t nflushed;      /* rows handed to the sink before these */
+    size_t block;         /* rows per sink block (0: no sink) */
+    const struct stats_sink *sink;  /* the registry's, while attached */
 };
 
 struct stats;
@@ -104,8 +116,34 @@ void stats_sample(struct stats *s, sim_time now);
 size_t stats_series_columns(const struct stats *s);      /* incl. time_ps */
 const char *stats_series_name(const struct stats *s, size_t col);
 bool stats_series_is_real(const struct stats *s, size_t col); /* double vs uint64 */
-size_t stats_series_rows(const struct stats *s);
-/* Row r as 8-byte cells: uint64_t or double per stats_series_is_real. */
+size_t stats_series_rows(const struct stats *s);         /* every row sampled */
+/* Row r as 8-byte cells: uint64_t or double per stats_series_is_real;
+ * NULL once the row has gone to the sink. */
 const uint64_t *stats_series_row(const struct stats *s, size_t r);
+/* The time of the last row, false when there is none. */
+bool stats_series_last_time(const struct stats *s, sim_time *t);
+
+/* The receiver of full blocks of rows.  `rows` returns the block size (in
+ * rows) for rows of row_bytes bytes: the sink's own chunking (results.c
+ * writes whole HDF5 chunks).  `series` takes n time-series rows starting
+ * at row `first`, stats_series_columns() cells each; `table` n packed rows
+ * of t starting at row `first`.  Errors are the sink's to keep: the rows
+ * are dropped either way. */
+struct stats_sink {
+    size_t (*rows)(void *ctx, size_t row_bytes);
+    void (*series)(void *ctx, const uint64_t *rows, size_t first, size_t n);
+    void (*table)(void *ctx, const struct rec_table *t, const unsigned char *rows,
+                  size_t first, size_t n);
+    void *ctx;
+};
+/* Attach a sink (registration must be over: the series' row size is
+ * known) or detach it (NULL).  Rows already in memory stay there until
+ * a block fills or stats_flush. */
+void stats_set_sink(struct stats *s, const struct stats_sink *sink);
+/* Hand every row in memory to the sink (a last, partial block). */
+void stats_flush(struct stats *s);
+/* Bytes of rows the registry holds now (the time series and the tables;
+ * with a sink, at most one block each). */
+size_t stats_row_bytes(const struct stats *s);
 
 #endif

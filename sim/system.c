@@ -205,8 +205,8 @@ void system_finish(struct system *s)
     sim_time now = engine_end_time(s->eng);
     update_ipc(s, now);
     link_settle(s->link, now);
-    size_t rows = stats_series_rows(s->st);
-    if (!rows || stats_series_row(s->st, rows - 1)[0] != now)
+    sim_time last;
+    if (!stats_series_last_time(s->st, &last) || last != now)
         stats_sample(s->st, now);       /* the final state, once */
 }
 

@@ -71,9 +71,9 @@ void drv_evict_root(struct driver *d, uint32_t r, sim_time now)
     *d->n_root_evictions += 1;
     /* The resident pages, one virtually contiguous run at a time. */
     for (uint64_t f = first; f < end;) {
-        uint64_t v = d->frames[f].vpn, g = f + 1;
+        uint64_t v = drv_frame_vpn(d, f), g = f + 1;
         if (v == NO_FRAME_PAGE) { f++; continue; }
-        while (g < end && d->frames[g].vpn == v + (g - f) &&
+        while (g < end && drv_frame_vpn(d, g) == v + (g - f) &&
                (v + (g - f)) % VA_BLOCK_PAGES != 0) g++;
         drv_unmap_pages(d, v, (unsigned)(g - f), false, now);
         f = g;

@@ -18,16 +18,17 @@ void drv_frames_init(struct driver *d)
 {
     pmm_init(&d->pmm, d->capacity);
     d->frames = xcalloc(d->capacity, sizeof *d->frames);
-    for (uint64_t i = 0; i < d->capacity; i++) d->frames[i].vpn = NO_FRAME_PAGE;
+    for (uint64_t i = 0; i < d->capacity; i++) d->frames[i].page = NO_FRAME_PAGE;
     d->res64 = xcalloc(d->capacity / BIG_PAGE_PAGES + 1, sizeof *d->res64);
     d->resroot = xcalloc(d->capacity / VA_BLOCK_PAGES + 1, sizeof *d->resroot);
     if (d->chunked) {
         d->chunk_vpn = xmalloc(d->capacity * sizeof *d->chunk_vpn);
         for (uint64_t i = 0; i < d->capacity; i++) d->chunk_vpn[i] = NO_CHUNK;
-        page_map_init(&d->chunks, d->capacity);
+        /* One entry per allocated chunk: 64 KiB chunks in the common
+         * case; the map grows if 4 KiB pieces are many. */
+        page_map_init(&d->chunks, d->capacity / BIG_PAGE_PAGES + 1);
     }
-    count_map_init(&d->evicted);
-    count_map_init(&d->refaulted);
+    page_counts_init(&d->unanswered);
 }
 
 void drv_frames_free(struct driver *d)
@@ -40,8 +41,7 @@ void drv_frames_free(struct driver *d)
         free(d->chunk_vpn);
         page_map_free(&d->chunks);
     }
-    count_map_free(&d->evicted);
-    count_map_free(&d->refaulted);
+    page_counts_free(&d->unanswered);
 }
 
 bool drv_frame_take(struct driver *d, enum pmm_size size, uint64_t *pfn)
@@ -54,11 +54,13 @@ bool drv_frame_take(struct driver *d, enum pmm_size size, uint64_t *pfn)
 
 void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, bool prefetched, sim_time now)
 {
-    SIM_ASSERT(pfn < d->capacity && d->frames[pfn].vpn == NO_FRAME_PAGE, "driver", now,
+    SIM_ASSERT(pfn < d->capacity && d->frames[pfn].page == NO_FRAME_PAGE, "driver", now,
                "frame %llu given to page %#llx while holding page %#llx",
                (unsigned long long)pfn, (unsigned long long)vpn,
-               (unsigned long long)(pfn < d->capacity ? d->frames[pfn].vpn : 0));
-    d->frames[pfn] = (struct frame){ vpn, now, prefetched };
+               (unsigned long long)(pfn < d->capacity ? drv_frame_vpn(d, pfn) : 0));
+    SIM_ASSERT(!(vpn & FRAME_PREFETCHED), "driver", now, "page %#llx beyond the address space",
+               (unsigned long long)vpn);
+    d->frames[pfn] = (struct frame){ vpn | (prefetched ? FRAME_PREFETCHED : 0), now };
     /* A root with a copy in flight is not evictable (the real driver pins
      * the chunks it is populating, uvm_pmm_gpu_unpin_allocated). */
     if (d->chunked) pmm_root_pin(&d->pmm, (uint32_t)(pfn / VA_BLOCK_PAGES));
@@ -81,11 +83,11 @@ void drv_frame_landed(struct driver *d, uint64_t pfn, sim_time now)
 
 static void gone(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now, const char *what)
 {
-    SIM_ASSERT(pfn < d->capacity && d->frames[pfn].vpn == vpn, "driver", now,
+    SIM_ASSERT(pfn < d->capacity && drv_frame_vpn(d, pfn) == vpn, "driver", now,
                "%s page %#llx from frame %llu, which does not hold it", what,
                (unsigned long long)vpn, (unsigned long long)pfn);
     stat_hist_add(d->lifetime, (now - d->frames[pfn].since) / 1000000);
-    d->frames[pfn].vpn = NO_FRAME_PAGE;
+    d->frames[pfn].page = NO_FRAME_PAGE;
     *d->n_resident -= 1;
     if (TRACE_ON(TW_COUNTERS)) trace_resident(*d->n_resident, now);
     d->res64[pfn / BIG_PAGE_PAGES]--;
@@ -94,9 +96,9 @@ static void gone(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now, con
 
 void drv_frame_evicted(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now)
 {
-    if (d->frames[pfn].prefetched) *d->n_evict_prefetched += 1;
+    if (d->frames[pfn].page & FRAME_PREFETCHED) *d->n_evict_prefetched += 1;
     gone(d, pfn, vpn, now, "evicting");
-    if (vpn == drv_unit_base(d, vpn)) count_map_inc(&d->evicted, vpn);
+    if (vpn == drv_unit_base(d, vpn)) page_counts_inc(&d->unanswered, vpn);
 }
 
 void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now)
@@ -112,8 +114,10 @@ void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time n
 
 void drv_note_fault(struct driver *d, uint64_t vpn)
 {
-    if (count_map_get(&d->evicted, vpn) > count_map_get(&d->refaulted, vpn)) {
-        count_map_inc(&d->refaulted, vpn);
+    /* Counting evictions minus the faults that answered them is the same
+     * as comparing the two counts, in one byte per page. */
+    if (page_counts_get(&d->unanswered, vpn)) {
+        page_counts_dec(&d->unanswered, vpn);
         *d->n_premature += 1;
     }
 }

@@ -15,7 +15,7 @@
 #include "driver.h"
 #include "evict.h"
 #include "prefetch.h"
-#include "count_map.h"
+#include "page_counts.h"
 #include "page_map.h"
 #include "pmm.h"
 #include "drv_thrashing.h"
@@ -41,12 +41,14 @@ struct migr_page { uint64_t vpn, pfn; bool readonly, prefetched; };
 /* Contiguous pages copied by one copy-engine transfer. */
 struct run { uint32_t first, n, block; };
 
-/* One GPU frame: the page it holds (UINT64_MAX when free), since when
- * (its landing), and whether the page came without a fault. */
-struct frame { uint64_t vpn; sim_time since; bool prefetched; };
+/* One GPU frame, 16 bytes: the page it holds (NO_FRAME_PAGE when free)
+ * with FRAME_PREFETCHED in its top bit when the page came without a
+ * fault (page numbers are below 2^36), and since when (its landing). */
+struct frame { uint64_t page; sim_time since; };
 
-/* frames[].vpn of a frame that holds no page */
+/* The page of a frame that holds none */
 #define NO_FRAME_PAGE UINT64_MAX
+#define FRAME_PREFETCHED (1ULL << 63)
 
 struct driver {
     struct component comp;
@@ -114,7 +116,9 @@ struct driver {
     uint16_t *resroot;              /* per root chunk: pages resident */
     uint64_t *chunk_vpn;            /* chunked: per frame, first page of its chunk */
     struct page_map chunks;         /* chunked: chunk's first page -> first frame */
-    struct count_map evicted, refaulted;   /* premature evictions */
+    /* Per driver page: its evictions that no fault has followed yet (a
+     * fault on a page with one is a premature eviction). */
+    struct page_counts unanswered;
     /* stats of the batch */
     sim_time batch_start, handling, migr_start;
     uint64_t batch_h2d, batch_d2h, batch_evictions, batch_migrated;
@@ -166,6 +170,12 @@ void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time n
 /* A fault on vpn (a driver page's first 4 KiB page) was fetched: counts a
  * premature eviction once per eviction that the page faults back after. */
 void drv_note_fault(struct driver *d, uint64_t vpn);
+/* The page frame pfn holds, or NO_FRAME_PAGE. */
+static inline uint64_t drv_frame_vpn(const struct driver *d, uint64_t pfn)
+{
+    uint64_t p = d->frames[pfn].page;
+    return p == NO_FRAME_PAGE ? p : p & ~FRAME_PREFETCHED;
+}
 /* The first 4 KiB page of vpn's driver page. */
 static inline uint64_t drv_unit_base(const struct driver *d, uint64_t vpn)
 { return vpn & ~(uint64_t)(d->unit - 1); }

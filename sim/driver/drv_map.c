@@ -28,11 +28,11 @@ static bool region_fits(const struct migr_page *m, size_t n)
  * resident with the same protection, make it one PTE of 2^shift bytes. */
 static void try_merge(struct driver *d, uint64_t f0, unsigned n, unsigned shift, sim_time now)
 {
-    uint64_t v0 = d->frames[f0].vpn;
+    uint64_t v0 = drv_frame_vpn(d, f0);
     if (v0 == NO_FRAME_PAGE || v0 % n || gmmu_page_shift(d->gmmu, v0) >= shift) return;
     bool ro = gmmu_is_read_only(d->gmmu, v0);
     for (unsigned k = 1; k < n; k++)
-        if (d->frames[f0 + k].vpn != v0 + k || gmmu_is_read_only(d->gmmu, v0 + k) != ro) return;
+        if (drv_frame_vpn(d, f0 + k) != v0 + k || gmmu_is_read_only(d->gmmu, v0 + k) != ro) return;
     gmmu_set_page_size(d->gmmu, v0, shift, now);
     *(shift == 21 ? d->n_map2m : d->n_map64) += 1;
 }

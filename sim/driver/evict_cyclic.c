@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "evict.h"
-#include "count_map.h"
+#include "page_counts.h"
 #include "page_map.h"
 #include "../config.h"
 #include "../rng.h"
@@ -35,7 +35,7 @@ struct cyclic {
     bool shuffle, thrashing;
     double ratio;
     uint64_t cap, budget, min_group, hold;
-    struct count_map counts;
+    struct page_counts counts;     /* per page: times evicted */
     uint64_t *hist;               /* hist[k]: pages evicted exactly k times */
     size_t hist_len;
     uint64_t evictions, since_detect, since_shuffle, steps;
@@ -61,7 +61,7 @@ static void *cyc_create(const struct config *cfg, uint64_t capacity)
     c->min_group = (uint64_t)ceil(cfg_f64(cfg, "driver.evict.cyclic.min_group") * (double)capacity);
     if (!c->min_group) c->min_group = 1;
     c->hold = (uint64_t)ceil(cfg_f64(cfg, "driver.evict.cyclic.hold") * (double)capacity);
-    count_map_init(&c->counts);
+    page_counts_init(&c->counts);
     c->hist_len = 8;
     c->hist = xcalloc(c->hist_len, sizeof *c->hist);
     c->pinned = xcalloc(c->budget ? c->budget : 1, sizeof *c->pinned);
@@ -122,7 +122,7 @@ static void release_pins(struct cyclic *c)
 bool evict_cyclic_count(void *p, uint64_t vpn)
 {
     struct cyclic *c = p;
-    uint32_t k = count_map_inc(&c->counts, vpn);
+    uint32_t k = page_counts_inc(&c->counts, vpn);
     if (k >= c->hist_len) {
         c->hist = xrealloc(c->hist, 2 * c->hist_len * sizeof *c->hist);
         memset(c->hist + c->hist_len, 0, c->hist_len * sizeof *c->hist);
@@ -188,7 +188,7 @@ static void cyc_destroy(void *p)
 {
     struct cyclic *c = p;
     c->base->destroy(c->bp);
-    count_map_free(&c->counts);
+    page_counts_free(&c->counts);
     page_map_free(&c->pinned_map);
     free(c->hist);
     free(c->pinned);

@@ -20,7 +20,9 @@ static void *fifo_create(const struct config *cfg, uint64_t capacity)
     struct fifo *f = xcalloc(1, sizeof *f);
     f->cap = capacity;
     f->ring = xcalloc(capacity, sizeof *f->ring);
-    page_map_init(&f->tomb, capacity);
+    /* Tombstones are rare (a page sent home by a prefetch while in the
+     * ring): the map starts small and grows with them. */
+    page_map_init(&f->tomb, 64);
     return f;
 }
 

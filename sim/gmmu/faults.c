@@ -70,13 +70,36 @@ static void live_append(struct gmmu *g, struct fault_rec *f)
     g->nrecs++;
 }
 
-void gmmu_rec_detach(struct gmmu *g, struct fault_rec *f)
+struct fault_rec *gmmu_page_recs(const struct gmmu *g, uint64_t vpn, const struct pte *p)
+{
+    if (!(p->flags & PTE_RECS)) return NULL;
+    return fp_find(&g->fpages, vpn)->recs;
+}
+
+void gmmu_page_tidy(struct gmmu *g, uint64_t vpn, const struct pte *p)
+{
+    if (!(p->flags & (PTE_RECS | PTE_FAULTED))) fp_erase(&g->fpages, vpn);
+}
+
+void gmmu_page_unlink(struct gmmu *g, struct fault_rec *f)
 {
     struct pte *p = pt_find(&g->pt, f->vpn);
-    struct fault_rec **pp = &p->recs;
+    struct fault_page *e = fp_find(&g->fpages, f->vpn);
+    SIM_ASSERT(e && (p->flags & PTE_RECS), "gmmu", engine_now(g->comp.eng),
+               "fault record of page %#llx not on its page", (unsigned long long)f->vpn);
+    struct fault_rec **pp = &e->recs;
     while (*pp != f) pp = &(*pp)->next;
     *pp = f->next;
     f->next = NULL;
+    if (!e->recs) {
+        p->flags &= (uint8_t)~PTE_RECS;
+        gmmu_page_tidy(g, f->vpn, p);
+    }
+}
+
+void gmmu_rec_detach(struct gmmu *g, struct fault_rec *f)
+{
+    gmmu_page_unlink(g, f);
     if (f->lprev) f->lprev->lnext = f->lnext;
     else g->live_head = f->lnext;
     if (f->lnext) f->lnext->lprev = f->lprev;
@@ -108,7 +131,7 @@ static void log_entry(struct gmmu *g, struct fault_rec *f, sim_time now)
     /* A unique fault: the page's first entry since it became absent (not
      * a replayed access faulting again, nor another uTLB's duplicate). */
     p->flags |= PTE_FAULTED;
-    p->t_fault = now;
+    fp_get(&g->fpages, f->vpn)->t_fault = now;
     *g->unique_faults += 1;
     /* HPE Sec. IV-B / V-A: the HIR goes to the driver every 16th fault. */
     if (g->hir_on && ++g->faults_since_xfer >= g->hir_every) {
@@ -143,7 +166,7 @@ static void park(struct gmmu *g, unsigned sm, struct mem_req *reqs, bool tlb, si
         gmmu_rec_replay(g, &tmp, now);
         return;
     }
-    struct fault_rec *f = p->recs;
+    struct fault_rec *f = gmmu_page_recs(g, vpn, p);
     while (f && (f->sm != sm || f->write != write || f->tlb != tlb)) f = f->next;
     bool created = !f;
     if (created) {
@@ -154,8 +177,10 @@ static void park(struct gmmu *g, unsigned sm, struct mem_req *reqs, bool tlb, si
         f->protection = (p->flags & (PTE_PRESENT | PTE_REMOTE)) != 0;
         f->tlb = tlb;
         f->access = reqs->access;
-        f->next = p->recs;
-        p->recs = f;
+        struct fault_page *e = fp_get(&g->fpages, vpn);
+        f->next = e->recs;
+        e->recs = f;
+        p->flags |= PTE_RECS;
         live_append(g, f);
     } else {
         *g->utlb_merges += 1;

@@ -128,6 +128,7 @@ struct gmmu *gmmu_create(struct engine *e, const struct config *cfg,
     mq_init(&g->walk_in, "gmmu.walk", 65536, probe, &g->comp);
     mq_init(&g->mem_resp, "gmmu.pte", g->nwalkers, 0, &g->comp);
     pt_init(&g->pt);
+    fp_init(&g->fpages);
     fb_init(&g->fb, (uint32_t)cfg_u64(cfg, "gmmu.fault_buffer.entries"));
     g->irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
     g->hir_on = !strcmp(cfg_str(cfg, "gmmu.hir.enabled"), "true");
@@ -160,6 +161,7 @@ void gmmu_free(struct gmmu *g)
     mq_free(&g->walk_in);
     mq_free(&g->mem_resp);
     pt_free(&g->pt);
+    fp_free(&g->fpages);
     if (g->pwc.e) pwc_free(&g->pwc);
     fb_free(&g->fb);
     hir_free(&g->hir);
@@ -224,19 +226,24 @@ void gmmu_map_page(struct gmmu *g, uint64_t vpn, uint64_t pfn, unsigned page_shi
     SIM_ASSERT(!(vpn & (n - 1)) && !(pfn & (n - 1)), "gmmu", now,
                "page %#llx / frame %#llx not aligned to 2^%u bytes",
                (unsigned long long)vpn, (unsigned long long)pfn, page_shift);
+    SIM_ASSERT(pfn + n <= 1ULL << PTE_PFN_BITS, "gmmu", now,
+               "frame %#llx beyond the PTE's %u frame bits", (unsigned long long)pfn, PTE_PFN_BITS);
     uint8_t f = (uint8_t)((flags & GMMU_MAP_REMOTE ? PTE_REMOTE : PTE_PRESENT) |
                           (flags & GMMU_MAP_READONLY ? PTE_READONLY : 0));
     for (uint64_t i = 0; i < n; i++) {
         struct pte *p = pt_get(&g->pt, vpn + i);
         SIM_ASSERT(!(p->flags & (PTE_PRESENT | PTE_REMOTE)), "gmmu", now,
                    "page %#llx mapped twice", (unsigned long long)(vpn + i));
-        if (p->flags & PTE_FAULTED) stat_avg_add(g->fault_wait, (double)(now - p->t_fault));
-        p->flags = f;
-        p->pfn = pfn + i;
+        if (p->flags & PTE_FAULTED)
+            stat_avg_add(g->fault_wait, (double)(now - fp_find(&g->fpages, vpn + i)->t_fault));
+        bool faulted = p->flags & PTE_FAULTED;
+        p->flags = (uint8_t)(f | (p->flags & PTE_RECS));
+        if (faulted) gmmu_page_tidy(g, vpn + i, p);
+        pte_set_pfn(p, pfn + i);
         p->shift = (uint8_t)page_shift;
     }
     if (g->deferred) return;          /* released at the replay signal */
-    for (uint64_t i = 0; i < n; i++) gmmu_release_page(g, pt_find(&g->pt, vpn + i), now);
+    for (uint64_t i = 0; i < n; i++) gmmu_release_page(g, vpn + i, now);
     engine_progress(g->comp.eng);
 }
 
@@ -255,7 +262,9 @@ bool gmmu_unmap(struct gmmu *g, uint64_t vpn, sim_time now)
     for (uint64_t i = 0; i < n; i++) {
         struct pte *q = pt_find(&g->pt, base + i);
         dirty = dirty || (q->flags & PTE_DIRTY);
-        q->flags = 0;
+        bool faulted = q->flags & PTE_FAULTED;
+        q->flags &= PTE_RECS;         /* records parked on it stay */
+        if (faulted) gmmu_page_tidy(g, base + i, q);
         q->shift = PAGE_SHIFT;
     }
     return dirty;
@@ -284,8 +293,8 @@ void gmmu_set_page_size(struct gmmu *g, uint64_t vpn, unsigned page_shift, sim_t
     for (uint64_t i = 0; i < n; i++) {
         if (page_shift > cur)
             SIM_ASSERT(b && (b[i].flags & (PTE_PRESENT | PTE_REMOTE)) &&
-                       (b[i].flags & kind) == (b->flags & kind) && b[i].pfn == b->pfn + i &&
-                       !(b->pfn & (n - 1)), "gmmu", now,
+                       (b[i].flags & kind) == (b->flags & kind) && pte_pfn(&b[i]) == pte_pfn(b) + i &&
+                       !(pte_pfn(b) & (n - 1)), "gmmu", now,
                        "page %#llx cannot join a 2^%u-byte page at %#llx (unmapped, "
                        "other protection or frames not contiguous)",
                        (unsigned long long)(base + i), page_shift, (unsigned long long)base);
@@ -305,7 +314,7 @@ void gmmu_set_writable(struct gmmu *g, uint64_t vpn, sim_time now)
     uint64_t n = 1ULL << (p->shift - PAGE_SHIFT), base = vpn & ~(n - 1);
     for (uint64_t i = 0; i < n; i++) pt_find(&g->pt, base + i)->flags &= (uint8_t)~PTE_READONLY;
     if (g->deferred) return;
-    for (uint64_t i = 0; i < n; i++) gmmu_release_page(g, pt_find(&g->pt, base + i), now);
+    for (uint64_t i = 0; i < n; i++) gmmu_release_page(g, base + i, now);
     engine_progress(g->comp.eng);
 }
 
@@ -328,7 +337,7 @@ uint64_t gmmu_frame_of(const struct gmmu *g, uint64_t vpn)
     const struct pte *p = mapped(g, vpn, PTE_PRESENT | PTE_REMOTE);
     SIM_ASSERT(p, "gmmu", engine_now(g->comp.eng),
                "frame of unmapped page %#llx", (unsigned long long)vpn);
-    return p->pfn;
+    return pte_pfn(p);
 }
 
 /* ---- access counters ---- */

@@ -11,6 +11,7 @@
 #include "hir.h"
 #include "fault_buffer.h"
 #include "access_counters.h"
+#include "fault_pages.h"
 
 struct stats;
 struct stat_hist;
@@ -46,6 +47,7 @@ struct gmmu {
     bool pwc_on;
     /* faults (faults.c) and replay (replay.c) */
     struct fault_buffer fb;
+    struct fault_pages fpages;    /* per faulted page: records, unique-fault time */
     sim_time irq_latency, stall_start;
     uint64_t parked;              /* accesses parked in fault records */
     struct fault_rec *live_head, *live_tail;   /* every record, oldest first */
@@ -99,10 +101,17 @@ bool gmmu_allows(const struct pte *p, enum req_kind access);
 /* The record leaves its page and the parked list (it is being replayed). */
 void gmmu_rec_detach(struct gmmu *g, struct fault_rec *f);
 void gmmu_rec_free(struct gmmu *g, struct fault_rec *f);
+/* The records parked on vpn (whose PTE is p), oldest last, or NULL. */
+struct fault_rec *gmmu_page_recs(const struct gmmu *g, uint64_t vpn, const struct pte *p);
+/* Unlink record f from its page's list; the page's fault-map entry goes
+ * when it has neither records nor PTE_FAULTED. */
+void gmmu_page_unlink(struct gmmu *g, struct fault_rec *f);
+/* Drop vpn's fault-map entry if its PTE no longer needs one. */
+void gmmu_page_tidy(struct gmmu *g, uint64_t vpn, const struct pte *p);
 /* replay.c: re-execute the accesses of a detached record (a TLB's re-enter
  * its L1 TLB; a TLB-less client's are answered, or fault again). */
 void gmmu_rec_replay(struct gmmu *g, struct fault_rec *f, sim_time now);
-void gmmu_release_page(struct gmmu *g, struct pte *p, sim_time now);
+void gmmu_release_page(struct gmmu *g, uint64_t vpn, sim_time now);
 /* hir_xfer.c */
 void gmmu_hir_transfer(struct gmmu *g, sim_time now);
 

@@ -34,13 +34,14 @@ void gmmu_describe_page(const struct gmmu *g, uint64_t vpn, FILE *out)
         fputs("not mapped", out);
     } else {
         fprintf(out, "%s, frame %llu, %u KiB page%s%s", p->flags & PTE_PRESENT ? "resident in GPU memory"
-                : "mapped remote (host memory)", (unsigned long long)p->pfn,
+                : "mapped remote (host memory)", (unsigned long long)pte_pfn(p),
                 1u << ((p->shift ? p->shift : PAGE_SHIFT) - 10),
                 p->flags & PTE_READONLY ? ", read-only" : "", p->flags & PTE_DIRTY ? ", dirty" : "");
     }
-    for (const struct fault_rec *f = p ? p->recs : NULL; f; f = f->next)
+    const struct fault_page *fp = p && (p->flags & PTE_RECS) ? fp_find(&g->fpages, vpn) : NULL;
+    for (const struct fault_rec *f = fp ? fp->recs : NULL; f; f = f->next)
         fprintf(out, "; SM %u's uTLB holds %u %s access(es) parked on its fault (%s)", f->sm, f->n,
                 f->write ? "write" : "read", f->logged ? "in the fault buffer" : "waiting for buffer room");
-    if (p && p->recs) fprintf(out, "; first fault at %llu ps", (unsigned long long)p->t_fault);
+    if (fp && fp->recs) fprintf(out, "; first fault at %llu ps", (unsigned long long)fp->t_fault);
     fputc('\n', out);
 }

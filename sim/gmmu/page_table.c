@@ -35,6 +35,13 @@ void pt_free(struct page_table *pt)
     pt->root = (struct pt_node){0};
 }
 
+size_t pt_bytes(const struct page_table *pt)
+{
+    /* Every node is one 512-entry array (8-byte child pointers or PTEs)
+     * and its header; nodes - 1 headers are allocations of their own. */
+    return (size_t)pt->nodes * PT_FANOUT * 8 + (size_t)(pt->nodes - 1) * sizeof(struct pt_node);
+}
+
 struct pte *pt_find(const struct page_table *pt, uint64_t vpn)
 {
     const struct pt_node *n = &pt->root;

@@ -21,21 +21,38 @@ struct mem_req;
 /* PTE states: not present (no flag); resident in GPU memory; mapped remote
  * (host memory, reachable over the link without a fault); read-only (a
  * write raises a protection fault); dirty (written since mapped).
- * PTE_FAULTED is the GMMU's own bookkeeping, not a hardware bit: a fault
- * entry has been logged for the page since it last became absent (its
- * next entries are not unique faults). */
-enum { PTE_PRESENT = 1, PTE_REMOTE = 2, PTE_READONLY = 4, PTE_DIRTY = 8, PTE_FAULTED = 16 };
+ * PTE_FAULTED and PTE_RECS are the GMMU's own bookkeeping, not hardware
+ * bits: PTE_FAULTED, a fault entry has been logged for the page since it
+ * last became absent (its next entries are not unique faults);
+ * PTE_RECS, uTLB fault records are parked on the page.  The state behind
+ * them (the records, the time of the unique fault) lives in the GMMU's
+ * fault-page map (fault_pages.h), only for pages that have it, so a PTE
+ * is 8 bytes: host memory per simulated page is the leaf tables' 8 B. */
+enum { PTE_PRESENT = 1, PTE_REMOTE = 2, PTE_READONLY = 4, PTE_DIRTY = 8, PTE_FAULTED = 16,
+       PTE_RECS = 32 };
 
-struct fault_rec;
+/* Frame numbers up to 2^40 (4 EiB of 4 KiB frames; remote PTEs hold the
+ * page's own number, below 2^36 in a 48-bit address space). */
+#define PTE_PFN_BITS 40
 
 struct pte {
-    uint64_t pfn;             /* first 4 KiB frame of the page */
-    struct fault_rec *recs;   /* the uTLBs' faults parked on this page */
-    sim_time t_fault;         /* when PTE_FAULTED was set */
+    uint32_t pfn_lo;          /* first 4 KiB frame of the page, bits 0..31 */
+    uint8_t pfn_hi;           /* ... bits 32..39 */
     uint8_t flags;
     uint8_t shift;            /* page size: 12, 16 or 21 (constituent PTEs
                                  of a large page all carry it) */
+    uint8_t spare;
 };
+
+_Static_assert(sizeof(struct pte) == 8, "a PTE is 8 bytes of host memory");
+
+static inline uint64_t pte_pfn(const struct pte *p)
+{ return p->pfn_lo | (uint64_t)p->pfn_hi << 32; }
+static inline void pte_set_pfn(struct pte *p, uint64_t pfn)
+{
+    p->pfn_lo = (uint32_t)pfn;
+    p->pfn_hi = (uint8_t)(pfn >> 32);
+}
 
 struct pt_node {
     uint64_t paddr;
@@ -55,6 +72,8 @@ void pt_free(struct page_table *pt);
 struct pte *pt_get(struct page_table *pt, uint64_t vpn);
 /* The PTE of vpn or NULL (never creates). */
 struct pte *pt_find(const struct page_table *pt, uint64_t vpn);
+/* Host bytes of the table's nodes (docs/performance.md's accounting). */
+size_t pt_bytes(const struct page_table *pt);
 /* Index of vpn's entry at level (1..4). */
 static inline unsigned pt_index(uint64_t vpn, unsigned level)
 { return (unsigned)(vpn >> (PT_BITS * (level - 1))) & (PT_FANOUT - 1); }

@@ -60,9 +60,10 @@ void gmmu_rec_replay(struct gmmu *g, struct fault_rec *f, sim_time now)
 
 /* Not deferred: the page's mapping (or protection) changed; its records
  * whose access it now allows are released. */
-void gmmu_release_page(struct gmmu *g, struct pte *p, sim_time now)
+void gmmu_release_page(struct gmmu *g, uint64_t vpn, sim_time now)
 {
-    struct fault_rec *f = p->recs;
+    const struct pte *p = pt_find(&g->pt, vpn);
+    struct fault_rec *f = gmmu_page_recs(g, vpn, p);
     while (f) {
         struct fault_rec *n = f->next;
         if (f->logged && gmmu_allows(p, f->access)) {
@@ -117,10 +118,7 @@ size_t gmmu_replay(struct gmmu *g, bool flush, sim_time now)
             g->nrecs++;
         } else {
             /* Detach by hand: it is on no live list now. */
-            struct pte *p = pt_find(&g->pt, f->vpn);
-            struct fault_rec **pp = &p->recs;
-            while (*pp != f) pp = &(*pp)->next;
-            *pp = f->next;
+            gmmu_page_unlink(g, f);
             g->parked -= f->n;
             replayed += f->n;
             gmmu_rec_replay(g, f, now);

@@ -28,7 +28,7 @@ void gmmu_answer(struct gmmu *g, struct mem_req *r, const struct pte *p, sim_tim
     uint8_t shift = p->shift ? p->shift : PAGE_SHIFT;
     uint64_t vpn = page_of(r->vaddr);
     uint64_t base_vpn = vpn & ~((1ULL << (shift - PAGE_SHIFT)) - 1);
-    uint64_t pbase = (p->pfn - (vpn - base_vpn)) << PAGE_SHIFT;
+    uint64_t pbase = (pte_pfn(p) - (vpn - base_vpn)) << PAGE_SHIFT;
     if (p->flags & PTE_REMOTE) pbase |= PADDR_HOST;
     uint64_t size = 1ULL << shift;
     r->paddr = pbase | (r->vaddr & (size - 1));

@@ -61,6 +61,51 @@ START_TEST(gups_pages_thread_sequence_and_seed)
 }
 END_TEST
 
+/* A total update count spread exactly: 20001 updates over 640 threads is
+ * 31 each and one more for threads 0..160 (20001 mod 640 = 161).  Thread
+ * t's first update is 31 t + min(t, 161): thread 160 does 5120..5151,
+ * thread 161 5152..5182, thread 639 19970..20000, the last update. */
+static void push_updates(struct wlh_seq *want, uint64_t seed, uint64_t u0, uint64_t n)
+{
+    for (uint64_t u = u0; u < u0 + n; u++) {
+        uint64_t r = sm64(seed + u) % 10000;
+        wlh_push(want, L(0, r * 8)); wlh_push(want, S(0, r * 8));
+    }
+}
+
+START_TEST(gups_total_updates_are_exact)
+{
+    static const char *const sets[] = { "workload.kind=gups", "workload.gups.footprint=80000B",
+        "workload.gups.updates=20001", "workload.gups.threads=640", "sim.seed=7" };
+    uint64_t seed = sm64(7);
+    struct wlh_seq want = {0};
+    push_updates(&want, seed, 5120, 32);
+    check_thread(sets, NSETS(sets), 1, 0, 160, &want, "gups thread 160: 32 updates");
+    push_updates(&want, seed, 5152, 31);
+    check_thread(sets, NSETS(sets), 1, 0, 161, &want, "gups thread 161: 31 updates");
+    push_updates(&want, seed, 19970, 31);
+    check_thread(sets, NSETS(sets), 1, 2, 127, &want, "gups thread 639: the last 31");
+    /* A total that is a multiple of the threads is the per-word form:
+     * 2 per word of 10000 is 20000, rounded up to 640 x 32 = 20480. */
+    static const char *const per_word[] = { "workload.kind=gups", "workload.gups.footprint=80000B",
+        "workload.gups.updates_per_word=2", "workload.gups.threads=640", "sim.seed=7" };
+    static const char *const total[] = { "workload.kind=gups", "workload.gups.footprint=80000B",
+        "workload.gups.updates=20480", "workload.gups.threads=640", "sim.seed=7" };
+    struct wlh h = wlh_open(per_word, NSETS(per_word));
+    uint64_t h1 = wlh_run_all(h.wl).hash;
+    wlh_close(&h);
+    h = wlh_open(total, NSETS(total));
+    ck_assert_uint_eq(wlh_run_all(h.wl).hash, h1);
+    wlh_close(&h);
+    /* Fewer updates than threads: thread t < 5 does update t, the rest none. */
+    static const char *const few[] = { "workload.kind=gups", "workload.gups.footprint=80000B",
+        "workload.gups.updates=5", "workload.gups.threads=640", "sim.seed=7" };
+    push_updates(&want, seed, 4, 1);
+    check_thread(few, NSETS(few), 1, 0, 4, &want, "gups thread 4 of 5 updates");
+    check_thread(few, NSETS(few), 1, 0, 5, &want, "gups thread 5 of 5 updates: none");
+}
+END_TEST
+
 START_TEST(cyclic_pages_and_thread_sequence)
 {
     static const char *const sets[] = { "workload.kind=cyclic", "workload.cyclic.footprint=40000B",
@@ -355,6 +400,7 @@ static Suite *micro_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, vecadd_pages_and_thread_sequence);
     tcase_add_test(tc, gups_pages_thread_sequence_and_seed);
+    tcase_add_test(tc, gups_total_updates_are_exact);
     tcase_add_test(tc, cyclic_pages_and_thread_sequence);
     tcase_add_test(tc, hpe_patterns_pages_and_sequences);
     tcase_add_test(tc, part_repetitive_fraction);
