@@ -51,7 +51,7 @@ const struct cfg_key driver_config_keys[] = {
      "serial (batch-aware Sec. 3, Fig. 4: an eviction waits for the batch's copies in flight, its "
      "migration for it: never overlapped), unobtrusive (batch-aware Sec. 4.2: one page evicted when a "
      "batch starts with memory full, then eviction k+1 beside migration k on the full-duplex link), "
-     "ideal (batch-aware Fig. 8: evictions cost nothing, no write-back traffic); serial and "
+     "ideal (batch-aware Fig. 8: serial, but evictions cost nothing and send no write-back); serial and "
      "unobtrusive need driver.evict_unit page"},
     {"driver.drop_clean", CFG_BOOL, "false", 0, -1, NULL,
      "evicted pages the GPU did not write are dropped (host copy valid) instead of copied back "

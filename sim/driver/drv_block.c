@@ -215,8 +215,9 @@ static bool fill_paged(struct driver *d, uint64_t base, unsigned i, sim_time now
         if (!drv_ue_take(d, &pfn, now)) return false;
     } else {
         /* serial: the eviction waits for every copy of the batch started
-         * or allocated before it (batch-aware Sec. 3, Fig. 4). */
-        if (d->evict_timing == ET_SERIAL &&
+         * or allocated before it (batch-aware Sec. 3, Fig. 4); ideal
+         * keeps that order, its evictions costing nothing. */
+        if ((d->evict_timing == ET_SERIAL || d->evict_timing == ET_IDEAL) &&
             (d->inflight || d->pending_d2h || d->nmigr > d->chunk_first))
             return false;
         if (!drv_evict_victim(d, &pfn, now)) return false;

@@ -20,9 +20,14 @@
  *                it on the other direction of the full-duplex link (eviction
  *                k+1 with migration k), so one free frame is always being
  *                made ahead of the migration stream;
- *   ideal        Sec. 4.2, Fig. 8 "instant page eviction": an eviction
- *                frees its frame at once and puts nothing on the link
- *                (drv_evict.c copy_back).
+ *   ideal        Sec. 4.2, Fig. 8 "instant page eviction": the serial
+ *                order, but an eviction frees its frame at once and puts
+ *                nothing on the link (drv_evict.c copy_back).  The order
+ *                is kept so that a victim still leaves just before the
+ *                page that replaces it is copied: evicting every victim
+ *                of a batch when its service starts (nothing waits for a
+ *                free eviction) would push hot pages out up to a whole
+ *                batch's copy time early and fault them back.
  * The invariant of every mode, and the point of UE's ordering: no
  * migration starts into a frame whose previous page's write-back has not
  * landed (a new page never overwrites one not yet evicted, Sec. 4.2); the

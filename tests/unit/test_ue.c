@@ -34,8 +34,9 @@
  *            R + W + L after migration k: page k (0-based) is answered at
  *            s + F + k (R + W + L) + W + L, end = s + F + 3 (R + W + L)
  *            + W + L.
- *   ideal:   no write-back: the four copies go back to back on the H2D
- *            wire: end = s + F + 4W + L. */
+ *   ideal:   the serial order with no write-back: each eviction frees
+ *            its frame at once when the previous copy has landed: end =
+ *            s + F + 4 (W + L). */
 static sim_time batch2(const char *timing, struct drig **out)
 {
     char set[64];
@@ -105,7 +106,7 @@ END_TEST
 START_TEST(ideal_eviction_costs_nothing)
 {
     struct drig *g;
-    ck_assert_uint_eq(batch2("ideal", &g), F + 4 * W + L);
+    ck_assert_uint_eq(batch2("ideal", &g), F + 4 * (W + L));
     ck_assert_uint_eq(rig_counter(g->r, "link.d2h.bytes"), 0);
     ck_assert_uint_eq(rig_counter(g->r, "link.d2h.transfers"), 0);
     drig_free(g);
