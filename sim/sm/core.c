@@ -51,6 +51,7 @@ static void sync_inst(struct sm *s, struct warp *w, sim_time now)
         w->st = W_BARRIER;
         b->at_barrier++;
         barrier_release(s, b);
+        if (s->gpu->to) oversub_check(s, b, now);
         return;
     }
     w->st = W_DONE;
@@ -58,6 +59,7 @@ static void sync_inst(struct sm *s, struct warp *w, sim_time now)
     engine_progress(s->comp.eng);
     barrier_release(s, b);
     if (!b->live) retire_block(s, b, now);
+    else if (s->gpu->to) oversub_check(s, b, now);
 }
 
 void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now)
@@ -93,7 +95,10 @@ static void mark_faulted(struct sm *s, struct warp *w, struct minst *m, uint32_t
                          sim_time now)
 {
     m->page_state[p] = PG_FAULTED;
-    if (w->nfault++ == 0) fault_warps_change(s, +1, now);
+    if (w->nfault++ == 0) {
+        fault_warps_change(s, +1, now);
+        if (s->gpu->to) oversub_fault(s, w, +1, now);
+    }
 }
 
 static void mem_issue(struct sm *s, struct warp *w, sim_time now)
@@ -176,7 +181,10 @@ static void page_translated(struct sm *s, struct warp *w, struct minst *m,
 {
     if (m->page_state[p] == PG_FAULTED) {
         fset_remove(s, m->c.page_vpn[p]);
-        if (--w->nfault == 0) fault_warps_change(s, -1, now);
+        if (--w->nfault == 0) {
+            fault_warps_change(s, -1, now);
+            if (s->gpu->to) oversub_fault(s, w, -1, now);
+        }
     }
     m->page_state[p] = PG_DONE;
 }
@@ -229,6 +237,7 @@ static sim_time next_tick(struct sm *s, sim_time now, bool xq_blocked)
     for (uint32_t i = 0; i < g->max_warps; i++) {
         const struct warp *w = &s->w[i];
         sim_time t;
+        if (w->parked) continue;
         if (w->st == W_READY) t = now + p;
         else if (w->st == W_PIPE) t = w->ready_at;
         else continue;

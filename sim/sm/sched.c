@@ -10,6 +10,7 @@
 /* Ready to issue now (a finished pipeline latency makes it ready). */
 static bool issuable(struct warp *w, sim_time now)
 {
+    if (w->parked) return false;            /* inactive block (oversub.c) */
     if (w->st == W_PIPE && w->ready_at <= now) w->st = W_READY;
     return w->st == W_READY;
 }
