@@ -12,6 +12,8 @@
 #include "results.h"
 #include "summary.h"
 #include "system.h"
+#include "trace/trace.h"
+#include "trace_opts.h"
 
 static const char usage_run[] =
     "usage: uvmsim run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
@@ -23,7 +25,12 @@ static const char usage_run[] =
     "  -o OUT.h5        where to write the result\n"
     "  -s KEY=VALUE     override a config key (repeatable, applied in order)\n"
     "  --seed N         same as -s sim.seed=N\n"
-    "  --quiet          no summary on stdout\n";
+    "  --quiet          no summary on stdout\n"
+    "  --trace OUT.json         write a Chrome/Perfetto trace of the run (docs/trace.md)\n"
+    "  --trace-window T0:T1     only this window of simulated time (e.g. 10us:50us;\n"
+    "                           T0: or :T1 open at one end); default: the whole run\n"
+    "  --trace-what LIST        warps,faults,batches,dma,evictions,shootdowns,counters,\n"
+    "                           kernels,walks,dram or all (default: all but walks, dram)\n";
 
 /* Default result name: the config's file name with .h5 instead of .yaml. */
 static char *default_out(const char *config)
@@ -88,6 +95,8 @@ static const char *status_name(enum run_status st)
 int cmd_run(int argc, char **argv)
 {
     struct opts o = {0};
+    struct trace_opts to;
+    argc = trace_opts_take(argc, argv, &to, usage_run);
     parse_opts(argc, argv, &o, usage_run, true);
     struct config *cfg = load_or_exit(&o);
     char *out = o.out ? xstrdup(o.out) : default_out(o.config);
@@ -95,10 +104,21 @@ int cmd_run(int argc, char **argv)
 
     double t0 = now_seconds();
     struct system *sys = system_build(cfg);
+    if (to.path) {
+        /* Opened once the machine is built: a config error writes nothing.
+         * From here the file is valid JSON on every exit (trace_close, or
+         * at exit after sim_panic / the watchdog). */
+        if (trace_open(to.path, to.t0, to.t1, to.what) != 0) {
+            fprintf(stderr, "uvmsim: --trace %s: %s\n", to.path, strerror(errno));
+            exit(EXIT_USER);
+        }
+        trace_machine(cfg, system_stats(sys));
+    }
     struct progress prog = { sys, t0, t0 };
     bool tty = isatty(STDERR_FILENO);
     if (tty) system_set_progress(sys, show_progress, &prog);
     enum run_status st = system_run(sys);
+    trace_close();
     if (tty) fputs("\r\033[K", stderr);
     double wall = now_seconds() - t0;
 

@@ -41,6 +41,7 @@ struct engine {
     void *progress_ctx;
     uint64_t watchdog_mark;
     sim_time watchdog_since;
+    bool started;                   /* engine_run(_until) set up the run */
 };
 
 static struct engine *current;
@@ -236,15 +237,31 @@ void engine_dump(struct engine *e, FILE *out)
 
 enum run_status engine_run(struct engine *e)
 {
+    enum run_status st;
+    engine_run_until(e, TIME_NEVER, NULL, NULL, &st);
+    return st;
+}
+
+bool engine_run_until(struct engine *e, sim_time until, bool (*stop)(void *ctx), void *ctx,
+                      enum run_status *status)
+{
     current = e;
-    if (e->lim.watchdog) {
-        /* Check twice per window so a stall is caught within 1.5 windows. */
-        e->watchdog_since = e->now;
-        engine_every(e, e->lim.watchdog / 2 ? e->lim.watchdog / 2 : 1,
-                     watchdog_check, e);
+    if (!e->started) {
+        e->started = true;
+        if (e->lim.watchdog) {
+            /* Check twice per window so a stall is caught within 1.5 windows. */
+            e->watchdog_since = e->now;
+            engine_every(e, e->lim.watchdog / 2 ? e->lim.watchdog / 2 : 1,
+                         watchdog_check, e);
+        }
     }
     enum run_status st = RUN_COMPLETED;
     while (e->n) {
+        /* Paused (the stepper): the next event is later than asked. */
+        if (e->heap[0].t > until && !(e->n == e->housekeeping_pending && !busy(e))) {
+            if (e->now < until) e->now = until;
+            return false;
+        }
         if (e->n == e->housekeeping_pending && busy(e))
             sim_panic("engine", e->now, "deadlock: no event can make progress "
                       "while work is outstanding");
@@ -265,11 +282,31 @@ enum run_status engine_run(struct engine *e)
         if (ev.fn != periodic_fire) e->last_work = ev.t;
         if (e->progress_fn && (e->events & 0xffff) == 0)
             e->progress_fn(e->progress_ctx, e->now);
+        if (stop && e->n && stop(ctx)) return false;
     }
     if (st == RUN_COMPLETED && busy(e))
         sim_panic("engine", e->now, "deadlock: no event left while work is outstanding");
     current = NULL;
-    return st;
+    *status = st;
+    return true;
+}
+
+bool engine_next(const struct engine *e, sim_time *t, const char **what)
+{
+    /* The earliest event that will do something: a tick superseded by an
+     * earlier wake is skipped when it comes up, so it is not "next". */
+    const struct event *best = NULL;
+    for (size_t i = 0; i < e->n; i++) {
+        const struct event *ev = &e->heap[i];
+        if (!ev->fn && ((const struct component *)ev->obj)->next_tick != ev->t) continue;
+        if (!best || ev_before(ev, best)) best = ev;
+    }
+    if (!best) return false;
+    *t = best->t;
+    *what = best->fn == periodic_fire ? "housekeeping (statistics epoch or watchdog)"
+          : best->fn ? "a scheduled callback (a landing, a launch, a timer)"
+          : ((const struct component *)best->obj)->name;
+    return true;
 }
 
 /* ---- bounded message queues ---- */

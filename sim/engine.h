@@ -88,6 +88,16 @@ void engine_set_progress_fn(struct engine *e,
                             void (*fn)(void *ctx, sim_time now), void *ctx);
 
 enum run_status engine_run(struct engine *e);
+/* engine_run in steps (the stepper): run the events at or before `until`
+ * while stop(ctx) (asked after each event; may be NULL) is false.  Returns
+ * true when the run is over (*status set, as engine_run), false when it
+ * paused: at the stop, or with the clock moved to `until`. */
+bool engine_run_until(struct engine *e, sim_time until, bool (*stop)(void *ctx), void *ctx,
+                      enum run_status *status);
+/* The next event that will act (superseded ticks skipped; a scan of the
+ * queue, for the stepper's `where`): its time and the component it ticks
+ * or what kind of callback it is.  false when the queue is empty. */
+bool engine_next(const struct engine *e, sim_time *t, const char **what);
 
 /* Dump every component's state (watchdog, panic). */
 void engine_dump(struct engine *e, FILE *out);

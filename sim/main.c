@@ -13,7 +13,11 @@ struct command {
 static const struct command commands[] = {
     {"run", cmd_run,
      "run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
-     "                       simulate and write an HDF5 result"},
+     "      [--trace OUT.json [--trace-window T0:T1] [--trace-what LIST]]\n"
+     "                       simulate and write an HDF5 result (and a Chrome/Perfetto trace)"},
+    {"step", cmd_step,
+     "step CONFIG [-s KEY=VALUE]... [< COMMANDS]\n"
+     "                       step through the simulation: run until a fault, show any component"},
     {"config", cmd_config,
      "config show CONFIG [-s KEY=VALUE]...   print the fully resolved config\n"
      "  config check CONFIG [-s KEY=VALUE]...  validate a config\n"
@@ -29,6 +33,9 @@ static const struct command commands[] = {
      "                       time 4 KiB..32 MiB copies over the configured link"},
     {"workloads", cmd_workloads,
      "workloads              list every workload, its parameters and footprint"},
+    {"report", cmd_report,
+     "report RESULT.h5|SWEEP_DIR -o REPORT.html\n"
+     "                       one self-contained HTML page with plots of a run or a sweep"},
     {"trace", cmd_trace,
      "trace convert IN.txt OUT.bin           NVBit mem_trace text to uvmsim binary"},
     {"sweep", cmd_sweep,

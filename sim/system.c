@@ -17,6 +17,7 @@
 #include "pcie/pcie.h"
 #include "driver/driver.h"
 #include "../workloads/workload.h"
+#include "trace/trace.h"
 
 /* Tie order between domains at the same picosecond: fixed, so runs are
  * reproducible. */
@@ -95,6 +96,7 @@ static void sample(void *ctx, sim_time now)
     struct system *s = ctx;
     update_ipc(s, now);
     stats_sample(s->st, now);
+    if (TRACE_ON(TW_COUNTERS)) trace_sample(now);
 }
 
 struct system *system_build(const struct config *cfg)
@@ -168,8 +170,16 @@ struct system *system_build(const struct config *cfg)
 
 enum run_status system_run(struct system *s)
 {
-    gpu_start(s->gpu, 0);
+    system_start(s);
     enum run_status st = engine_run(s->eng);
+    system_finish(s);
+    return st;
+}
+
+void system_start(struct system *s) { gpu_start(s->gpu, 0); }
+
+void system_finish(struct system *s)
+{
     const struct stat_entry *ran = stats_find(s->st, "driver.host_steps");
     *s->host_steps = s->wl->host_steps - (ran ? *ran->p.u : 0);
     sim_time now = engine_end_time(s->eng);
@@ -177,7 +187,6 @@ enum run_status system_run(struct system *s)
     size_t rows = stats_series_rows(s->st);
     if (!rows || stats_series_row(s->st, rows - 1)[0] != now)
         stats_sample(s->st, now);       /* the final state, once */
-    return st;
 }
 
 void system_free(struct system *s)
@@ -205,4 +214,9 @@ uint64_t system_kernels_done(const struct system *s) { return gpu_kernels_done(s
 void system_set_progress(struct system *s, void (*fn)(void *, sim_time), void *ctx)
 {
     engine_set_progress_fn(s->eng, fn, ctx);
+}
+
+void system_parts(const struct system *s, struct system_parts *p)
+{
+    *p = (struct system_parts){ s->gpu, s->tlb, s->gmmu, s->dram, s->host, s->link, s->drv };
 }

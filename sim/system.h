@@ -14,12 +14,26 @@ struct system;
 /* Build from a resolved config (user errors exit 2 from inside). */
 struct system *system_build(const struct config *cfg);
 enum run_status system_run(struct system *s);
+/* system_run in pieces, for the stepper: start the program, drive the
+ * engine (engine_run_until), then the end-of-run statistics. */
+void system_start(struct system *s);
+void system_finish(struct system *s);
 void system_free(struct system *s);
 
 struct engine *system_engine(struct system *s);
 struct stats *system_stats(struct system *s);
 sim_time system_core_period(const struct system *s);
 uint64_t system_kernels_done(const struct system *s);
+/* The subsystems, for read-only views (the stepper). */
+struct system_parts {
+    struct gpu *gpu;
+    struct tlb *tlb;
+    struct gmmu *gmmu;
+    struct dram *dram, *host;
+    struct link *link;
+    struct driver *drv;
+};
+void system_parts(const struct system *s, struct system_parts *p);
 /* Host-side progress reporting (terminal only). */
 void system_set_progress(struct system *s, void (*fn)(void *, sim_time), void *ctx);
 

@@ -13,6 +13,7 @@
 #ifndef UVMSIM_DRAM_H
 #define UVMSIM_DRAM_H
 
+#include <stdio.h>
 #include "../engine.h"
 #include "../mem_req.h"
 
@@ -101,5 +102,8 @@ struct mem_port l2_port(struct l2 *l);
  * data.  For the driver to call when it unmaps a page. */
 void l2_invalidate_frame(struct l2 *l, uint64_t pa);
 /* ---- end of L2 slices ---- */
+
+/* Read-only view (uvmsim step): channel ch's queues and open rows. */
+void dram_describe_channel(const struct dram *d, unsigned ch, FILE *out);
 
 #endif

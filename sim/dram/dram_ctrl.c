@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dram_int.h"
+#include "../trace/trace.h"
 
 static inline sim_time tmin(sim_time a, sim_time b) { return a < b ? a : b; }
 
@@ -111,6 +112,8 @@ static void issue_burst(struct channel *c, struct dreq *q, uint32_t *n, uint32_t
         (*t)++;
     }
     sim_time end = ts_col(&c->ts, e->bank, e->write, now);
+    if (TRACE_ON(TW_DRAM))
+        trace_dram(d->p.prefix[0] == 'h', c->id, e->write, e->addr, e->bank, now, end - c->p->burst, end);
     if (--e->bursts) return;
     if (!e->write) {
         /* The statistic stays the scheduler's part: queue entry to last data. */

@@ -4,6 +4,7 @@
 #ifndef UVMSIM_DRIVER_H
 #define UVMSIM_DRIVER_H
 
+#include <stdio.h>
 #include "../engine.h"
 
 struct config;
@@ -73,5 +74,11 @@ int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t f
                         FILE *in, const char *name, struct replay_result *out,
                         struct stats *st, char *err, size_t errlen);
 void driver_replay_print_stats(FILE *out, const struct stats *st);
+
+/* ---- read-only views (uvmsim step) ---- */
+/* State, frames, the batch in progress (the watchdog's dump). */
+void driver_describe(const struct driver *d, FILE *out);
+/* The batch in progress: its phase and its pages by VA block. */
+void driver_describe_batch(const struct driver *d, FILE *out);
 
 #endif

@@ -70,6 +70,10 @@ void drv_fetch_batch(struct driver *d, sim_time now)
     d->batch_h2d = d->batch_d2h = d->batch_evictions = d->batch_migrated = 0;
     d->handling = d->fault_latency + d->fault_cost * d->nfaults + d->block_cost * d->nblocks;
     d->busy_until = now + d->handling;
+    if (TRACE_ON(TW_BATCHES | TW_FAULTS)) {
+        trace_batch_begin(d->nfaults, n, d->nblocks, d->busy_until, now);
+        for (size_t i = 0; i < d->nfaults; i++) trace_batch_fault(d->fetched[i].vpn, now);
+    }
     d->state = D_HANDLING;
     /* The top half's pre-emptive eviction (batch-aware Sec. 4.2). */
     drv_ue_batch_start(d, now);
@@ -84,6 +88,10 @@ void drv_end_batch(struct driver *d, sim_time now)
                           &d->batch_h2d, &d->batch_d2h, &handling, &migration,
                           &d->batch_evictions };
     rec_append(d->batches, row);
+    if (TRACE_ON(TW_BATCHES))
+        trace_batch_end(&(struct trace_batch){ start, start + handling, d->migr_start, end, faults,
+                        pages, d->nblocks, d->batch_migrated, d->batch_h2d, d->batch_d2h,
+                        d->batch_evictions });
     stat_hist_add(d->batch_faults, faults);
     *d->n_batches += 1;
     *d->busy_ps += now - d->batch_start;
@@ -169,6 +177,8 @@ void drv_stats_init(struct driver *d, struct stats *st)
     /* 10 us bins up to 10 ms, then overflow. */
     d->lifetime = stat_histogram(st, "driver.residency_us", "us",
                                  "time from a page's mapping to its eviction", 1001, 10);
+    d->n_resident = stat_counter(st, "driver.resident_pages", "pages",
+                                 "frames holding a landed page now (a level, sampled each epoch)");
     uint64_t *cap = stat_counter(st, "driver.capacity_pages", "pages", "GPU memory frames available to migrated pages");
     *cap = d->capacity;
 }

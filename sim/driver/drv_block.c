@@ -270,8 +270,9 @@ bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
 bool drv_service(struct driver *d, sim_time now)
 {
     while (d->cur_block < d->nblocks) {
-        if (!d->block_ready) compute_block(d, now);
+        if (!d->block_ready) { d->blk_t0 = now; compute_block(d, now); }
         if (!drv_block_fill(d, block_base(d), now)) return false;
+        if (TRACE_ON(TW_BATCHES)) trace_block(block_base(d), d->blk_t0, now);
         d->cur_block++;
         d->block_ready = false;
     }

@@ -83,6 +83,7 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
                 *d->n_sent_home += 1;
                 continue;
             }
+            if (TRACE_ON(TW_EVICT)) trace_evict(v, f0 + k, now);
             drv_frame_evicted(d, f0 + k, v, now);
             drv_thrashing_evicted(d, v, now);
             *d->n_evictions += 1;

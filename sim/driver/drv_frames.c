@@ -67,6 +67,8 @@ void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, bool prefetche
 void drv_frame_landed(struct driver *d, uint64_t pfn, sim_time now)
 {
     d->frames[pfn].since = now;
+    *d->n_resident += 1;
+    if (TRACE_ON(TW_COUNTERS)) trace_resident(*d->n_resident, now);
     d->res64[pfn / BIG_PAGE_PAGES]++;
     uint32_t r = (uint32_t)(pfn / VA_BLOCK_PAGES);
     if (!d->chunked) {
@@ -84,6 +86,8 @@ static void gone(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now, con
                (unsigned long long)vpn, (unsigned long long)pfn);
     stat_hist_add(d->lifetime, (now - d->frames[pfn].since) / 1000000);
     d->frames[pfn].vpn = NO_FRAME_PAGE;
+    *d->n_resident -= 1;
+    if (TRACE_ON(TW_COUNTERS)) trace_resident(*d->n_resident, now);
     d->res64[pfn / BIG_PAGE_PAGES]--;
     d->resroot[pfn / VA_BLOCK_PAGES]--;
 }

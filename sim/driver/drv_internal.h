@@ -24,6 +24,7 @@
 #include "page_map.h"
 #include "pmm.h"
 #include "drv_thrashing.h"
+#include "../trace/trace.h"
 #include "../mem_req.h"
 #include "../gmmu/gmmu.h"
 
@@ -144,6 +145,8 @@ struct driver {
     uint64_t batch_h2d, batch_d2h, batch_evictions, batch_migrated;
     struct rec_table *batches;
     struct stat_hist *batch_faults, *lifetime;
+    uint64_t *n_resident;   /* frames holding a landed page now (a level) */
+    sim_time blk_t0;        /* when the block being serviced started (trace) */
     uint64_t *n_batches, *n_faults, *n_pages, *n_evictions, *n_writebacks,
              *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
              *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays,

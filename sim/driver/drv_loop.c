@@ -32,6 +32,7 @@ static const char *state_name(enum drv_state s)
 
 void drv_replay(struct driver *d, bool flush, sim_time now)
 {
+    if (TRACE_ON(TW_BATCHES)) trace_replay(flush, now);
     gmmu_replay(d->gmmu, flush, now);
     *d->n_replays += 1;
     d->unreplayed = false;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include "gmmu_internal.h"
 #include "../stats.h"
+#include "../trace/trace.h"
 
 #define REC_CHUNK 256
 
@@ -101,6 +102,8 @@ static void log_entry(struct gmmu *g, struct fault_rec *f, sim_time now)
     if (f->protection) *g->prot_faults += 1;
     if (g->driver) comp_wake_at(g->driver, now + g->irq_latency);
     struct pte *p = pt_find(&g->pt, f->vpn);
+    if (TRACE_ON(TW_FAULTS | TW_COUNTERS))
+        trace_fault(f->vpn, f->sm, f->write, !f->protection && !(p->flags & PTE_FAULTED), g->fb.n, now);
     if (f->protection || (p->flags & PTE_FAULTED)) return;
     /* A unique fault: the page's first entry since it became absent (not
      * a replayed access faulting again, nor another uTLB's duplicate). */
@@ -193,6 +196,7 @@ void gmmu_fault(struct gmmu *g, struct mem_req *r, sim_time now)
 void gmmu_fault_drained(struct gmmu *g, sim_time now)
 {
     set_occupancy(g);
+    if (TRACE_ON(TW_COUNTERS)) trace_fault_buffer(g->fb.n, now);
     bool was_waiting = g->fb.nwait != 0;
     struct fault_rec *f;
     while (!fb_full(&g->fb) && (f = fb_unwait(&g->fb))) {

@@ -11,6 +11,7 @@
 #ifndef UVMSIM_GMMU_H
 #define UVMSIM_GMMU_H
 
+#include <stdio.h>
 #include "../engine.h"
 #include "../mem_req.h"
 
@@ -142,5 +143,13 @@ void gmmu_note_remote_access(void *gmmu, unsigned sm, uint64_t vaddr, sim_time n
 size_t gmmu_access_notifications_pending(const struct gmmu *g);
 size_t gmmu_fetch_access_notifications(struct gmmu *g, struct access_notification *out,
                                        size_t max);
+
+/* ---- read-only views (uvmsim step) ---- */
+/* The walker (threads, queued and parked walks) and the fault buffer. */
+void gmmu_describe(const struct gmmu *g, FILE *out);
+/* Every fault-buffer entry, oldest first. */
+void gmmu_describe_faults(const struct gmmu *g, FILE *out);
+/* One page's PTE: mapping, frame, size, flags, parked walks. */
+void gmmu_describe_page(const struct gmmu *g, uint64_t vpn, FILE *out);
 
 #endif

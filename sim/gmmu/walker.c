@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include "gmmu_internal.h"
 #include "../stats.h"
+#include "../trace/trace.h"
 
 void gmmu_answer(struct gmmu *g, struct mem_req *r, const struct pte *p, sim_time now)
 {
@@ -42,14 +43,16 @@ void gmmu_answer(struct gmmu *g, struct mem_req *r, const struct pte *p, sim_tim
 static bool is_write(const struct mem_req *r) { return r->access != REQ_LOAD; }
 
 /* The walk of r has read its last entry. */
-static void finish(struct gmmu *g, struct mem_req *r, sim_time start, sim_time now)
+static void finish(struct gmmu *g, uint32_t slot, struct mem_req *r, sim_time start, sim_time now)
 {
     *g->walks += 1;
     stat_hist_add(g->walk_lat, (now - start) / g->dom->period);
     uint64_t vpn = page_of(r->vaddr);
     struct pte *p = pt_get(&g->pt, vpn);
     bool mapped = p->flags & (PTE_PRESENT | PTE_REMOTE);
-    if (!mapped || (is_write(r) && (p->flags & PTE_READONLY))) {
+    bool fault = !mapped || (is_write(r) && (p->flags & PTE_READONLY));
+    if (TRACE_ON(TW_FAULTS | TW_WALKS)) trace_walk(slot, vpn, r->sm, start, now, fault);
+    if (fault) {
         if (!(r->xflags & XLATE_WANT_NACK)) {   /* a client with no TLB */
             gmmu_fault(g, r, now);
             return;
@@ -129,7 +132,7 @@ static void step(struct gmmu *g, uint32_t s, sim_time now)
 {
     struct walk_slot *w = &g->slot[s];
     if (w->level <= w->last || w->level == 1) {
-        finish(g, w->r, w->start, now);
+        finish(g, s, w->r, w->start, now);
         free_slot(g, s);
         return;
     }
@@ -184,7 +187,7 @@ static sim_time walker_tick(struct component *c, sim_time now)
         if (g->slot[s].start + g->fixed_lat > now) break;
         g->busy_head = (g->busy_head + 1) % g->nwalkers;
         g->nbusy--;
-        finish(g, g->slot[s].r, g->slot[s].start, now);
+        finish(g, s, g->slot[s].r, g->slot[s].start, now);
         free_slot(g, s);
     }
     flush_reads(g, now);

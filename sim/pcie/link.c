@@ -34,6 +34,7 @@
 #include "link_int.h"
 #include "../config.h"
 #include "../stats.h"
+#include "../trace/trace.h"
 
 const struct cfg_key link_config_keys[] = {
     {"link.bandwidth", CFG_BW, "16GB/s", 1e6, 1e13, NULL,
@@ -248,6 +249,7 @@ sim_time link_dma(struct link *l, enum link_dir dir, uint64_t host_addr,
     d->ce_free[ce] = ready;
     *d->transfers += 1;
     sim_time t = left + l->latency;
+    if (TRACE_ON(TW_DMA)) trace_dma(dir == LINK_D2H, ce, host_addr, bytes, now, start, t);
     engine_at(l->eng, t, l->dom, done, obj, arg);
     if (dir == LINK_D2H && l->hw) link_host_write(l->hw, host_addr, bytes, t);
     return t;

@@ -14,6 +14,7 @@
 #include "link_int.h"
 #include "../mem_req.h"
 #include "../dram/dram.h"
+#include "../trace/trace.h"
 
 #define MAX_OUT 64
 #define CHUNK 128u
@@ -29,6 +30,7 @@ struct ce {
     enum ce_state st;
     struct dma cur;
     sim_time t;                 /* end of setup */
+    sim_time t_start;           /* the DMA's start on this engine (trace) */
     uint64_t nreq, issued, answered;
     sim_time first;
     struct mq replies;
@@ -120,6 +122,7 @@ static sim_time ce_tick(struct component *c, sim_time now)
             h->head = (h->head + 1) % h->cap;
             h->n--;
             e->t = now + l->setup;
+            e->t_start = now;
             e->st = CE_SETUP;
             break;
         case CE_SETUP:
@@ -152,6 +155,9 @@ static sim_time ce_tick(struct component *c, sim_time now)
                 uint64_t last = e->cur.bytes - (e->nreq - 1) * CHUNK;
                 sim_time tail = now + link_ser(l, link_wire_bytes(l, LINK_H2D, last));
                 sim_time left = link_send(l, LINK_H2D, e->cur.bytes, e->first, tail);
+                if (TRACE_ON(TW_DMA))
+                    trace_dma(false, (unsigned)(e - h->ce), e->cur.addr, e->cur.bytes, now,
+                              e->t_start, left + l->latency);
                 engine_at(l->eng, left + l->latency, l->dom, e->cur.done, e->cur.obj, e->cur.arg);
                 e->st = CE_IDLE;
             }

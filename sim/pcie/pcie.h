@@ -82,4 +82,7 @@ void link_bench_run(const struct config *cfg, const uint64_t *sizes, size_t n,
 void link_bench_print(FILE *out, const struct config *cfg,
                       const struct link_bench_row *rows, size_t n);
 
+/* Read-only view (uvmsim step): each direction's wire and bytes so far. */
+void link_describe(const struct link *l, FILE *out);
+
 #endif

@@ -12,6 +12,17 @@
 #include <stdlib.h>
 #include "sm_internal.h"
 #include "../stats.h"
+#include "../trace/trace.h"
+
+/* The warp's state as the trace shows it (sim/trace). */
+static void warp_traced(struct sm *s, struct warp *w, sim_time now)
+{
+    enum trace_wstate st = w->st == W_PIPE ? TWS_COMPUTE
+                         : w->st == W_MEM ? (w->nfault ? TWS_FAULT : TWS_MEMORY)
+                         : w->st == W_BARRIER ? TWS_BARRIER : TWS_IDLE;
+    trace_warp(s->id, (unsigned)(w - s->w), st, now, w->ready_at);
+}
+#define WARP_TRACE(s, w, now) do { if (TRACE_ON(TW_WARPS)) warp_traced(s, w, now); } while (0)
 
 #define FILL_WARP UINT32_MAX
 
@@ -35,7 +46,10 @@ static void barrier_release(struct sm *s, struct block_slot *b)
     if (!b->at_barrier || b->at_barrier < b->live) return;
     uint32_t slot = (uint32_t)(b - s->b);
     for (uint32_t i = 0; i < s->gpu->max_warps; i++)
-        if (s->w[i].st == W_BARRIER && s->w[i].block == slot) s->w[i].st = W_READY;
+        if (s->w[i].st == W_BARRIER && s->w[i].block == slot) {
+            s->w[i].st = W_READY;
+            WARP_TRACE(s, &s->w[i], engine_now(s->comp.eng));
+        }
     b->at_barrier = 0;
     sm_issue_wake(s);
 }
@@ -49,12 +63,14 @@ static void sync_inst(struct sm *s, struct warp *w, sim_time now)
     w->held = false;
     if (w->inst.op == INST_BARRIER) {
         w->st = W_BARRIER;
+        WARP_TRACE(s, w, now);
         b->at_barrier++;
         barrier_release(s, b);
         if (s->gpu->to) oversub_check(s, b, now);
         return;
     }
     w->st = W_DONE;
+    WARP_TRACE(s, w, now);
     b->live--;
     engine_progress(s->comp.eng);
     barrier_release(s, b);
@@ -69,6 +85,7 @@ void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now)
     engine_progress(s->comp.eng);
     if (w->held) { if (!w->outstanding) sync_inst(s, w, now); }
     else if (w->st == W_MEM) { w->st = W_READY; sm_issue_wake(s); }
+    WARP_TRACE(s, w, now);
 }
 
 /* ---- the SM's set of faulted pages (at most FSET_MAX; beyond that a
@@ -99,6 +116,7 @@ static void mark_faulted(struct sm *s, struct warp *w, struct minst *m, uint32_t
         fault_warps_change(s, +1, now);
         if (s->gpu->to) oversub_fault(s, w, +1, now);
     }
+    WARP_TRACE(s, w, now);
 }
 
 static void mem_issue(struct sm *s, struct warp *w, sim_time now)
@@ -172,6 +190,7 @@ static void issue(struct sm *s, struct scheduler *k, struct warp *w, sim_time no
         else sync_inst(s, w, now);
         break;
     }
+    WARP_TRACE(s, w, now);
 }
 
 /* ---- answers ---- */
@@ -180,6 +199,8 @@ static void page_translated(struct sm *s, struct warp *w, struct minst *m,
                             uint32_t p, sim_time now)
 {
     if (m->page_state[p] == PG_FAULTED) {
+        if (TRACE_ON(TW_FAULTS))
+            trace_replay_warp(s->id, (unsigned)(w - s->w), m->c.page_vpn[p], now, s->comp.dom->period);
         fset_remove(s, m->c.page_vpn[p]);
         if (--w->nfault == 0) {
             fault_warps_change(s, -1, now);
@@ -187,6 +208,7 @@ static void page_translated(struct sm *s, struct warp *w, struct minst *m,
         }
     }
     m->page_state[p] = PG_DONE;
+    WARP_TRACE(s, w, now);
 }
 
 static void translated(struct sm *s, struct mem_req *r, sim_time now)

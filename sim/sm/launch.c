@@ -2,6 +2,7 @@
 #include <string.h>
 #include "sm_internal.h"
 #include "../stats.h"
+#include "../trace/trace.h"
 
 const char *occ_limit_name(enum occ_limit l)
 {
@@ -111,6 +112,7 @@ static void kernel_end(struct gpu *g, sim_time now)
                           &bx, &by, &bz, &regs, &smem, &blocks, &g->k_insts,
                           &bps, &occ, occ_limit_name(g->k_limit) };
     rec_append(g->kernels, row);
+    if (TRACE_ON(TW_KERNELS)) trace_kernel(g->k.name, false, now);
     g->kernel_active = false;
     g->kernels_done++;
     *g->n_kernels += 1;
@@ -158,6 +160,7 @@ void launch_next(void *obj, uint64_t arg, sim_time now)
     g->nblocks = (uint64_t)g->k.grid.x * g->k.grid.y * g->k.grid.z;
     g->next_block = g->blocks_done = g->k_insts = 0;
     g->k_start = now;
+    if (TRACE_ON(TW_KERNELS)) trace_kernel(g->k.name, true, now);
     if (!g->nblocks) { kernel_end(g, now); return; }
     launch_dispatch(g, now);
 }

@@ -7,6 +7,7 @@
 #ifndef UVMSIM_SM_H
 #define UVMSIM_SM_H
 
+#include <stdio.h>
 #include "../engine.h"
 #include "../mem_req.h"
 
@@ -89,5 +90,11 @@ struct coalesced {
 /* addr[l] for each lane l set in `active`, each access `size` bytes. */
 void gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size,
                   struct coalesced *out);
+
+/* ---- read-only views (uvmsim step) ---- */
+/* An SM: its live warps and what each waits on (the watchdog's dump). */
+void gpu_describe_sm(const struct gpu *g, unsigned sm, FILE *out);
+/* One warp slot: its state and the pages of its memory instructions. */
+void gpu_describe_warp(const struct gpu *g, unsigned sm, unsigned warp, FILE *out);
 
 #endif

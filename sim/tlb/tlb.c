@@ -18,6 +18,7 @@
 #include "../config.h"
 #include "../stats.h"
 #include "../mem_req.h"
+#include "../trace/trace.h"
 
 struct tlb {
     struct tlb_shared sh;
@@ -211,6 +212,7 @@ bool tlb_shootdown_range(struct tlb *t, uint64_t vpn, uint64_t npages, sim_time 
     }
     *t->shootdowns += 1;
     *t->sd_entries += n;
+    if (TRACE_ON(TW_SHOOTDOWN)) trace_shootdown(vpn, npages, n, now);
     if (!t->sd_cost) return true;
     for (unsigned i = 0; i < t->nsms; i++) {
         if (!t->sd_all && !t->sharer[i]) continue;
@@ -220,4 +222,47 @@ bool tlb_shootdown_range(struct tlb *t, uint64_t vpn, uint64_t npages, sim_time 
         if (t->sd_hook) t->sd_hook(t->sd_ctx, i, t->sd_until[i]);
     }
     return true;
+}
+
+/* ---- read-only views for the stepper (uvmsim step: show tlb) ---- */
+
+static void entry(FILE *out, const struct tlb_entry *e, uint32_t set, uint32_t way)
+{
+    fprintf(out, "    set %u way %u: page %#llx (%u KiB) -> %#llx%s%s%s, last use %llu\n", set, way,
+            (unsigned long long)(e->tag << (e->shift - 12)), 1u << (e->shift - 10),
+            (unsigned long long)e->pbase, e->flags & XLATE_DIRTY ? " dirty" : "",
+            e->flags & XLATE_READONLY ? " read-only" : "", e->flags & XLATE_REMOTE ? " remote" : "",
+            (unsigned long long)e->stamp);
+}
+
+static void level(FILE *out, const struct tlb_level *t, long set)
+{
+    const struct tlb_array *a = &t->arr;
+    unsigned valid = 0;
+    for (uint32_t i = 0; i < a->sets * a->ways; i++) valid += a->e[i].valid;
+    fprintf(out, "  %s: %u sets x %u ways, %u valid entries\n", t->name, a->sets, a->ways, valid);
+    t->comp.ops->dump((struct component *)&t->comp, out);
+    for (uint32_t s = 0; s < a->sets; s++) {
+        if (set >= 0 && s != (uint32_t)set) continue;
+        for (uint32_t w = 0; w < a->ways; w++) {
+            const struct tlb_entry *e = &a->e[s * a->ways + w];
+            if (e->valid) entry(out, e, s, w);
+            else if (set >= 0) fprintf(out, "    set %u way %u: invalid\n", s, w);
+        }
+    }
+}
+
+void tlb_describe_l1(const struct tlb *t, unsigned sm, FILE *out)
+{
+        if (sm >= t->nsms) { fprintf(out, "  no SM %u (%u SMs)\n", sm, t->nsms); return; }
+    level(out, &t->l1[sm], -1);
+}
+
+void tlb_describe_l2(const struct tlb *t, long set, FILE *out)
+{
+        if (set >= (long)t->l2.arr.sets) {
+        fprintf(out, "  no set %ld (%u sets)\n", set, t->l2.arr.sets);
+        return;
+    }
+    level(out, &t->l2, set);
 }

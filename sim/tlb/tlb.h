@@ -11,6 +11,7 @@
 #ifndef UVMSIM_TLB_H
 #define UVMSIM_TLB_H
 
+#include <stdio.h>
 #include "../engine.h"
 
 struct config;
@@ -62,5 +63,11 @@ void tlb_replay(void *tlb, unsigned sm, struct mem_req *reqs, sim_time now);
  * mapped remote (the access counters count these). */
 typedef void (*tlb_remote_hook)(void *ctx, unsigned sm, uint64_t vaddr, sim_time now);
 void tlb_set_remote_hook(struct tlb *t, tlb_remote_hook fn, void *ctx);
+
+/* Read-only views (uvmsim step): an SM's L1 TLB (every valid entry and
+ * the MSHRs), the L2 TLB (set >= 0: that set's ways; -1: every valid
+ * entry). */
+void tlb_describe_l1(const struct tlb *t, unsigned sm, FILE *out);
+void tlb_describe_l2(const struct tlb *t, long set, FILE *out);
 
 #endif

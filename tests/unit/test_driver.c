@@ -946,6 +946,8 @@ START_TEST(cyclic_sweep_fifo_lru_fault_every_page)
         ck_assert_uint_eq(sys_counter(s, "gmmu.faults"), SWEEP_PASSES * SWEEP_PAGES);
         ck_assert_uint_eq(sys_counter(s, "driver.evictions"), SWEEP_PASSES * SWEEP_PAGES - 64);
         ck_assert_uint_eq(sys_counter(s, "driver.premature_evictions"), 176 - 16);
+        /* 240 pages landed, 176 left: the 64 frames end full. */
+        ck_assert_uint_eq(sys_counter(s, "driver.resident_pages"), 64);
         system_free(s);
         config_free(c);
     }

@@ -1,0 +1,16 @@
+/* uvmsim report: one self-contained HTML page (inline SVG, no script, no
+ * network) from a run's HDF5 result or from a sweep directory's merged
+ * sweep.h5.  The plots are drawn by this C code (svg.c), so a report needs
+ * nothing but the simulator binary.  Layout of the page: docs/report.md. */
+#ifndef UVMSIM_REPORT_H
+#define UVMSIM_REPORT_H
+
+#include <stddef.h>
+
+/* IN is a run's RESULT.h5, a merged sweep.h5, or a sweep directory (its
+ * DIR/sweep.h5).  The page is written to OUT.tmp.<pid> and renamed, so OUT
+ * exists only when whole.  Returns 0, or 2 (user error: missing or foreign
+ * file) / 1 (cannot write) with a one-line message in err. */
+int report_write(const char *in, const char *out, char *err, size_t errlen);
+
+#endif

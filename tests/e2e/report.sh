@@ -1,0 +1,182 @@
+#!/bin/sh
+# uvmsim report: the HTML page of a run and of a sweep, as a user makes it.
+# The plotted values are checked against a result file built by hand (h5py)
+# whose rates are derived in the comments; a real run checks that every
+# plot is there and that the page needs nothing outside itself.
+. "$(dirname "$0")/../e2e_lib.sh"
+PY=/usr/bin/python3
+if ! $PY -c 'import h5py, numpy' 2>/dev/null; then
+    not_ok "python3-h5py not installed"; exit 1
+fi
+
+# ---- a hand-made result -------------------------------------------------
+# gpu.clock 1 GHz: 1 us = 1000 core cycles.  Samples at 1, 2, 4 us:
+#   gpu.warp_insts 1000, 3000, 3000  -> IPC 1000/1000 = 1, 2000/1000 = 2, 0
+#   gmmu.faults       5,   15,   15  -> 5/us, 10/us, 0/us
+#   link.h2d.bytes 16000, 16000, 48000 -> 16000 B/us = 16 GB/s, 0, 32000/2 us = 16 GB/s
+#   link.d2h.bytes    0,  4000,  4000 -> 0, 4 GB/s, 0
+#   driver.resident_pages 3, 5, 2 (a level: plotted as is); capacity 8
+# /batches: faults 3, 3, 40 -> size histogram of 40 bins over 0..40 -> width 1:
+#   bin 3 holds 2, bin 40 holds 1.  Durations 1, 1, 3 us.
+$PY - "$TMP/hand.h5" <<'PYEOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "w")
+f.attrs["uvmsim_version"] = "0.1.0"; f.attrs["status"] = "completed"
+f.attrs["seed"] = np.uint64(7); f.attrs["sim_time_ps"] = np.uint64(4000000)
+f.attrs["events"] = np.uint64(99)
+c = f.create_group("config"); c.attrs["yaml"] = "gpu:\n  clock: 1GHz  # <hand>\n"
+c.attrs["gpu.clock"] = 1e9
+def stat(name, v, unit="", kind="counter"):
+    d = f.create_dataset("stats/" + name.replace(".", "/"), data=v)
+    d.attrs["kind"] = kind; d.attrs["unit"] = unit; d.attrs["description"] = "hand " + name
+    return d
+stat("gpu.warp_insts", np.uint64(3000)); stat("gmmu.faults", np.uint64(15))
+stat("driver.capacity_pages", np.uint64(8), "pages")
+h = stat("driver.residency_us", np.array([0, 2, 1, 4], dtype=np.uint64), "us", "histogram")
+h.attrs["bin_width"] = np.uint64(10); h.attrs["count"] = np.uint64(7)
+h.attrs["max"] = np.uint64(95); h.attrs["sum"] = 330.0
+cols = ["time_ps", "gpu.warp_insts", "gmmu.faults", "link.h2d.bytes", "link.d2h.bytes",
+        "driver.resident_pages"]
+ts = np.zeros(3, dtype=[(n, "<u8") for n in cols])
+ts["time_ps"] = [1000000, 2000000, 4000000]
+ts["gpu.warp_insts"] = [1000, 3000, 3000]; ts["gmmu.faults"] = [5, 15, 15]
+ts["link.h2d.bytes"] = [16000, 16000, 48000]; ts["link.d2h.bytes"] = [0, 4000, 4000]
+ts["driver.resident_pages"] = [3, 5, 2]
+f.create_dataset("timeseries", data=ts)
+bcols = ["start_ps", "end_ps", "faults", "pages", "migrated", "h2d_bytes", "d2h_bytes",
+         "handling_ps", "migration_ps", "evictions"]
+b = np.zeros(3, dtype=[(n, "<u8") for n in bcols])
+b["start_ps"] = [0, 1000000, 2000000]; b["end_ps"] = [1000000, 2000000, 5000000]
+b["faults"] = [3, 3, 40]; b["handling_ps"] = [500000, 500000, 1000000]
+f.create_dataset("batches", data=b)
+f.close()
+PYEOF
+"$UVMSIM" report "$TMP/hand.h5" -o "$TMP/hand.html" 2>"$TMP/err"
+check "report of a hand-made result exits 0" test $? -eq 0
+# The values a polyline of plot ID draws (data-y of its N-th line).
+series() {  # ID N
+    $PY - "$TMP/hand.html" "$1" "$2" <<'PYEOF'
+import re, sys
+html, pid, n = open(sys.argv[1]).read(), sys.argv[2], int(sys.argv[3])
+svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % re.escape(pid), html, re.S).group(0)
+print(re.findall(r'data-y="([^"]*)"', svg)[n])
+PYEOF
+}
+check "IPC per epoch is 1, 2, 0" test "$(series ts-ipc 0)" = "1 2 0"
+check "GMMU faults per us are 5, 10, 0" test "$(series ts-faults 0)" = "5 10 0"
+check "H2D GB/s are 16, 0, 16" test "$(series ts-link 0)" = "16 0 16"
+check "D2H GB/s are 0, 4, 0" test "$(series ts-link 1)" = "0 4 0"
+check "resident pages are the level 3, 5, 2" test "$(series ts-resident 0)" = "3 5 2"
+check "capacity line at 8" test "$(series ts-resident 1)" = "8 8 8"
+bars() {  # ID: bin:count pairs of its histogram
+    $PY - "$TMP/hand.html" "$1" <<'PYEOF'
+import re, sys
+html, pid = open(sys.argv[1]).read(), sys.argv[2]
+svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % re.escape(pid), html, re.S).group(0)
+print(" ".join("%s:%s" % m for m in re.findall(r'data-bin="([^"]*)" data-n="([^"]*)"', svg)))
+PYEOF
+}
+check "batch sizes: 2 batches of 3 faults, 1 of 40" test "$(bars batch-size)" = "3:2 40:1"
+# Durations 1, 1, 3 us over 40 bins: 3/40 = 0.075 -> width 0.1 us: bins 1.0 and 3.0.
+check "batch times: 2 of 1 us, 1 of 3 us" test "$(bars batch-time)" = "1:2 3:1"
+# residency_us: bins of 10 us, the last (30) is the overflow bin.
+check "residency histogram keeps its bins and overflow" test "$(bars hist-residency)" = "10:2 20:1 30:4"
+check "config YAML is on the page, escaped" grep -q 'clock: 1GHz  # &lt;hand&gt;' "$TMP/hand.html"
+check "no temporary file left" test -z "$(ls "$TMP" | grep 'hand.html.tmp')"
+
+# ---- a real run: every plot, nothing from outside ----------------------
+"$UVMSIM" run configs/default.yaml -s workload.stream.footprint=4MiB -s gpu.memory.fraction=50% \
+    -s sim.epoch=2us -o "$TMP/run.h5" --quiet
+"$UVMSIM" report "$TMP/run.h5" -o "$TMP/run.html"
+check "report of a run exits 0" test $? -eq 0
+for id in ts-ipc ts-faults ts-resident ts-link ts-faultbuf ts-evict batch-timeline batch-size \
+          batch-time batch-pages batch-evictions hist-residency; do
+    check "plot $id is on the page" grep -q "<svg class=\"plot\" id=\"$id\"" "$TMP/run.html"
+done
+check "no 'not recorded' note for a current run" sh -c "! grep -q 'not recorded' '$TMP/run.html'"
+check "self-contained: no script, no src=, no url(), no remote link" \
+    sh -c "! grep -Eqi '<script|src=|url\\(|href=\"(https?:)?//' '$TMP/run.html'"
+# Oversubscribed at 50%: resident pages never exceed the capacity line.
+$PY - "$TMP/run.html" >"$TMP/res" <<'PYEOF'
+import re, sys
+html = open(sys.argv[1]).read()
+svg = re.search(r'<svg class="plot" id="ts-resident".*?</svg>', html, re.S).group(0)
+res, cap = [list(map(float, y.split())) for y in re.findall(r'data-y="([^"]*)"', svg)]
+print(max(res) <= cap[0] and max(res) > 0)
+PYEOF
+check "resident pages stay within the capacity" test "$(cat "$TMP/res")" = True
+# Same result, same page.
+"$UVMSIM" report "$TMP/run.h5" -o "$TMP/run2.html"
+check "the page is deterministic" cmp -s "$TMP/run.html" "$TMP/run2.html"
+
+# ---- a sweep: hand-made sweep.h5 (docs/results.md, "Sweeps") -------------
+# Two points on one axis, a third planned point that failed.  Point a:
+# 300 us, IPC 0.5; point b: 600 us, IPC 0.25.  Each run's time series: one
+# sample at 1 us with 500 (a) / 250 (b) warp instructions at 1 GHz: IPC
+# 500/1000 = 0.5 and 0.25 on the overlay.
+mkdir -p "$TMP/sweepdir"
+$PY - "$TMP/sweepdir/sweep.h5" <<'PYEOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "w")
+f.attrs["points_merged"] = np.uint64(2)
+pts = np.zeros(2, dtype=[("name", "S32"), ("driver.eviction", "S8"), ("status", "S16"),
+                         ("sim_time_ps", "<u8"), ("gpu.ipc", "<f8")])
+pts["name"] = [b"fifo_a", b"lru_b"]; pts["driver.eviction"] = [b"fifo", b"lru"]
+pts["status"] = [b"completed", b"completed"]
+pts["sim_time_ps"] = [300000000, 600000000]; pts["gpu.ipc"] = [0.5, 0.25]
+f.create_dataset("points", data=pts)
+ax = np.zeros(2, dtype=[("key", "S32"), ("position", "<u8"), ("text", "S16"), ("value", "<f8")])
+ax["key"] = [b"driver.eviction"] * 2; ax["position"] = [0, 1]; ax["text"] = [b"fifo", b"lru"]
+ax["value"] = [np.nan, np.nan]
+f.create_dataset("axes", data=ax)
+mi = np.zeros(1, dtype=[("name", "S32"), ("state", "S16"), ("exit_code", "<i8")])
+mi["name"] = [b"random_c"]; mi["state"] = [b"failed"]; mi["exit_code"] = [3]
+f.create_dataset("missing", data=mi)
+for name, insts in (("fifo_a", 500), ("lru_b", 250)):
+    g = f.create_group("runs/" + name)
+    g.attrs["status"] = "completed"; g.attrs["sim_time_ps"] = np.uint64(1000000)
+    c = g.create_group("config"); c.attrs["gpu.clock"] = 1e9; c.attrs["yaml"] = "x: 1\n"
+    d = g.create_dataset("stats/gpu/warp_insts", data=np.uint64(insts))
+    d.attrs["kind"] = "counter"; d.attrs["unit"] = "insts"; d.attrs["description"] = "d"
+    ts = np.zeros(1, dtype=[("time_ps", "<u8"), ("gpu.warp_insts", "<u8")])
+    ts["time_ps"] = [1000000]; ts["gpu.warp_insts"] = [insts]
+    g.create_dataset("timeseries", data=ts)
+f.close()
+PYEOF
+"$UVMSIM" report "$TMP/sweepdir" -o "$TMP/sweep.html" 2>"$TMP/err"
+check "report of a sweep directory exits 0" test $? -eq 0
+check "the points table lists both points with their axis" \
+    sh -c "grep -q '<td>fifo_a</td><td>fifo</td><td>completed</td>' '$TMP/sweep.html' && grep -q '<td>lru_b</td><td>lru</td><td>completed</td>' '$TMP/sweep.html'"
+barvals() {  # the <title> values of bar chart N
+    $PY - "$TMP/sweep.html" "$1" <<'PYEOF2'
+import re, sys
+html, pid = open(sys.argv[1]).read(), sys.argv[2]
+svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % re.escape(pid), html, re.S).group(0)
+print(" ".join(re.findall(r'<title>[^<:]*: ([^<]*)</title></rect>', svg)))
+PYEOF2
+}
+check "simulated time bars: 300 and 600 us" test "$(barvals sweep-bar-0)" = "300 600"
+check "IPC bars: 0.5 and 0.25" test "$(barvals sweep-bar-1)" = "0.5 0.25"
+check "IPC overlay: one line per point (0.5, 0.25)" \
+    sh -c "grep -A3 'id=\"sweep-ipc\"' '$TMP/sweep.html' >/dev/null && grep -q 'data-y=\"0.5\"' '$TMP/sweep.html' && grep -q 'data-y=\"0.25\"' '$TMP/sweep.html'"
+check "the failed point is listed" grep -q '<td>random_c</td><td>failed</td>' "$TMP/sweep.html"
+"$UVMSIM" report "$TMP/sweepdir/sweep.h5" -o "$TMP/sweep2.html"
+check "DIR and DIR/sweep.h5 give the same page" cmp -s "$TMP/sweep.html" "$TMP/sweep2.html"
+
+# ---- user errors: one line, exit 2, nothing written ---------------------
+"$UVMSIM" report "$TMP/nope.h5" -o "$TMP/x.html" 2>"$TMP/err"; rc=$?
+check "missing file: exit 2" test $rc -eq 2
+check "missing file: one line naming it" sh -c "test \$(wc -l <'$TMP/err') -eq 1 && grep -q nope.h5 '$TMP/err'"
+check "missing file: nothing written" test ! -e "$TMP/x.html"
+echo "not hdf5" >"$TMP/text.h5"
+"$UVMSIM" report "$TMP/text.h5" -o "$TMP/x.html" 2>"$TMP/err"; rc=$?
+check "not an HDF5 file: exit 2, nothing written" sh -c "test $rc -eq 2 && test ! -e '$TMP/x.html'"
+$PY -c "import h5py; h5py.File('$TMP/other.h5','w').create_group('x')"
+"$UVMSIM" report "$TMP/other.h5" -o "$TMP/x.html" 2>"$TMP/err"; rc=$?
+check "an HDF5 file that is no result: exit 2" sh -c "test $rc -eq 2 && grep -q 'not a uvmsim result' '$TMP/err'"
+mkdir "$TMP/emptydir"
+"$UVMSIM" report "$TMP/emptydir" -o "$TMP/x.html" 2>"$TMP/err"; rc=$?
+check "a directory without sweep.h5: exit 2" sh -c "test $rc -eq 2 && grep -q 'sweep.h5' '$TMP/err'"
+"$UVMSIM" report "$TMP/run.h5" -o "$TMP/no/such/dir/x.html" 2>"$TMP/err"; rc=$?
+check "unwritable output: exit 1 with a message" sh -c "test $rc -eq 1 && grep -q 'cannot write' '$TMP/err'"
+exit $FAILS
