@@ -45,7 +45,8 @@
 
 struct run { struct config *c; struct system *s; sim_time t, p; };
 
-static struct run go_state(const char *to, const char *cost, const char *state)
+static struct run go_sets(const char *to, const char *cost, const char *state,
+                         const char *const *more, size_t nmore)
 {
     char en[64], co[64], cs[64];
     snprintf(cs, sizeof cs, "gpu.sm.oversub.ctx_state=%s", state);
@@ -57,17 +58,25 @@ static struct run go_state(const char *to, const char *cost, const char *state)
         "workload.compute.insts=20000", "workload.compute.load_warps=1",
         "workload.compute.block_stride=64KiB", "gpu.memory.fraction=100%",
         "gpu.sm.oversub.extra=1", "driver.oversub.control=false",
-        cs, en, co,
+        cs, en, co, NULL, NULL, NULL,
     };
+    const size_t base = sizeof sets / sizeof sets[0] - 3;
+    ck_assert_uint_le(nmore, 3);
+    for (size_t i = 0; i < nmore; i++) sets[base + i] = more[i];
     struct cfg_error err;
     struct run r;
-    r.c = config_load(NULL, sets, sizeof sets / sizeof sets[0], &err);
+    r.c = config_load(NULL, sets, base + nmore, &err);
     if (!r.c) ck_abort_msg("config: %s", err.msg);
     r.s = system_build(r.c);
     ck_assert_int_eq(system_run(r.s), RUN_COMPLETED);
     r.t = engine_end_time(system_engine(r.s));
     r.p = system_core_period(r.s);
     return r;
+}
+
+static struct run go_state(const char *to, const char *cost, const char *state)
+{
+    return go_sets(to, cost, state, NULL, 0);
 }
 
 static struct run go(const char *to, const char *cost) { return go_state(to, cost, "100KiB"); }
@@ -146,6 +155,39 @@ START_TEST(switch_timeline_save_restore_issue)
 }
 END_TEST
 
+/* The save comes before the extra block's first issue (stall -> save ->
+ * issue), timed against the driver's wake-up: at 1 GHz with a 5 us
+ * interrupt latency the driver fetches the buffer I = 5000 cycles after
+ * block 0's fault entry (tf) arrived.  Block 0 is fault-stalled at ts >=
+ * tf; block 1 (never ran: nothing to restore) issues at ts + C and its
+ * fault reaches the buffer d > 0 cycles later (TLB misses, the walk).
+ *   C = 5000 (ctx_state 637952 B: (2048 + 637952) x 8 / 1024): block 1's
+ *     fault comes at >= tf + C + d > tf + I, after the fetch: 2 batches of
+ *     one fault each, however small d is;
+ *   C = 4000 (ctx_state 509952 B): it comes at tf + (ts - tf) + C + d,
+ *     inside the fetch when the stall notice and the first access take
+ *     under 1000 cycles (a handful of pipeline, TLB and walk steps): one
+ *     batch of both.
+ * A model that let block 1 issue before the save had finished would join
+ * the batch in the first case too. */
+START_TEST(save_precedes_the_extra_blocks_issue)
+{
+    const char *more[] = { "gpu.clock=1GHz", "gmmu.interrupt_latency=5us" };
+    struct run hi = go_sets("true", "ideal", "637952B", more, 2);
+    ck_assert_uint_eq(counter(&hi, "gpu.oversub.switch_ps"), 4 * 5000 * hi.p);
+    ck_assert_uint_eq(hi.p, 1000);
+    ck_assert_uint_eq(counter(&hi, "driver.batches"), 2);
+    ck_assert_uint_eq(brow(&hi, 0, "faults"), 1);
+    ck_assert_uint_eq(brow(&hi, 1, "faults"), 1);
+    struct run lo = go_sets("true", "ideal", "509952B", more, 2);
+    ck_assert_uint_eq(counter(&lo, "gpu.oversub.switch_ps"), 4 * 4000 * lo.p);
+    ck_assert_uint_eq(counter(&lo, "driver.batches"), 1);
+    ck_assert_uint_eq(brow(&lo, 0, "faults"), 2);
+    done(&hi);
+    done(&lo);
+}
+END_TEST
+
 START_TEST(memory_cost_is_real_traffic)
 {
     struct run m = go("true", "memory");
@@ -165,6 +207,7 @@ static Suite *suite(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, extra_block_faults_join_the_batch);
     tcase_add_test(t, switch_timeline_save_restore_issue);
+    tcase_add_test(t, save_precedes_the_extra_blocks_issue);
     tcase_add_test(t, memory_cost_is_real_traffic);
     suite_add_tcase(s, t);
     return s;
