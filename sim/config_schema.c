@@ -4,6 +4,8 @@
 
 extern const struct cfg_key sim_config_keys[];
 extern const struct cfg_key gpu_config_keys[];
+extern const struct cfg_key oversub_config_keys[];
+extern const struct cfg_key oversub_ctl_config_keys[];
 extern const struct cfg_key tlb_config_keys[];
 extern const struct cfg_key gmmu_config_keys[];
 extern const struct cfg_key l2_config_keys[];
@@ -55,6 +57,7 @@ extern const struct cfg_key sad_config_keys[];
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
     gpu_config_keys,
+    oversub_config_keys,
     tlb_config_keys,
     gmmu_config_keys,
     l2_config_keys,
@@ -63,6 +66,7 @@ const struct cfg_key *const config_schema_tables[] = {
     link_config_keys,
     driver_config_keys,
     thrashing_config_keys,
+    oversub_ctl_config_keys,
     evict_config_keys,
     workload_config_keys,
     stream_config_keys,

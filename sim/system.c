@@ -163,6 +163,9 @@ struct system *system_build(const struct config *cfg)
     gmmu_set_link(s->gmmu, s->link);
     driver_set_unmap_hook(s->drv, frame_unmapped, s);
     driver_set_workload(s->drv, s->wl);
+    /* Thread oversubscription: the runtime's controller sets the extra
+     * blocks per SM (batch-aware Sec. 4.1). */
+    driver_set_oversub_hook(s->drv, gpu_set_oversub_extra, s->gpu);
     gpu_set_host_step_hook(s->gpu, host_step, s);
     /* Policies that rank pages by use see every walk hit (the HPE paper's
      * "ideal" feed; with the HIR on, HPE takes the HIR records instead). */

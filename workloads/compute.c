@@ -5,7 +5,9 @@
  * block first load 128 contiguous bytes (32 lanes x 4 B) at `load_stride` x
  * their warp index: with the default 4 KiB stride each has a page of its
  * own, so that a far fault on it stalls only that warp while the others
- * compute; smaller strides make the warps share lines (MSHR merges). */
+ * compute; smaller strides make the warps share lines (MSHR merges).
+ * `block_stride` moves each block's loads that many bytes past the
+ * previous block's (0: every block loads the same lines). */
 #include <stdlib.h>
 #include <string.h>
 #include "workload.h"
@@ -15,7 +17,7 @@ struct compute {
     uint32_t grid, block, regs, smem, issue, latency, load_warps;
     uint64_t barrier_every;
     bool bypass;
-    uint64_t insts, kernels, launched, base, stride;
+    uint64_t insts, kernels, launched, base, stride, block_stride;
 };
 
 const struct cfg_key compute_config_keys[] = {
@@ -37,6 +39,8 @@ const struct cfg_key compute_config_keys[] = {
      "the opening loads bypass the L1D (ld.global.cg)"},
     {"workload.compute.load_stride", CFG_SIZE, "4KiB", 0, 1073741824, NULL,
      "bytes between the loads of consecutive load warps"},
+    {"workload.compute.block_stride", CFG_SIZE, "0B", 0, 1073741824, NULL,
+     "bytes between the loads of consecutive blocks (0: every block loads the same lines)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -59,7 +63,9 @@ static void *compute_create(struct workload *wl, const struct config *cfg)
     c->stride = cfg_u64(cfg, "workload.compute.load_stride");
     c->barrier_every = cfg_u64(cfg, "workload.compute.barrier_every");
     c->bypass = cfg_bool(cfg, "workload.compute.load_bypass");
-    uint64_t bytes = (uint64_t)c->load_warps * c->stride + 128;
+    c->block_stride = cfg_u64(cfg, "workload.compute.block_stride");
+    uint64_t bytes = (uint64_t)c->load_warps * c->stride + 128 +
+                     (c->load_warps ? (uint64_t)(c->grid - 1) * c->block_stride : 0);
     c->base = wl_add_alloc(wl, "loads", (bytes + 4095) / 4096 * 4096);
     return c;
 }
@@ -100,7 +106,7 @@ static void compute_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *
         in->size = 4;
         in->flags = c->bypass ? INST_F_BYPASS_L1 : 0;
         for (uint32_t l = 0; l < WARP_SIZE; l++)
-            in->addr[l] = c->base + w->warp * c->stride + 4 * l;
+            in->addr[l] = c->base + w->block * c->block_stride + w->warp * c->stride + 4 * l;
         return;
     }
     /* Barriers sit between groups of barrier_every instructions, not
@@ -136,5 +142,5 @@ const struct wl_info compute_info = {
     &compute_workload_ops, compute_config_keys,
     "Compute-only micro-kernel for timing the SM model (issue cycles, latency, "
     "barriers, optional opening load); no paper kernel.",
-    "`load_warps` x `stride` + 128 B, rounded up to 4 KiB",
+    "`load_warps` x `stride` + 128 B (+ (grid - 1) x `block_stride` with loads), rounded up to 4 KiB",
 };

@@ -45,6 +45,14 @@ const struct cfg_key driver_config_keys[] = {
      "2 MiB root chunk at first touch, shorter blocks 64 KiB / 4 KiB chunks; eviction takes the "
      "root chunk at the head of the age-ordered list and evicts it whole, uvm_pmm_gpu.c "
      "pick_root_chunk_to_evict / evict_root_chunk; needs driver.eviction fifo)"},
+    {"driver.eviction_timing", CFG_ENUM, "block", 0, -1, "block|serial|unobtrusive|ideal",
+     "how evictions' write-backs are ordered against migrations: block (a VA block's copies start "
+     "when its evictions' write-backs have landed; later blocks' evictions overlap earlier copies), "
+     "serial (batch-aware Sec. 3, Fig. 4: an eviction waits for the batch's copies in flight, its "
+     "migration for it: never overlapped), unobtrusive (batch-aware Sec. 4.2: one page evicted when a "
+     "batch starts with memory full, then eviction k+1 beside migration k on the full-duplex link), "
+     "ideal (batch-aware Fig. 8: serial, but evictions cost nothing and send no write-back); serial and "
+     "unobtrusive need driver.evict_unit page"},
     {"driver.drop_clean", CFG_BOOL, "false", 0, -1, NULL,
      "evicted pages the GPU did not write are dropped (host copy valid) instead of copied back "
      "(real driver: every evicted page is copied back, uvm_va_block_evict_chunks)"},
@@ -71,18 +79,32 @@ static uint64_t capacity_pages(const struct config *cfg, uint64_t footprint, uin
 }
 
 /* Impossible combinations, named at the key that makes them so. */
-bool driver_config_check(const struct config *c, struct cfg_error *err)
+static bool bad_key(const struct config *c, struct cfg_error *err, const char *key, const char *why)
 {
-    if (strcmp(cfg_str(c, "driver.evict_unit"), "chunk") || !strcmp(cfg_str(c, "driver.eviction"), "fifo"))
-        return true;
-    const struct cfg_value *v = cfg_get(c, "driver.evict_unit");
+    const struct cfg_value *v = cfg_get(c, key);
     char where[300] = "";
     if (v->file && v->line) snprintf(where, sizeof where, "%s:%d:%d: ", v->file, v->line, v->col);
-    else if (v->file) snprintf(where, sizeof where, "%s 'driver.evict_unit=%s': ", v->file, v->text);
-    snprintf(err->msg, sizeof err->msg,
-             "%skey 'driver.evict_unit': chunk evicts root chunks in the real driver's age order, "
-             "which is driver.eviction fifo, not '%s'", where, cfg_str(c, "driver.eviction"));
+    else if (v->file) snprintf(where, sizeof where, "%s '%s=%s': ", v->file, key, v->text);
+    snprintf(err->msg, sizeof err->msg, "%skey '%s': %s", where, key, why);
     return false;
+}
+
+bool driver_config_check(const struct config *c, struct cfg_error *err)
+{
+    if (strcmp(cfg_str(c, "driver.evict_unit"), "chunk")) return true;
+    char why[200];
+    if (strcmp(cfg_str(c, "driver.eviction"), "fifo")) {
+        snprintf(why, sizeof why, "chunk evicts root chunks in the real driver's age order, "
+                 "which is driver.eviction fifo, not '%s'", cfg_str(c, "driver.eviction"));
+        return bad_key(c, err, "driver.evict_unit", why);
+    }
+    const char *et = cfg_str(c, "driver.eviction_timing");
+    if (!strcmp(et, "serial") || !strcmp(et, "unobtrusive")) {
+        snprintf(why, sizeof why, "%s orders single-page evictions against migrations, "
+                 "which needs driver.evict_unit page, not chunk", et);
+        return bad_key(c, err, "driver.eviction_timing", why);
+    }
+    return true;
 }
 
 sim_time drv_tick(struct component *c, sim_time now);
@@ -113,6 +135,10 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     const char *pol = cfg_str(cfg, "driver.replay_policy");
     for (int i = 0; i < 5; i++)
         if (!strcmp(pol, rp[i])) d->replay = (enum drv_replay)i;
+    static const char *const et[] = { "block", "serial", "unobtrusive", "ideal" };
+    const char *tm = cfg_str(cfg, "driver.eviction_timing");
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(tm, et[i])) d->evict_timing = (enum drv_evict_timing)i;
     d->unit = strcmp(cfg_str(cfg, "driver.page_size"), "64KiB") ? 1 : BIG_PAGE_PAGES;
     d->chunked = !strcmp(cfg_str(cfg, "driver.evict_unit"), "chunk");
     d->max_shift = d->chunked ? 21 : d->unit > 1 ? 16 : PAGE_SHIFT;
@@ -126,6 +152,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->runs = xcalloc(max_migr, sizeof *d->runs);
     d->capacity = capacity_pages(cfg, footprint, d->chunked ? VA_BLOCK_PAGES : d->unit);
     drv_frames_init(d);
+    drv_wb_init(d);
     /* The policy holds driver pages (evict_unit chunk: it is not asked). */
     d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity / d->unit, st);
     evictor_program(d->evict, cfg);
@@ -134,6 +161,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     if (evictor_wants_hits(d->evict)) gmmu_hir_wanted(g);
     drv_stats_init(d, st);
     d->thrash = drv_thrashing_create(d, cfg, st);
+    d->oversub = drv_oversub_create(d, cfg, st);
     gmmu_set_driver(g, &d->comp);
     gmmu_defer_replay(g, d->replay != RP_PAGE);
     return d;
@@ -144,7 +172,9 @@ void driver_free(struct driver *d)
     if (!d) return;
     evictor_free(d->evict);
     thrashing_free(d->thrash);
+    drv_oversub_free(d->oversub);
     drv_frames_free(d);
+    drv_wb_free(d);
     free(d->fetched);
     free(d->pages);
     free(d->block_start);
@@ -162,6 +192,11 @@ void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx)
     d->unmap_ctx = ctx;
 }
 uint64_t driver_capacity_pages(const struct driver *d) { return d->capacity; }
+void driver_set_oversub_hook(struct driver *d, driver_oversub_fn fn, void *ctx)
+{
+    d->oversub_fn = fn;
+    d->oversub_ctx = ctx;
+}
 
 /* The same capacity before the driver exists (system_build checks it). */
 uint64_t driver_capacity_for(const struct config *cfg, uint64_t footprint)

@@ -25,6 +25,12 @@ struct component *driver_component(struct driver *d);
  * caches drop the frame's lines before the frame is reused. */
 typedef void (*driver_unmap_hook)(void *ctx, uint64_t pa, sim_time now);
 void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx);
+/* Thread oversubscription (batch-aware Sec. 4.1): the runtime's
+ * controller (drv_oversub.c, on with gpu.sm.oversub.enabled and
+ * driver.oversub.control) calls fn with the new number of extra blocks
+ * per SM whenever it changes. */
+typedef void (*driver_oversub_fn)(void *ctx, unsigned extra, sim_time now);
+void driver_set_oversub_hook(struct driver *d, driver_oversub_fn fn, void *ctx);
 /* GPU memory capacity in pages, as resolved from the config. */
 uint64_t driver_capacity_pages(const struct driver *d);
 /* The same before the driver exists (system_build checks it first). */

@@ -75,6 +75,8 @@ void drv_fetch_batch(struct driver *d, sim_time now)
         for (size_t i = 0; i < d->nfaults; i++) trace_batch_fault(d->fetched[i].vpn, now);
     }
     d->state = D_HANDLING;
+    /* The top half's pre-emptive eviction (batch-aware Sec. 4.2). */
+    drv_ue_batch_start(d, now);
 }
 
 void drv_end_batch(struct driver *d, sim_time now)
@@ -143,6 +145,18 @@ void drv_stats_init(struct driver *d, struct stats *st)
                               "64 KiB PTEs made (a big page resident whole in a 64 KiB of frames)");
     d->n_map2m = stat_counter(st, "driver.ptes_2m", "PTEs",
                               "2 MiB PTEs made (a block resident whole in its root chunk)");
+    d->n_ue_preemptive = stat_counter(st, "driver.ue.preemptive_evictions", "pages",
+                                      "driver pages evicted when a batch started with GPU memory full "
+                                      "(eviction_timing unobtrusive, batch-aware Sec. 4.2)");
+    d->n_ue_ahead = stat_counter(st, "driver.ue.pipelined_evictions", "pages",
+                                 "driver pages evicted beside a migration for the next one "
+                                 "(eviction_timing unobtrusive)");
+    d->n_ue_demand = stat_counter(st, "driver.ue.demand_evictions", "pages",
+                                  "driver pages evicted when a migration found no frame evicted ahead "
+                                  "(eviction_timing unobtrusive)");
+    d->n_ue_waits = stat_counter(st, "driver.ue.frame_waits", "pages",
+                                 "frames evicted ahead that a migration had to wait for "
+                                 "(write-back not landed; eviction_timing unobtrusive)");
     d->n_prefetched = stat_counter(st, "driver.pages_prefetched", "pages",
                                    "migrated pages no fault asked for (prefetcher)");
     d->n_mapped = stat_counter(st, "driver.pages_mapped", "pages",

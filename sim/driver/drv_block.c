@@ -13,7 +13,9 @@
  *      frame the block's chunk has for the page, allocating the chunk
  *      (evicting a root chunk) when it has none (drv_chunks.c); the
  *      migration that needs evicted frames starts only when their
- *      write-backs have landed (batch-aware paper Sec. 3, Fig. 4);
+ *      write-backs have landed (batch-aware paper Sec. 3, Fig. 4), and
+ *      driver.eviction_timing orders evictions against the other
+ *      migrations (drv_ue.c: block, serial, unobtrusive, ideal);
  *   3. one H2D copy-engine transfer per run of virtually contiguous pages
  *      (the real driver copies contiguous regions with one CE operation;
  *      under replay_policy page one per driver page, as the batch-aware
@@ -143,6 +145,11 @@ static void launch_chunk(struct driver *d, sim_time now)
     size_t i = d->chunk_first;
     const bool per_page = d->replay == RP_PAGE;
     while (i < d->nmigr) {
+        /* A new page never overwrites one not yet evicted (batch-aware
+         * Sec. 4.2): the frame's write-back has landed. */
+        SIM_ASSERT(!drv_wb_busy(d, d->migr[i].pfn), "driver", now,
+                   "page %#llx copied into frame %llu before its evicted page's write-back landed",
+                   (unsigned long long)d->migr[i].vpn, (unsigned long long)d->migr[i].pfn);
         size_t j = i + 1;
         while (j < d->nmigr && d->migr[j].vpn == d->migr[j - 1].vpn + 1 &&
                !(per_page && d->migr[j].vpn % d->unit == 0))
@@ -204,13 +211,36 @@ static bool fill_paged(struct driver *d, uint64_t base, unsigned i, sim_time now
         hold_run(d, base, i, pfn, 1, now);
         return true;
     }
-    if (!drv_evict_victim(d, &pfn, now)) return false;
+    if (d->evict_timing == ET_UNOBTRUSIVE) {
+        if (!drv_ue_take(d, &pfn, now)) return false;
+    } else {
+        /* serial: the eviction waits for every copy of the batch started
+         * or allocated before it (batch-aware Sec. 3, Fig. 4); ideal
+         * keeps that order, its evictions costing nothing. */
+        if ((d->evict_timing == ET_SERIAL || d->evict_timing == ET_IDEAL) &&
+            (d->inflight || d->pending_d2h || d->nmigr > d->chunk_first))
+            return false;
+        if (!drv_evict_victim(d, &pfn, now)) return false;
+    }
     hold_run(d, base, i, pfn, n, now);
     return true;
 }
 
+/* Unobtrusive eviction: does another page of this batch (or host step)
+ * still need a frame after the one just started? */
+static bool more_to_come(const struct driver *d)
+{
+    if (d->want_next < VA_BLOCK_PAGES &&
+        bb_count_range(&d->want, d->want_next, VA_BLOCK_PAGES - d->want_next))
+        return true;
+    if (d->step_active)         /* bring_in: the blocks after step.next's */
+        return d->step.next / VA_BLOCK_PAGES * VA_BLOCK_PAGES + VA_BLOCK_PAGES < d->step.end;
+    return d->cur_block + 1 < d->nblocks;
+}
+
 bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
 {
+    const bool ue = d->evict_timing == ET_UNOBTRUSIVE;
     while (d->want_next < VA_BLOCK_PAGES) {
         unsigned i = d->want_next;
         if (!bb_test(&d->want, i)) { d->want_next++; continue; }
@@ -221,13 +251,18 @@ bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
         } else if (!fill_paged(d, base, i, now)) {
             break;
         }
+        if (ue) {
+            /* Its copy starts now; the next eviction runs beside it. */
+            launch_chunk(d, now);
+            drv_ue_ahead(d, more_to_come(d), now);
+        }
     }
-    if (d->pending_d2h) return false;          /* a write-back landing wakes us */
+    if (d->pending_d2h && !ue) return false;   /* a write-back landing wakes us */
     launch_chunk(d, now);
     if (d->want_next < VA_BLOCK_PAGES) {
-        SIM_ASSERT(d->inflight > 0, "driver", now,
+        SIM_ASSERT(d->inflight > 0 || (ue && d->pending_d2h), "driver", now,
                    "no frame free, none evictable and no copy in flight");
-        return false;                           /* a copy landing wakes us */
+        return false;                           /* a landing wakes us */
     }
     return true;
 }

@@ -11,7 +11,10 @@
  * the GPU wrote.  One D2H transfer per contiguous run, as the real driver
  * copies contiguous regions with one copy-engine operation; the migration
  * that waits for the frames starts when they have landed (batch-aware
- * Sec. 3, Fig. 4: eviction serialised before migration). */
+ * Sec. 3, Fig. 4: eviction serialised before migration; the frames of each
+ * write-back in flight are marked busy, drv_ue.c).  Under
+ * driver.eviction_timing=ideal (batch-aware Fig. 8) the write-back costs
+ * nothing: counted, but not sent. */
 #include "drv_internal.h"
 #include "../stats.h"
 #include "../tlb/tlb.h"
@@ -21,23 +24,27 @@
 static void d2h_landed(void *obj, uint64_t arg, sim_time now)
 {
     struct driver *d = obj;
-    (void)arg;
+    drv_wb_end(d, arg, now);
     d->pending_d2h--;
     comp_wake(&d->comp, now);
 }
 
-static void copy_back(struct driver *d, uint64_t first, unsigned n, bool home, sim_time now)
+/* Pages [first, first + n) leave frames pfn[0..n). */
+static void copy_back(struct driver *d, uint64_t first, unsigned n, const uint64_t *pfn,
+                      bool home, sim_time now)
 {
     if (!n) return;
     uint64_t bytes = (uint64_t)n * PAGE_SIZE;
     *d->n_writebacks += n;
+    if (d->evict_timing == ET_IDEAL && !home) return;
     if (home) {
         *d->n_step_d2h += bytes;
     } else {
         d->batch_d2h += bytes;
     }
     d->pending_d2h++;
-    link_dma(d->link, LINK_D2H, first << PAGE_SHIFT, bytes, now, d2h_landed, d, n);
+    link_dma(d->link, LINK_D2H, first << PAGE_SHIFT, bytes, now, d2h_landed, d,
+             drv_wb_begin(d, pfn, n, now));
 }
 
 /* Split the large page holding vpn until it lies within [lo, hi). */
@@ -58,6 +65,7 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
     split_to_fit(d, vpn, vpn, vpn + n, now);
     split_to_fit(d, vpn + n - 1, vpn, vpn + n, now);
     struct block_bits copy = {{0}};
+    uint64_t pfn[VA_BLOCK_PAGES];       /* frame of each page leaving */
     unsigned count = 0;
     for (uint64_t v = vpn; v < vpn + n;) {
         if (!gmmu_is_resident(d->gmmu, v)) { v++; continue; }
@@ -67,6 +75,7 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
         for (uint64_t k = 0; k < m; k++, v++) {
             if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, (f0 + k) << PAGE_SHIFT, now);
             if (dirty || !d->drop_clean) bb_set(&copy, (unsigned)(v - vpn));
+            pfn[v - vpn] = f0 + k;
             count++;
             if (home) {
                 if (!d->chunked && v == drv_unit_base(d, v)) evictor_forget(d->evict, v);
@@ -92,7 +101,7 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
         if (!bb_test(&copy, i)) { i++; continue; }
         unsigned j = i;
         while (j < n && bb_test(&copy, j)) j++;
-        copy_back(d, vpn + i, j - i, home, now);
+        copy_back(d, vpn + i, j - i, pfn + i, home, now);
         i = j;
     }
     return count;

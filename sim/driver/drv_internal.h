@@ -6,6 +6,11 @@
  *   drv_chunks.c the real driver's GPU memory (driver.evict_unit=chunk):
  *                chunks by VA block geometry, root-chunk eviction;
  *   drv_evict.c  unmapping pages (eviction, prefetch to host), write-backs;
+ *   drv_ue.c     eviction timing against migrations (driver.eviction_timing:
+ *                serial, unobtrusive, ideal) and the frames whose
+ *                write-back is still on the link;
+ *   drv_oversub.c the runtime's thread-oversubscription controller
+ *                (batch-aware Sec. 4.1: page lifetimes -> extra blocks);
  *   drv_map.c    mapping landed pages with the largest PTEs they allow;
  *   drv_frames.c frames (pmm.c: 2 MiB / 64 KiB / 4 KiB chunks) and residency
  *                bookkeeping. */
@@ -31,6 +36,18 @@ enum drv_state { D_IDLE, D_HANDLING, D_SERVICE, D_WAIT, D_STEP };
 /* RP_PAGE: no replay signal; the GMMU answers a page's parked accesses
  * when it is mapped (batch-aware paper Sec. 2.2). */
 enum drv_replay { RP_BLOCK, RP_BATCH, RP_BATCH_FLUSH, RP_ONCE, RP_PAGE };
+/* driver.eviction_timing (drv_ue.c): how an eviction's write-back is
+ * ordered against the migrations that need frames. */
+enum drv_evict_timing { ET_BLOCK, ET_SERIAL, ET_UNOBTRUSIVE, ET_IDEAL };
+
+/* Frames whose evicted page's write-back is still on the link (drv_ue.c):
+ * a bit per frame, and per write-back transfer the frames it frees. */
+struct wb_rec { uint64_t *pfn; uint32_t n, cap, next; };
+struct wb_track {
+    uint64_t *busy;                 /* bit per frame */
+    struct wb_rec *rec;
+    uint32_t nrec, free_head;
+};
 
 /* A unique faulted page of the batch (duplicates coalesced). */
 struct batch_page { uint64_t vpn; enum req_kind access; };
@@ -89,6 +106,14 @@ struct driver {
     bool block_ready;               /* want computed for cur_block */
     size_t chunk_first;             /* first migr entry not yet launched */
     size_t pending_d2h;             /* write-backs the chunk waits on */
+    enum drv_evict_timing evict_timing;
+    struct wb_track wb;
+    bool ue_have, ue_waited;        /* unobtrusive: a frame evicted ahead; a
+                                       migration found it still writing back */
+    uint64_t ue_pfn;                /* ... its first frame */
+    struct drv_oversub *oversub;    /* NULL: no oversubscription control */
+    driver_oversub_fn oversub_fn;   /* the GPU, told the extra blocks per SM */
+    void *oversub_ctx;
     /* migrations of the batch */
     struct migr_page *migr;
     struct run *runs;
@@ -131,7 +156,8 @@ struct driver {
              *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays,
              *n_remote, *n_steps, *n_step_h2d, *n_step_d2h,
              *n_alloc64, *n_alloc2m, *n_prefetch_dropped, *n_sent_home,
-             *n_root_evictions, *n_evict_prefetched, *n_map64, *n_map2m;
+             *n_root_evictions, *n_evict_prefetched, *n_map64, *n_map2m,
+             *n_ue_preemptive, *n_ue_ahead, *n_ue_demand, *n_ue_waits;
 };
 
 /* drv_loop.c: the replay signal (flushing the buffer first if asked). */
@@ -195,6 +221,34 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
  * (64 KiB-aligned for 64 KiB driver pages) in *pfn, free to reuse; false
  * when no page can be evicted. */
 bool drv_evict_victim(struct driver *d, uint64_t *pfn, sim_time now);
+
+/* drv_ue.c: write-back tracking.  drv_wb_begin marks the n frames of one
+ * D2H write-back busy and returns its id (the transfer's argument);
+ * drv_wb_end clears them when it lands. */
+void drv_wb_init(struct driver *d);
+void drv_wb_free(struct driver *d);
+uint64_t drv_wb_begin(struct driver *d, const uint64_t *pfn, unsigned n, sim_time now);
+void drv_wb_end(struct driver *d, uint64_t id, sim_time now);
+static inline bool drv_wb_busy(const struct driver *d, uint64_t pfn)
+{ return d->wb.busy[pfn / 64] >> (pfn % 64) & 1; }
+/* Unobtrusive eviction (batch-aware Sec. 4.2).  At a batch's start: with
+ * memory full, evict one page now, overlapping the fault handling. */
+void drv_ue_batch_start(struct driver *d, sim_time now);
+/* A frame for the next migration: the page evicted ahead once its
+ * write-back has landed (evicting one now if none is); false to wait for
+ * a landing. */
+bool drv_ue_take(struct driver *d, uint64_t *pfn, sim_time now);
+/* A migration has started: with memory full and `more` pages to come,
+ * start the next eviction beside it on the other direction. */
+void drv_ue_ahead(struct driver *d, bool more, sim_time now);
+/* Frames free for one more driver page without evicting. */
+static inline bool drv_frames_free_unit(const struct driver *d)
+{ return d->pmm.free_frames >= d->unit; }
+
+/* drv_oversub.c: the controller (NULL unless gpu.sm.oversub.enabled). */
+struct drv_oversub *drv_oversub_create(struct driver *d, const struct config *cfg,
+                                       struct stats *st);
+void drv_oversub_free(struct drv_oversub *o);
 
 /* drv_chunks.c (chunked): the frame of slot i of the block at base, its
  * chunk allocated (evicting root chunks) if it has none; false when no

@@ -98,4 +98,7 @@ void drv_dump(struct component *c, FILE *out)
             state_name(d->state), d->nfaults, d->npages, d->nblocks, d->cur_block,
             d->nmigr, d->inflight, d->pending_d2h,
             (unsigned long long)d->pmm.free_frames, (unsigned long long)d->capacity);
+    if (d->ue_have)
+        fprintf(out, "    unobtrusive eviction: frame %llu evicted ahead, write-back %s\n",
+                (unsigned long long)d->ue_pfn, drv_wb_busy(d, d->ue_pfn) ? "in flight" : "landed");
 }

@@ -66,6 +66,7 @@ static void sync_inst(struct sm *s, struct warp *w, sim_time now)
         WARP_TRACE(s, w, now);
         b->at_barrier++;
         barrier_release(s, b);
+        if (s->gpu->to) oversub_check(s, b, now);
         return;
     }
     warp_set(s, w, W_DONE);
@@ -74,6 +75,7 @@ static void sync_inst(struct sm *s, struct warp *w, sim_time now)
     engine_progress(s->comp.eng);
     barrier_release(s, b);
     if (!b->live) retire_block(s, b, now);
+    else if (s->gpu->to) oversub_check(s, b, now);
 }
 
 void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now)
@@ -93,6 +95,7 @@ void warp_fault_change(struct sm *s, struct warp *w, int delta, sim_time now)
     if (was == (w->nfault != 0)) return;
     fault_warps_change(s, was ? -1 : +1, now);
     if (w->st == W_MEM) s->nfault_mem += was ? (uint32_t)-1 : 1;
+    if (s->gpu->to) oversub_fault(s, w, was ? -1 : +1, now);
 }
 
 /* ---- the SM's set of faulted pages (at most FSET_MAX; beyond that a

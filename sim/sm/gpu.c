@@ -127,7 +127,11 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
         .smem = (uint32_t)cfg_u64(cfg, "gpu.sm.shared_memory"),
         .smem_unit = (uint32_t)cfg_u64(cfg, "gpu.sm.smem_alloc_unit"),
     };
-    g->max_warps = g->lim.max_warps;
+    /* Thread oversubscription: slots for the extra blocks and their warps
+     * (each at most max_warps warps). */
+    uint32_t nslots = g->lim.max_blocks;
+    g->to = oversub_create(g, cfg, st, &nslots);
+    g->max_warps = g->lim.max_warps * (1 + (nslots - g->lim.max_blocks));
     g->nsched = (uint32_t)cfg_u64(cfg, "gpu.sm.schedulers");
     if (g->nsched > g->max_warps)
         user_error("gpu.sm.schedulers (%u) exceeds gpu.sm.max_warps (%u)", g->nsched, g->max_warps);
@@ -160,7 +164,7 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
         s->w = xcalloc(g->max_warps, sizeof *s->w);
         for (uint32_t j = 0; j < g->max_warps; j++)
             s->w[j].mi = xcalloc(g->max_outstanding, sizeof *s->w[j].mi);
-        s->b = xcalloc(g->lim.max_blocks, sizeof *s->b);
+        s->b = xcalloc(nslots, sizeof *s->b);
         s->sch = xcalloc(g->nsched, sizeof *s->sch);
         for (uint32_t k = 0; k < g->nsched; k++) s->sch[k] = (struct scheduler){ k, k, 0 };
         for (uint32_t j = 0; j < g->max_warps; j++)
@@ -187,6 +191,7 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
         mq_init(&s->mem_resp, s->name, inflight, g->xbar_latency, &s->comp);
         mq_init(&s->l1q, s->name, lines,
                 cfg_u64(cfg, "gpu.l1d.latency") * dom->period, &s->comp);
+        if (g->to) oversub_init_sm(g, s);
     }
     return g;
 }
@@ -213,6 +218,7 @@ void gpu_free(struct gpu *g)
         mq_free(&s->mem_resp);
         mq_free(&s->l1q);
     }
+    oversub_free(g);
     free(g->sm);
     free(g);
 }

@@ -47,9 +47,15 @@ static void place_block(struct gpu *g, struct sm *s, sim_time now)
     while (s->b[slot].used) slot++;
     uint32_t regs = nw * round_up(g->k.regs_per_thread * WARP_SIZE, g->lim.reg_unit);
     uint32_t smem = round_up(g->k.smem_per_block, g->lim.smem_unit);
-    s->b[slot] = (struct block_slot){ true, true, nw, nw, 0, threads, regs, smem };
+    /* Thread oversubscription: blocks beyond the occupancy come inactive. */
+    bool active = !g->to || s->active_blocks < g->k_blocks_per_sm;
+    struct block_slot *b = &s->b[slot];
+    uint32_t gen = b->gen;
+    *b = (struct block_slot){ .used = true, .active = active, .nwarps = nw, .live = nw,
+                              .threads = threads, .regs = regs, .smem = smem };
+    b->gen = gen;
     s->res_blocks++;
-    s->active_blocks++;
+    if (active) s->active_blocks++;
     s->res_warps += nw;
     s->res_threads += threads;
     s->res_regs += regs;
@@ -60,6 +66,7 @@ static void place_block(struct gpu *g, struct sm *s, sim_time now)
         struct warp *w = &s->w[wi];
         if (w->st != W_FREE) continue;
         w->outstanding = w->nfault = 0;
+        w->parked = !active;            /* before warp_set: not listed if parked */
         warp_set(s, w, W_READY);
         w->block = slot;
         w->age = g->warp_age++;
@@ -71,19 +78,21 @@ static void place_block(struct gpu *g, struct sm *s, sim_time now)
         wl_warp_start(g->wl, &w->ctx);
         i++;
     }
+    if (g->to) oversub_placed(s, b, slot);
     sm_issue_wake(s);
     comp_wake(&s->comp, now);
 }
 
 /* Round-robin over SMs with room for one more block (GPGPU-Sim's block
  * issue: next SM in turn that can take the kernel's next block). */
-static void dispatch(struct gpu *g, sim_time now)
+void launch_dispatch(struct gpu *g, sim_time now)
 {
     unsigned tried = 0;
+    uint32_t limit = oversub_limit(g);
     while (g->next_block < g->nblocks && tried < g->nsms) {
         struct sm *s = &g->sm[g->next_sm];
         g->next_sm = (g->next_sm + 1) % g->nsms;
-        if (s->res_blocks < g->k_blocks_per_sm) { place_block(g, s, now); tried = 0; }
+        if (s->res_blocks < limit) { place_block(g, s, now); tried = 0; }
         else tried++;
     }
 }
@@ -153,7 +162,7 @@ void launch_next(void *obj, uint64_t arg, sim_time now)
     g->k_start = now;
     if (TRACE_ON(TW_KERNELS)) trace_kernel(g->k.name, true, now);
     if (!g->nblocks) { kernel_end(g, now); return; }
-    dispatch(g, now);
+    launch_dispatch(g, now);
 }
 
 void gpu_start(struct gpu *g, sim_time now) { launch_after(g, now); }
@@ -185,6 +194,9 @@ void retire_block(struct sm *s, struct block_slot *b, sim_time now)
     s->res_regs -= b->regs;
     s->res_smem -= b->smem;
     b->used = false;
+    /* A ready inactive block takes the free active slot before a new
+     * block is placed (oversub.c). */
+    if (g->to) oversub_retired(s, b, now);
     if (++g->blocks_done == g->nblocks) kernel_end(g, now);
-    else dispatch(g, now);
+    else launch_dispatch(g, now);
 }

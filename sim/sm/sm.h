@@ -30,6 +30,9 @@ void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out,
 /* SM `sm`'s uTLB raised a fault for page vpn (fits gmmu_fault_hook): its
  * warps waiting on vpn are fault-stalled until their translation returns. */
 void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now);
+/* Thread oversubscription: the runtime's controller allows `extra` blocks
+ * per SM beyond the occupancy (fits driver_oversub_fn). */
+void gpu_set_oversub_extra(void *gpu, unsigned extra, sim_time now);
 /* SM `sm` issues no instruction before `until` (TLB shootdown cost). */
 void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until);
 /* The driver evicted the page in the 4 KiB frame at pa: every SM's L1D

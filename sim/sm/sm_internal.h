@@ -40,6 +40,7 @@ struct warp {
     uint32_t outstanding;       /* memory instructions in flight */
     uint32_t nfault;            /* pages of this warp fault-stalled */
     bool held;                  /* w->inst (barrier/exit) waits for memory */
+    bool parked;                /* its block is not active (oversub.c) */
     uint64_t nmem;              /* memory instructions issued since warp start */
     struct warp_ctx ctx;
     struct warp_inst inst;
@@ -47,12 +48,18 @@ struct warp {
 };
 
 /* "Resident" holds the block's resources; "active" lets the schedulers see
- * its warps.  Today every resident block is active; thread
- * oversubscription (batch-aware Sec. 4.1) will park resident blocks
- * inactive. */
+ * its warps.  Without thread oversubscription every resident block is
+ * active; with it (oversub.c, batch-aware Sec. 4.1) resident blocks
+ * beyond the occupancy are parked inactive. */
+enum to_state { TO_ACTIVE, TO_OUT, TO_PARKED, TO_IN };
 struct block_slot {
     bool used, active;
     uint32_t nwarps, live, at_barrier, threads, regs, smem;
+    /* thread oversubscription (oversub.c) */
+    uint8_t to_state;
+    bool ran;                   /* has run: a context to restore */
+    uint32_t nfault, gen;       /* warps stalled on far faults; placements */
+    uint64_t order;             /* dispatch order (oldest ready first) */
 };
 
 struct scheduler {
@@ -137,8 +144,11 @@ struct sm_stats {
              *stall[ST_NREASONS], *issue_cycles;
 };
 
+struct oversub;
+
 struct gpu {
     struct engine *eng;
+    struct oversub *to;                 /* thread oversubscription, or NULL */
     const struct domain *dom;
     struct req_pool *pool;
     struct workload *wl;
@@ -188,13 +198,36 @@ static inline void warp_set(struct sm *s, struct warp *w, enum wstate st)
     if (w->nfault && st == W_MEM) s->nfault_mem++;
     if (o == W_READY) s->rdy[wd] &= ~bit;
     else if (o == W_PIPE) s->pip[wd] &= ~bit;
+    w->st = st;
+    /* A warp of an inactive block (oversub.c) is in neither set: it
+     * cannot issue until warp_park lists it again. */
+    if (w->parked) return;
     if (st == W_READY) {
         s->rdy[wd] |= bit;
     } else if (st == W_PIPE) {
         s->pip[wd] |= bit;
         if (w->ready_at < s->pipe_min[w->sched]) s->pipe_min[w->sched] = w->ready_at;
     }
-    w->st = st;
+}
+
+/* Its block becomes inactive (parked) or active again (thread
+ * oversubscription, oversub.c): out of the scheduler's sets, or back in
+ * them as its state says. */
+static inline void warp_park(struct sm *s, struct warp *w, bool parked)
+{
+    if (w->parked == parked) return;
+    size_t wd = (size_t)w->sched * s->gpu->bwords + w->sbit / 64;
+    uint64_t bit = 1ULL << (w->sbit % 64);
+    w->parked = parked;
+    if (parked) {
+        s->rdy[wd] &= ~bit;
+        s->pip[wd] &= ~bit;
+    } else if (w->st == W_READY) {
+        s->rdy[wd] |= bit;
+    } else if (w->st == W_PIPE) {
+        s->pip[wd] |= bit;
+        if (w->ready_at < s->pipe_min[w->sched]) s->pipe_min[w->sched] = w->ready_at;
+    }
 }
 
 /* The warp's count of fault-stalled pages changes by delta (+1 or -1). */
@@ -212,6 +245,25 @@ static inline void ring_drop(struct ring *r)
 /* launch.c */
 void launch_next(void *obj, uint64_t arg, sim_time now);
 void retire_block(struct sm *s, struct block_slot *b, sim_time now);
+/* Place the kernel's next blocks on SMs with room. */
+void launch_dispatch(struct gpu *g, sim_time now);
+
+/* oversub.c: thread oversubscription (NULL when off); nslots gets the
+ * block slots per SM it needs. */
+struct oversub *oversub_create(struct gpu *g, const struct config *cfg, struct stats *st,
+                               uint32_t *nslots);
+void oversub_init_sm(struct gpu *g, struct sm *s);
+void oversub_free(struct gpu *g);
+/* Resident blocks an SM may hold for the current kernel. */
+uint32_t oversub_limit(const struct gpu *g);
+/* Block slot `slot` was placed (active or parked). */
+void oversub_placed(struct sm *s, struct block_slot *b, uint32_t slot);
+/* Its last warp exited (the slot is free). */
+void oversub_retired(struct sm *s, struct block_slot *b, sim_time now);
+/* Warp w's far-fault stall began (+1) or ended (-1). */
+void oversub_fault(struct sm *s, struct warp *w, int delta, sim_time now);
+/* A warp of b reached a barrier or exited. */
+void oversub_check(struct sm *s, struct block_slot *b, sim_time now);
 
 /* core.c */
 sim_time sm_tick(struct component *c, sim_time now);

@@ -31,7 +31,8 @@ void gpu_describe_warp(const struct gpu *g, unsigned sm, unsigned warp, FILE *ou
         return;
     }
     const struct warp *w = &g->sm[sm].w[warp];
-    fprintf(out, "  SM %u warp %u: %s", sm, warp, state_name(w));
+    fprintf(out, "  SM %u warp %u: %s%s", sm, warp, state_name(w),
+            w->st != W_FREE && w->parked ? " in an inactive block (thread oversubscription)" : "");
     if (w->st != W_FREE)
         fprintf(out, " (block %llu, warp %u of it)", (unsigned long long)w->ctx.block, w->ctx.warp);
     if (w->st == W_PIPE) fprintf(out, ", ready at %llu ps", (unsigned long long)w->ready_at);
