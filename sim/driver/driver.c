@@ -75,13 +75,18 @@ bool driver_config_check(const struct config *c, struct cfg_error *err)
 {
     if (strcmp(cfg_str(c, "driver.evict_unit"), "chunk") || !strcmp(cfg_str(c, "driver.eviction"), "fifo"))
         return true;
+    /* Park et al. modified the real driver's list: cyclic over root chunks. */
+    if (!strcmp(cfg_str(c, "driver.eviction"), "cyclic") &&
+        !strcmp(cfg_str(c, "driver.evict.cyclic.base"), "fifo"))
+        return true;
     const struct cfg_value *v = cfg_get(c, "driver.evict_unit");
     char where[300] = "";
     if (v->file && v->line) snprintf(where, sizeof where, "%s:%d:%d: ", v->file, v->line, v->col);
     else if (v->file) snprintf(where, sizeof where, "%s 'driver.evict_unit=%s': ", v->file, v->text);
     snprintf(err->msg, sizeof err->msg,
              "%skey 'driver.evict_unit': chunk evicts root chunks in the real driver's age order, "
-             "which is driver.eviction fifo, not '%s'", where, cfg_str(c, "driver.eviction"));
+             "which is driver.eviction fifo (or cyclic over it), not '%s'", where,
+             cfg_str(c, "driver.eviction"));
     return false;
 }
 
@@ -127,7 +132,13 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->capacity = capacity_pages(cfg, footprint, d->chunked ? VA_BLOCK_PAGES : d->unit);
     drv_frames_init(d);
     /* The policy holds driver pages (evict_unit chunk: it is not asked). */
-    d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity / d->unit, st);
+    /* Cyclic over root chunks is drv_cyclic.c; the page policy is not
+     * asked then (FIFO stands in, holding nothing). */
+    bool root_cyclic = d->chunked && !strcmp(cfg_str(cfg, "driver.eviction"), "cyclic");
+    d->evict = evictor_create(cfg, root_cyclic ? "fifo" : cfg_str(cfg, "driver.eviction"),
+                              d->capacity / d->unit, st);
+    if (root_cyclic) d->cyc = drv_cyclic_create(cfg, d->capacity / VA_BLOCK_PAGES, st);
+    if (d->chunked) drv_chunks_stats(d, st);
     evictor_program(d->evict, cfg);
     /* HPE's batched hit information comes from the HIR (Sec. IV-B): a
      * policy that takes it turns the HIR on (gmmu.hir.enabled=auto). */
@@ -143,6 +154,7 @@ void driver_free(struct driver *d)
 {
     if (!d) return;
     evictor_free(d->evict);
+    drv_cyclic_free(d->cyc);
     thrashing_free(d->thrash);
     drv_frames_free(d);
     free(d->fetched);
