@@ -44,7 +44,8 @@ const struct cfg_key driver_config_keys[] = {
      "evicted, as HPE Sec. IV) or chunk (the real driver's PMM: a full 2 MiB VA block takes a "
      "2 MiB root chunk at first touch, shorter blocks 64 KiB / 4 KiB chunks; eviction takes the "
      "root chunk at the head of the age-ordered list and evicts it whole, uvm_pmm_gpu.c "
-     "pick_root_chunk_to_evict / evict_root_chunk; needs driver.eviction fifo)"},
+     "pick_root_chunk_to_evict / evict_root_chunk; needs driver.eviction fifo, or cyclic over "
+     "fifo: Park et al.'s pinning/shuffling of that list's root chunks)"},
     {"driver.drop_clean", CFG_BOOL, "false", 0, -1, NULL,
      "evicted pages the GPU did not write are dropped (host copy valid) instead of copied back "
      "(real driver: every evicted page is copied back, uvm_va_block_evict_chunks)"},
