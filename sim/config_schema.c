@@ -29,6 +29,7 @@ extern const struct cfg_key gesummv_config_keys[];
 extern const struct cfg_key fdtd_config_keys[];
 extern const struct cfg_key vecadd_config_keys[];
 extern const struct cfg_key gups_config_keys[];
+extern const struct cfg_key ra_config_keys[];
 extern const struct cfg_key cyclic_config_keys[];
 extern const struct cfg_key pattern_config_keys[];
 extern const struct cfg_key pathfinder_config_keys[];
@@ -82,6 +83,7 @@ const struct cfg_key *const config_schema_tables[] = {
     fdtd_config_keys,
     vecadd_config_keys,
     gups_config_keys,
+    ra_config_keys,
     cyclic_config_keys,
     pattern_config_keys,
     pathfinder_config_keys,

@@ -18,6 +18,7 @@ extern const struct wl_info gesummv_info;
 extern const struct wl_info fdtd_info;
 extern const struct wl_info vecadd_info;
 extern const struct wl_info gups_info;
+extern const struct wl_info ra_info;
 extern const struct wl_info cyclic_info;
 extern const struct wl_info pattern_info;
 extern const struct wl_info pathfinder_info;

@@ -44,7 +44,8 @@ const struct cfg_key driver_config_keys[] = {
      "evicted, as HPE Sec. IV) or chunk (the real driver's PMM: a full 2 MiB VA block takes a "
      "2 MiB root chunk at first touch, shorter blocks 64 KiB / 4 KiB chunks; eviction takes the "
      "root chunk at the head of the age-ordered list and evicts it whole, uvm_pmm_gpu.c "
-     "pick_root_chunk_to_evict / evict_root_chunk; needs driver.eviction fifo)"},
+     "pick_root_chunk_to_evict / evict_root_chunk; needs driver.eviction fifo, or cyclic over "
+     "fifo: Park et al.'s pinning/shuffling of that list's root chunks)"},
     {"driver.eviction_timing", CFG_ENUM, "block", 0, -1, "block|serial|unobtrusive|ideal",
      "how evictions' write-backs are ordered against migrations: block (a VA block's copies start "
      "when its evictions' write-backs have landed; later blocks' evictions overlap earlier copies), "
@@ -93,9 +94,13 @@ bool driver_config_check(const struct config *c, struct cfg_error *err)
 {
     if (strcmp(cfg_str(c, "driver.evict_unit"), "chunk")) return true;
     char why[200];
-    if (strcmp(cfg_str(c, "driver.eviction"), "fifo")) {
+    /* Park et al. modified the real driver's list: cyclic over root chunks. */
+    bool root_cyclic = !strcmp(cfg_str(c, "driver.eviction"), "cyclic") &&
+                       !strcmp(cfg_str(c, "driver.evict.cyclic.base"), "fifo");
+    if (strcmp(cfg_str(c, "driver.eviction"), "fifo") && !root_cyclic) {
         snprintf(why, sizeof why, "chunk evicts root chunks in the real driver's age order, "
-                 "which is driver.eviction fifo, not '%s'", cfg_str(c, "driver.eviction"));
+                 "which is driver.eviction fifo (or cyclic over it), not '%s'",
+                 cfg_str(c, "driver.eviction"));
         return bad_key(c, err, "driver.evict_unit", why);
     }
     const char *et = cfg_str(c, "driver.eviction_timing");
@@ -154,7 +159,13 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     drv_frames_init(d);
     drv_wb_init(d);
     /* The policy holds driver pages (evict_unit chunk: it is not asked). */
-    d->evict = evictor_create(cfg, cfg_str(cfg, "driver.eviction"), d->capacity / d->unit, st);
+    /* Cyclic over root chunks is drv_cyclic.c; the page policy is not
+     * asked then (FIFO stands in, holding nothing). */
+    bool root_cyclic = d->chunked && !strcmp(cfg_str(cfg, "driver.eviction"), "cyclic");
+    d->evict = evictor_create(cfg, root_cyclic ? "fifo" : cfg_str(cfg, "driver.eviction"),
+                              d->capacity / d->unit, st);
+    if (root_cyclic) d->cyc = drv_cyclic_create(cfg, d->capacity / VA_BLOCK_PAGES, st);
+    if (d->chunked) drv_chunks_stats(d, st);
     evictor_program(d->evict, cfg);
     /* HPE's batched hit information comes from the HIR (Sec. IV-B): a
      * policy that takes it turns the HIR on (gmmu.hir.enabled=auto). */
@@ -171,6 +182,7 @@ void driver_free(struct driver *d)
 {
     if (!d) return;
     evictor_free(d->evict);
+    drv_cyclic_free(d->cyc);
     thrashing_free(d->thrash);
     drv_oversub_free(d->oversub);
     drv_frames_free(d);

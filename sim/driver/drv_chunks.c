@@ -50,7 +50,8 @@ bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn,
         uint64_t f;
         while (!drv_frame_take(d, size, &f)) {
             uint32_t r;
-            if (!pmm_root_victim(&d->pmm, &r)) return false;
+            if (!(d->cyc ? drv_cyclic_victim(d->cyc, &d->pmm, &r)
+                         : pmm_root_victim(&d->pmm, &r))) return false;
             drv_evict_root(d, r, now);
         }
         static const unsigned pages[] = { 1, BIG_PAGE_PAGES, VA_BLOCK_PAGES };
@@ -69,6 +70,14 @@ void drv_evict_root(struct driver *d, uint32_t r, sim_time now)
     SIM_ASSERT(end <= d->capacity && !d->pmm.pins[r], "driver", now,
                "evicting root chunk %u (pinned or beyond memory)", r);
     *d->n_root_evictions += 1;
+    /* The VA block the root holds (a root of a whole block holds only it;
+     * a split root is named by its first chunk's block). */
+    uint64_t block = UINT64_MAX;
+    for (uint64_t f = first; f < end && block == UINT64_MAX; f++)
+        if (d->chunk_vpn[f] != NO_CHUNK) block = d->chunk_vpn[f] / VA_BLOCK_PAGES;
+    uint64_t t = now, addr = block == UINT64_MAX ? 0 : block * VA_BLOCK_PAGES * PAGE_SIZE;
+    const void *row[] = { d->n_root_evictions, &t, &addr };
+    rec_append(d->root_evict_tab, row);
     /* The resident pages, one virtually contiguous run at a time. */
     for (uint64_t f = first; f < end;) {
         uint64_t v = drv_frame_vpn(d, f), g = f + 1;
@@ -85,4 +94,17 @@ void drv_evict_root(struct driver *d, uint32_t r, sim_time now)
         pmm_release(&d->pmm, f);
     }
     pmm_root_list(&d->pmm, r, PMM_LIST_NONE);
+    if (d->cyc && block != UINT64_MAX) drv_cyclic_evicted(d->cyc, &d->pmm, d->resroot, block);
+}
+
+/* Park et al. Fig. 1 draws evictions by VA block address over time: one
+ * row per root eviction (uvmsim scripts/plot_evictions.py draws it). */
+void drv_chunks_stats(struct driver *d, struct stats *st)
+{
+    static const struct rec_field f[] = {
+        {"eviction", REC_U64, "chunks"}, {"time_ps", REC_U64, "ps"}, {"va_block", REC_U64, "B"},
+    };
+    d->root_evict_tab = stat_table(st, "driver_root_evictions",
+                                   "every root-chunk eviction: its number, time and the address "
+                                   "of the 2 MiB VA block it held", f, 3);
 }

@@ -144,6 +144,8 @@ struct driver {
     /* Per driver page: its evictions that no fault has followed yet (a
      * fault on a page with one is a premature eviction). */
     struct page_counts unanswered;
+    struct drv_cyclic *cyc;         /* chunked + driver.eviction=cyclic (drv_cyclic.c) */
+    struct rec_table *root_evict_tab;   /* chunked: every root eviction (time, VA block) */
     /* stats of the batch */
     sim_time batch_start, handling, migr_start;
     uint64_t batch_h2d, batch_d2h, batch_evictions, batch_migrated;
@@ -256,6 +258,16 @@ void drv_oversub_free(struct drv_oversub *o);
 bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn, sim_time now);
 /* Evict root chunk r whole (evict_root_chunk) and free it. */
 void drv_evict_root(struct driver *d, uint32_t r, sim_time now);
+void drv_chunks_stats(struct driver *d, struct stats *st);
+
+/* drv_cyclic.c (chunked + cyclic): Park et al.'s pinning and shuffling on
+ * the root-chunk list.  victim: the root to evict (holding the ones it
+ * pins first); evicted: count root eviction of VA block `block`. */
+struct drv_cyclic;
+struct drv_cyclic *drv_cyclic_create(const struct config *cfg, uint64_t roots, struct stats *st);
+void drv_cyclic_free(struct drv_cyclic *c);
+bool drv_cyclic_victim(struct drv_cyclic *c, struct pmm *m, uint32_t *r);
+void drv_cyclic_evicted(struct drv_cyclic *c, struct pmm *m, const uint16_t *resroot, uint64_t block);
 
 /* drv_map.c: map the n landed pages of a run with the largest PTEs the
  * residency allows (2 MiB, 64 KiB, 4 KiB) and merge the pages around them

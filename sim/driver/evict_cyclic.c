@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "evict.h"
-#include "page_counts.h"
+#include "cyclic_detect.h"
 #include "page_map.h"
 #include "../config.h"
 #include "../rng.h"
@@ -33,11 +33,8 @@ struct cyclic {
     const struct evict_ops *base;
     void *bp;
     bool shuffle, thrashing;
-    double ratio;
-    uint64_t cap, budget, min_group, hold;
-    struct page_counts counts;     /* per page: times evicted */
-    uint64_t *hist;               /* hist[k]: pages evicted exactly k times */
-    size_t hist_len;
+    uint64_t cap, budget, hold;
+    struct cyc_detect det;
     uint64_t evictions, since_detect, since_shuffle, steps;
     uint64_t *pinned, n_pinned;
     struct page_map pinned_map;
@@ -54,16 +51,12 @@ static void *cyc_create(const struct config *cfg, uint64_t capacity)
     SIM_ASSERT(c->base && c->base != &evict_cyclic_ops, "evict.cyclic", 0, "bad base policy");
     c->bp = c->base->create(cfg, capacity);
     c->shuffle = !strcmp(cfg_str(cfg, "driver.evict.cyclic.mode"), "shuffle");
-    c->ratio = cfg_f64(cfg, "driver.evict.cyclic.ratio");
     c->cap = capacity;
     c->budget = (uint64_t)floor(cfg_f64(cfg, "driver.evict.cyclic.pin") * (double)capacity);
     if (c->budget >= capacity) c->budget = capacity ? capacity - 1 : 0;   /* one frame must stay evictable */
-    c->min_group = (uint64_t)ceil(cfg_f64(cfg, "driver.evict.cyclic.min_group") * (double)capacity);
-    if (!c->min_group) c->min_group = 1;
+    cyc_detect_init(&c->det, cfg_f64(cfg, "driver.evict.cyclic.ratio"),
+                    (uint64_t)ceil(cfg_f64(cfg, "driver.evict.cyclic.min_group") * (double)capacity));
     c->hold = (uint64_t)ceil(cfg_f64(cfg, "driver.evict.cyclic.hold") * (double)capacity);
-    page_counts_init(&c->counts);
-    c->hist_len = 8;
-    c->hist = xcalloc(c->hist_len, sizeof *c->hist);
     c->pinned = xcalloc(c->budget ? c->budget : 1, sizeof *c->pinned);
     page_map_init(&c->pinned_map, c->budget);
     c->drain = xcalloc(capacity ? capacity : 1, sizeof *c->drain);
@@ -121,17 +114,7 @@ static void release_pins(struct cyclic *c)
 /* Counts the eviction of vpn; true when it declares cyclic thrashing. */
 bool evict_cyclic_count(void *p, uint64_t vpn)
 {
-    struct cyclic *c = p;
-    uint32_t k = page_counts_inc(&c->counts, vpn);
-    if (k >= c->hist_len) {
-        c->hist = xrealloc(c->hist, 2 * c->hist_len * sizeof *c->hist);
-        memset(c->hist + c->hist_len, 0, c->hist_len * sizeof *c->hist);
-        c->hist_len *= 2;
-    }
-    if (k > 1) c->hist[k - 1]--;
-    c->hist[k]++;
-    return k >= 2 && c->hist[k - 1] >= c->min_group &&
-           (double)c->hist[k] >= c->ratio * (double)c->hist[k - 1];
+    return cyc_detect_count(&((struct cyclic *)p)->det, vpn);
 }
 
 static bool cyc_victim(void *p, uint64_t *vpn)
@@ -188,9 +171,8 @@ static void cyc_destroy(void *p)
 {
     struct cyclic *c = p;
     c->base->destroy(c->bp);
-    page_counts_free(&c->counts);
+    cyc_detect_free(&c->det);
     page_map_free(&c->pinned_map);
-    free(c->hist);
     free(c->pinned);
     free(c->drain);
     free(c);

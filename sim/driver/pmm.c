@@ -56,6 +56,7 @@ void pmm_init(struct pmm *m, uint64_t frames)
     m->lunused.prev = xcalloc(m->nroot ? m->nroot : 1, sizeof *m->lunused.prev);
     m->on_list = xcalloc(m->nroot ? m->nroot : 1, 1);
     m->pins = xcalloc(m->nroot ? m->nroot : 1, sizeof *m->pins);
+    m->held = xcalloc(m->nroot ? m->nroot : 1, 1);
     /* Whole roots free; a partial last root starts split into what fits
      * (whole 64 KiB chunks, then single frames), and never merges. */
     for (uint32_t r = m->nroot; r-- > 0;) {
@@ -74,7 +75,7 @@ void pmm_free_all(struct pmm *m)
     l_free(&m->l4); l_free(&m->l64); l_free(&m->lroot);
     free(m->used); free(m->nfree4); free(m->whole64); free(m->nfree64); free(m->wholeroot);
     free(m->lused.next); free(m->lused.prev); free(m->lunused.next); free(m->lunused.prev);
-    free(m->on_list); free(m->pins);
+    free(m->on_list); free(m->pins); free(m->held);
 }
 
 /* Root r split into its 64 KiB chunks, all free. */
@@ -198,6 +199,10 @@ void pmm_root_list(struct pmm *m, uint32_t r, enum pmm_evict_list which)
     if (m->on_list[r] == PMM_LIST_USED) dq_remove(&m->lused, r);
     if (m->on_list[r] == PMM_LIST_UNUSED) dq_remove(&m->lunused, r);
     m->on_list[r] = (uint8_t)which;
+    if (m->held[r]) {             /* off the lists while held */
+        m->on_list[r] = PMM_LIST_NONE;
+        return;
+    }
     if (which == PMM_LIST_USED) dq_push_tail(&m->lused, r);
     if (which == PMM_LIST_UNUSED) dq_push_tail(&m->lunused, r);
 }
@@ -216,4 +221,28 @@ bool pmm_root_victim(const struct pmm *m, uint32_t *r)
         for (uint32_t c = q[i]->head; c != NIL; c = q[i]->next[c])
             if (!m->pins[c]) { *r = c; return true; }
     return false;
+}
+
+void pmm_root_hold(struct pmm *m, uint32_t r)
+{
+    pmm_root_list(m, r, PMM_LIST_NONE);
+    m->held[r] = 1;
+}
+
+void pmm_root_release(struct pmm *m, uint32_t r, enum pmm_evict_list which)
+{
+    SIM_ASSERT(m->held[r], "driver", 0, "root chunk %u released but not held", r);
+    m->held[r] = 0;
+    pmm_root_list(m, r, which);
+}
+
+uint32_t pmm_used_drain(struct pmm *m, uint32_t *out)
+{
+    uint32_t n = 0;
+    while (m->lused.head != NIL) {
+        uint32_t r = m->lused.head;
+        pmm_root_list(m, r, PMM_LIST_NONE);
+        out[n++] = r;
+    }
+    return n;
 }

@@ -37,6 +37,7 @@ struct pmm {
     struct pmm_deque lunused, lused;   /* eviction order of allocated roots */
     uint8_t *on_list;                  /* per root: enum pmm_evict_list */
     uint32_t *pins;                    /* per root: copies into it in flight */
+    uint8_t *held;                     /* per root: kept off the lists (cyclic pinning) */
 };
 
 void pmm_init(struct pmm *m, uint64_t frames);
@@ -57,5 +58,13 @@ void pmm_root_unpin(struct pmm *m, uint32_t r);
  * (pick_root_chunk_to_evict); false when none.  Scans only past pinned
  * roots, which are bounded by the copies in flight. */
 bool pmm_root_victim(const struct pmm *m, uint32_t *r);
+
+/* Root r off the eviction lists until released, whatever joins it makes
+ * meanwhile (the cyclic-thrashing paper's pinned pages, drv_cyclic.c);
+ * released, it joins the tail of `which`. */
+void pmm_root_hold(struct pmm *m, uint32_t r);
+void pmm_root_release(struct pmm *m, uint32_t r, enum pmm_evict_list which);
+/* Empties the USED list into out[] in its order; returns how many. */
+uint32_t pmm_used_drain(struct pmm *m, uint32_t *out);
 
 #endif

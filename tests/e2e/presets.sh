@@ -57,7 +57,13 @@ check "driver-real: the stock driver" has configs/driver-real.yaml \
     driver.batch_size 256 driver.batches_per_wake 20 driver.replay_policy batch_flush \
     driver.prefetch tree driver.evict_unit chunk driver.eviction fifo \
     driver.drop_clean false driver.thrashing.enabled true
-for f in hpe-table1 batch-aware-table1 thesis-table3-1 driver-real; do
+# Issue 15: the cyclic-thrashing paper's GTX 1660 (NVIDIA spec) on the
+# stock driver: 6 x 4 B x 4 x 2 GHz = 192 GB/s.
+check "gtx1660: NVIDIA spec on the stock driver" has configs/gtx1660.yaml \
+    gpu.sms 22 gpu.clock 1785MHz dram.channels 6 dram.clock 2GHz dram.bus_width 4B \
+    dram.data_rate 4 l2.size 1536KiB driver.evict_unit chunk driver.eviction fifo \
+    driver.prefetch tree
+for f in hpe-table1 batch-aware-table1 thesis-table3-1 driver-real gtx1660; do
     # shellcheck disable=SC2086
     "$UVMSIM" run "configs/$f.yaml" $SMALL --quiet -o "$TMP/$f.h5"
     check "$f runs to completion" [ $? -eq 0 ]

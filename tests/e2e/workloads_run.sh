@@ -28,6 +28,7 @@ run gesummv 1 -s workload.gesummv.n=256
 run fdtd2d 6 -s workload.fdtd2d.nx=32 -s workload.fdtd2d.ny=64 -s workload.fdtd2d.tmax=2
 run vecadd 1 -s workload.vecadd.n=65536
 run gups 2 -s workload.gups.footprint=64KiB -s workload.gups.threads=256
+run ra 1 -s workload.ra.n=65536
 run cyclic 1 -s workload.cyclic.footprint=64KiB -s workload.cyclic.sweeps=2 -s workload.cyclic.grid=4
 run pattern 4 -s workload.pattern.type=region-moving -s workload.pattern.pages=64
 run pathfinder 2 -s workload.pathfinder.cols=1000 -s workload.pathfinder.rows=9 -s workload.pathfinder.pyramid_height=4

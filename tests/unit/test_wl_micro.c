@@ -106,6 +106,38 @@ START_TEST(gups_total_updates_are_exact)
 }
 END_TEST
 
+/* UVMSmart ra: thread x (x % every == 0) reads input[x], then table[r] and
+ * writes output[r], r = mix(mix(seed) + x) mod n; allocations in the order
+ * input, output, table.  The touched pages are every input page plus the
+ * pages of the drawn r in table and output, counted here from the same
+ * definition (n = 5000 floats: 5 pages an array). */
+START_TEST(ra_pages_thread_sequence_and_seed)
+{
+    static const char *const sets[] = { "workload.kind=ra", "workload.ra.n=5000",
+        "workload.ra.every=100", "sim.seed=7" };
+    uint64_t seed = sm64(7);
+    bool tpage[5] = {0};
+    for (uint64_t x = 0; x < 5000; x += 100) tpage[sm64(seed + x) % 5000 * 4 / 4096] = true;
+    uint64_t pages = 5;
+    for (int i = 0; i < 5; i++) pages += 2 * tpage[i];
+    struct wlh h = open_check(sets, NSETS(sets), pages, 1);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    uint64_t x = 300, r = sm64(seed + 300) % 5000;     /* block 1, tid 44 */
+    wlh_push(&want, L(0, x * 4)); wlh_push(&want, L(2, r * 4)); wlh_push(&want, S(1, r * 4));
+    check_thread(sets, NSETS(sets), 0, 1, 44, &want, "ra thread 300");
+    check_thread(sets, NSETS(sets), 0, 1, 45, &want, "ra thread 301 idle");
+    static const char *const other[] = { "workload.kind=ra", "workload.ra.n=5000",
+        "workload.ra.every=100", "sim.seed=8" };
+    h = wlh_open(sets, NSETS(sets));
+    uint64_t h1 = wlh_run_all(h.wl).hash;
+    wlh_close(&h);
+    h = wlh_open(other, NSETS(other));
+    ck_assert_uint_ne(wlh_run_all(h.wl).hash, h1);
+    wlh_close(&h);
+}
+END_TEST
+
 START_TEST(cyclic_pages_and_thread_sequence)
 {
     static const char *const sets[] = { "workload.kind=cyclic", "workload.cyclic.footprint=40000B",
@@ -401,6 +433,7 @@ static Suite *micro_suite(void)
     tcase_add_test(tc, vecadd_pages_and_thread_sequence);
     tcase_add_test(tc, gups_pages_thread_sequence_and_seed);
     tcase_add_test(tc, gups_total_updates_are_exact);
+    tcase_add_test(tc, ra_pages_thread_sequence_and_seed);
     tcase_add_test(tc, cyclic_pages_and_thread_sequence);
     tcase_add_test(tc, hpe_patterns_pages_and_sequences);
     tcase_add_test(tc, part_repetitive_fraction);
