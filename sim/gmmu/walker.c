@@ -71,7 +71,15 @@ static void finish(struct gmmu *g, uint32_t slot, struct mem_req *r, sim_time st
         p->flags |= PTE_DIRTY;
         *g->dirty_sets += 1;
     }
-    if (g->hit_hook && (p->flags & PTE_PRESENT)) g->hit_hook(g->hit_ctx, vpn, now);
+    /* The eviction policy's walk-hit feed (HPE Sec. V-B's "ideal model":
+     * page walk hits and page faults in the exact reference order) counts
+     * each program reference once.  The walk of a replayed access is the
+     * reference that faulted, already given to the policy as its fault
+     * (on_resident), so it is no hit: fed, RRIP-FP's frequency priority
+     * would lift every newcomer from distant to long at once and make its
+     * type II insertion a no-op. */
+    if (g->hit_hook && (p->flags & PTE_PRESENT) && !(r->xflags & XLATE_REPLAYED))
+        g->hit_hook(g->hit_ctx, vpn, now);
     if (g->hir_on && (p->flags & PTE_PRESENT)) {
         if (hir_touch(&g->hir, vpn)) *g->hir_records += 1;
         else *g->hir_lost += 1;

@@ -74,7 +74,9 @@ static bool lookup_one(struct tlb_level *t, struct mem_req *r, sim_time now)
     d->vaddr = vpn << PAGE_SHIFT;
     d->paddr = 0;
     d->size = 0;
-    d->xflags = XLATE_WANT_NACK;
+    /* A replayed access's walk says so: the walker feeds the eviction
+     * policy no reference for it (walker.c). */
+    d->xflags = (uint8_t)(XLATE_WANT_NACK | (r->xflags & XLATE_REPLAYED));
     d->sm = r->sm;
     d->warp = r->warp;
     d->slot = 0;

@@ -9,6 +9,8 @@
 #include "config.h"
 #include "stats.h"
 #include "system.h"
+#include "gmmu/gmmu.h"
+#include "../../workloads/workload.h"
 
 static struct config *load(const char *const *sets, size_t n)
 {
@@ -147,6 +149,61 @@ START_TEST(ideal_is_a_lower_bound_on_the_hpe_patterns)
 }
 END_TEST
 
+/* RRIP-FP's type II insertion (HPE Sec. V-B) acts in a timed run.  The
+ * walk of a replayed access is the reference that faulted, so it must not
+ * reach the policy as a hit too: with frequency priority that hit lifted
+ * every newcomer from distant to long, and distant/delay ran exactly as
+ * long/0.  Machine: pattern thrashing, K = 16 pages, 2 passes, 12 frames
+ * (48 KiB), one SM holding one 8-warp block, so each launch runs as two
+ * blocks A (pages 0-7) and B (8-15), one batch each; 2-bit RRPV (distant
+ * 3, long 2).  Victims of a batch are chosen before its pages land; pages
+ * land in page order and take the freed slots last-freed first; the
+ * search scans slots from 0; r->faults counts insertions.
+ *   Pass 1: A fills slots 0-7 (delays 0-7).  B: 8-11 take free frames, 4
+ *   victims at faults 8: long ages all to 3, slots 0-3 = pages 0-3;
+ *   distant/4 (8 - d >= 4: pages 0-4) the same.  B lands: 8->s3, 9->s2,
+ *   10->s1, 11->s0, 12-15 -> s8-s11 (delays 8-15).
+ *   Pass 2, A faults on 0-3 (4-7 hit their L1 TLB entries: no walk).
+ *     long/0: distant are only 4-7 (B's pages are at 2): victims 4, 5, 6,
+ *     7; B then finds 8-15 resident: 8 evictions, page 0 resident, 7 not.
+ *     distant/4 at faults 16: eligible d <= 12, slots 0-3 first: victims
+ *     11, 10, 9, 8; 0-3 land in s3, s2, s1, s0 (delays 16-19).  B faults
+ *     on 8-11 at faults 20 (eligible d <= 16): s0-s2 (pages 3, 2, 1) too
+ *     young, then s3 (page 0), s4-s6 (pages 4-6): 12 evictions, page 0
+ *     not resident, page 7 resident.
+ * With the replay walk fed as a hit, distant/4 gives long/0's outcome. */
+static uint64_t rrip_fp_run(const char *insert, const char *delay, bool *res0, bool *res7)
+{
+    const char *sets[] = { "workload.kind=pattern", "workload.pattern.type=thrashing",
+                           "workload.pattern.pages=16", "gpu.memory.capacity=48KiB",
+                           "gpu.sms=1", "gpu.sm.max_blocks=1", "driver.eviction=rrip-fp",
+                           insert, delay };
+    struct config *c = load(sets, 9);
+    struct system *s = system_build(c);
+    ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+    struct system_parts p;
+    system_parts(s, &p);
+    uint64_t base = WL_VA_BASE >> PAGE_SHIFT;
+    *res0 = gmmu_is_resident(p.gmmu, base);
+    *res7 = gmmu_is_resident(p.gmmu, base + 7);
+    uint64_t n = counter(s, "driver.evictions");
+    system_free(s);
+    config_free(c);
+    return n;
+}
+
+START_TEST(rrip_fp_distant_insertion_acts_in_timed_runs)
+{
+    bool r0, r7;
+    ck_assert_uint_eq(rrip_fp_run("driver.evict.rrip_fp.insert=long",
+                                  "driver.evict.rrip_fp.delay=0", &r0, &r7), 8);
+    ck_assert(r0 && !r7);
+    ck_assert_uint_eq(rrip_fp_run("driver.evict.rrip_fp.insert=distant",
+                                  "driver.evict.rrip_fp.delay=4", &r0, &r7), 12);
+    ck_assert(!r0 && r7);
+}
+END_TEST
+
 static Suite *timed_suite(void)
 {
     Suite *s = suite_create("evict_timed");
@@ -156,6 +213,7 @@ static Suite *timed_suite(void)
     tcase_add_test(t, hir_stays_off_without_a_consumer);
     tcase_add_test(t, hpe_with_hir_forced_off_is_refused);
     tcase_add_test(t, ideal_is_a_lower_bound_on_the_hpe_patterns);
+    tcase_add_test(t, rrip_fp_distant_insertion_acts_in_timed_runs);
     suite_add_tcase(s, t);
     return s;
 }
