@@ -77,8 +77,10 @@ rootattrs() {
 
 # /config key by key: a key only NEW has (a new feature at its default)
 # is no difference; the YAML text and its hash are left out with it.
+PY=${PYTHON:-/usr/bin/python3}
+[ -x "$PY" ] || PY=python3
 cfgdiff() {
-    python3 - "$1" "$2" <<'PY'
+    "$PY" - "$1" "$2" 2>&1 <<'PY'
 import sys, h5py
 a = h5py.File(sys.argv[1], "r")["config"].attrs
 b = h5py.File(sys.argv[2], "r")["config"].attrs

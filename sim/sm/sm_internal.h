@@ -184,6 +184,17 @@ struct gpu {
 /* A warp became ready: the next tick must look for an issuable warp. */
 static inline void sm_issue_wake(struct sm *s) { s->issue_at = 0; }
 
+/* Puts a W_READY or W_PIPE warp into its scheduler's set (word wd, bit). */
+static inline void warp_list(struct sm *s, const struct warp *w, size_t wd, uint64_t bit)
+{
+    if (w->st == W_READY) {
+        s->rdy[wd] |= bit;
+    } else if (w->st == W_PIPE) {
+        s->pip[wd] |= bit;
+        if (w->ready_at < s->pipe_min[w->sched]) s->pipe_min[w->sched] = w->ready_at;
+    }
+}
+
 /* Every change of a warp's state goes through here.  A W_PIPE warp enters
  * with its ready_at already set. */
 static inline void warp_set(struct sm *s, struct warp *w, enum wstate st)
@@ -201,13 +212,7 @@ static inline void warp_set(struct sm *s, struct warp *w, enum wstate st)
     w->st = st;
     /* A warp of an inactive block (oversub.c) is in neither set: it
      * cannot issue until warp_park lists it again. */
-    if (w->parked) return;
-    if (st == W_READY) {
-        s->rdy[wd] |= bit;
-    } else if (st == W_PIPE) {
-        s->pip[wd] |= bit;
-        if (w->ready_at < s->pipe_min[w->sched]) s->pipe_min[w->sched] = w->ready_at;
-    }
+    if (!w->parked) warp_list(s, w, wd, bit);
 }
 
 /* Its block becomes inactive (parked) or active again (thread
@@ -222,11 +227,8 @@ static inline void warp_park(struct sm *s, struct warp *w, bool parked)
     if (parked) {
         s->rdy[wd] &= ~bit;
         s->pip[wd] &= ~bit;
-    } else if (w->st == W_READY) {
-        s->rdy[wd] |= bit;
-    } else if (w->st == W_PIPE) {
-        s->pip[wd] |= bit;
-        if (w->ready_at < s->pipe_min[w->sched]) s->pipe_min[w->sched] = w->ready_at;
+    } else {
+        warp_list(s, w, wd, bit);
     }
 }
 
