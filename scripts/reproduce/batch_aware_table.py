@@ -179,6 +179,25 @@ def with_main(df, main, keep):
     return pd.concat([df, extra], ignore_index=True) if len(extra) else df
 
 
+def speedup_rows(workloads, cols, pair, what):
+    """One row per workload of T_base / T over the columns (pair(w, c) gives
+    the base and the other point, None where missing), then the geometric
+    mean over the workloads with a result in every column; returns it."""
+    per = {c: [] for c in cols}
+    for w in workloads:
+        cells = []
+        for c in cols:
+            b, t = pair(w, c)
+            s = b["sim_time_ps"] / t["sim_time_ps"] if b is not None and t is not None else float("nan")
+            per[c].append(s)
+            cells.append(fmt(s))
+        print(f"| {PAPER_NAME[w]} | " + " | ".join(cells) + " |")
+    full = [i for i in range(len(workloads)) if all(per[c][i] == per[c][i] for c in cols)]
+    g = {c: gmean([per[c][i] for i in full]) for c in cols}
+    print(f"| **geomean** ({len(full)} with every {what}) | " + " | ".join(fmt(g[c]) for c in cols) + " |")
+    return g
+
+
 def fig17(path, main):
     df = load_sweep(path)
     # The workloads this sweep ran (it leaves the GC pair out).
@@ -193,20 +212,8 @@ def fig17(path, main):
     print("### Fig. 17: UE speedup (T_base / T_UE) by memory ratio\n")
     print("| workload | " + " | ".join(f"{f:.2f}" for f in fracs) + " |")
     print("|---|" + "---|" * len(fracs))
-    per = {f: [] for f in fracs}
-    for w in ran:
-        cells = []
-        for f in fracs:
-            b, u = ix.get((w, "serial", f)), ix.get((w, "unobtrusive", f))
-            s = b["sim_time_ps"] / u["sim_time_ps"] if b is not None and u is not None else float("nan")
-            per[f].append(s)
-            cells.append(fmt(s))
-        print(f"| {PAPER_NAME[w]} | " + " | ".join(cells) + " |")
-    # Averages over the workloads with a result at every ratio only.
-    full = [i for i in range(len(ran)) if all(per[f][i] == per[f][i] for f in fracs)]
-    per = {f: [per[f][i] for i in full] for f in fracs}
-    g = {f: gmean(per[f]) for f in fracs}
-    print(f"| **geomean** ({len(full)} with every ratio) | " + " | ".join(fmt(g[f]) for f in fracs) + " |")
+    g = speedup_rows(ran, fracs, lambda w, f: (ix.get((w, "serial", f)), ix.get((w, "unobtrusive", f))),
+                     "ratio")
     print("| paper (Sec. 6.3) | 1.63 at 0.1 ... 1.0 at 1.0 |\n")
     lo, hi = min(fracs), max(fracs)
     mono = all(g[fracs[i]] >= g[fracs[i + 1]] - 0.01 for i in range(len(fracs) - 1))
@@ -230,20 +237,8 @@ def fig18(path, main):
     print("### Fig. 18: TO+UE over its own baseline by fault handling time\n")
     print("| workload | " + " | ".join(f"{l / 1e6:.0f} us" for l in lats) + " |")
     print("|---|" + "---|" * len(lats))
-    per = {l: [] for l in lats}
-    for w in WORKLOADS:
-        cells = []
-        for l in lats:
-            b, t = ix.get((w, l, False)), ix.get((w, l, True))
-            s = b["sim_time_ps"] / t["sim_time_ps"] if b is not None and t is not None else float("nan")
-            per[l].append(s)
-            cells.append(fmt(s))
-        print(f"| {PAPER_NAME[w]} | " + " | ".join(cells) + " |")
-    # Averages over the workloads with a result at every latency only.
-    full = [i for i in range(len(WORKLOADS)) if all(per[l][i] == per[l][i] for l in lats)]
-    per = {l: [per[l][i] for i in full] for l in lats}
-    g = {l: gmean(per[l]) for l in lats}
-    print(f"| **geomean** ({len(full)} with every latency) | " + " | ".join(fmt(g[l]) for l in lats) + " |")
+    g = speedup_rows(WORKLOADS, lats, lambda w, l: (ix.get((w, l, False)), ix.get((w, l, True))),
+                     "latency")
     grows = all(g[lats[i]] <= g[lats[i + 1]] + 0.01 for i in range(len(lats) - 1))
     print(f"\nVerdict: paper: grows from 20 to 50 us (no numbers); uvmsim: "
           f"{'grows' if grows else 'does not grow monotonically'} ({fmt(g[lats[0]])} -> {fmt(g[lats[-1]])}).\n")
