@@ -54,6 +54,7 @@ extern const struct cfg_key cutcp_config_keys[];
 extern const struct cfg_key btree_config_keys[];
 extern const struct cfg_key histo_config_keys[];
 extern const struct cfg_key sad_config_keys[];
+extern const struct cfg_key srad_v1_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -103,6 +104,7 @@ const struct cfg_key *const config_schema_tables[] = {
     btree_config_keys,
     histo_config_keys,
     sad_config_keys,
+    srad_v1_config_keys,
     graph_config_keys,
     pagerank_config_keys,
     bc_config_keys,

@@ -43,5 +43,6 @@ extern const struct wl_info cutcp_info;
 extern const struct wl_info btree_info;
 extern const struct wl_info histo_info;
 extern const struct wl_info sad_info;
+extern const struct wl_info srad_v1_info;
 
 #endif
