@@ -55,6 +55,7 @@ extern const struct cfg_key btree_config_keys[];
 extern const struct cfg_key histo_config_keys[];
 extern const struct cfg_key sad_config_keys[];
 extern const struct cfg_key srad_v1_config_keys[];
+extern const struct cfg_key xsbench_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -105,6 +106,7 @@ const struct cfg_key *const config_schema_tables[] = {
     histo_config_keys,
     sad_config_keys,
     srad_v1_config_keys,
+    xsbench_config_keys,
     graph_config_keys,
     pagerank_config_keys,
     bc_config_keys,

@@ -44,5 +44,6 @@ extern const struct wl_info btree_info;
 extern const struct wl_info histo_info;
 extern const struct wl_info sad_info;
 extern const struct wl_info srad_v1_info;
+extern const struct wl_info xsbench_info;
 
 #endif

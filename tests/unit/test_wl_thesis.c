@@ -171,6 +171,190 @@ START_TEST(srad_v1_full_blocks_and_loop)
 }
 END_TEST
 
+/* ---- xsbench (gpgpu-sim_simulations proxy-apps-doe/xsbench): allocations
+ * in cudaDriver's order; grids rebuilt here from the documented recipe. */
+enum { XS_EG, XS_IX, XS_MAC, XS_MATS, XS_CONCS, XS_NN, XS_NG, XS_RES };
+#define XS_ISO 68
+static uint64_t xs_gp, xs_n, xs_lookups, xs_seed;
+static bool xs_random;
+static double *xs_ng, *xs_ug;
+static const int xs_nn[12] = { 34, 5, 4, 4, 27, 21, 21, 21, 21, 21, 9, 9 };
+/* Materials.c's mats rows, flattened to 12 x 34 (H-M small) */
+static int xs_mats[12][34];
+
+static uint64_t sm64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+static double xs_u(uint64_t x) { return (double)(sm64(x) >> 11) * 0x1p-53; }
+static int dcmp(const void *a, const void *b)
+{ double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
+
+static void xs_build(uint64_t gp, uint64_t lookups, uint64_t simseed, bool random)
+{
+    static const int fuel[34] = { 58, 59, 60, 61, 40, 42, 43, 44, 45, 46, 1, 2, 3, 7, 8, 9, 10,
+        29, 57, 47, 48, 0, 62, 15, 33, 34, 52, 53, 54, 55, 56, 18, 23, 41 };
+    static const int clad[5] = { 63, 64, 65, 66, 67 }, water[4] = { 24, 41, 4, 5 };
+    static const int rpv[27] = { 19, 20, 21, 22, 35, 36, 37, 38, 39, 25, 27, 28, 29, 30, 31, 32,
+        26, 49, 50, 51, 11, 12, 13, 14, 6, 16, 17 };
+    static const int refl[21] = { 24, 41, 4, 5, 19, 20, 21, 22, 35, 36, 37, 38, 39, 25, 49, 50,
+        51, 11, 12, 13, 14 };
+    static const int fa[9] = { 24, 41, 4, 5, 63, 64, 65, 66, 67 };
+    memset(xs_mats, 0, sizeof xs_mats);
+    memcpy(xs_mats[0], fuel, sizeof fuel);
+    memcpy(xs_mats[1], clad, sizeof clad);
+    memcpy(xs_mats[2], water, sizeof water);
+    memcpy(xs_mats[3], water, sizeof water);
+    memcpy(xs_mats[4], rpv, sizeof rpv);
+    for (int i = 5; i <= 9; i++) memcpy(xs_mats[i], refl, sizeof refl);
+    memcpy(xs_mats[10], fa, sizeof fa);
+    memcpy(xs_mats[11], fa, sizeof fa);
+    xs_gp = gp; xs_n = XS_ISO * gp; xs_lookups = lookups; xs_random = random;
+    xs_seed = sm64(simseed ^ 0x585342);
+    free(xs_ng); free(xs_ug);
+    xs_ng = malloc(xs_n * sizeof *xs_ng);
+    xs_ug = malloc(xs_n * sizeof *xs_ug);
+    for (uint64_t i = 0; i < xs_n; i++) xs_ng[i] = xs_u(xs_seed + i);
+    for (int n = 0; n < XS_ISO; n++) qsort(xs_ng + n * gp, gp, sizeof(double), dcmp);
+    memcpy(xs_ug, xs_ng, xs_n * sizeof *xs_ug);
+    qsort(xs_ug, xs_n, sizeof(double), dcmp);
+}
+
+/* devBasicBinarySearch_index; with S, pushes the probes' energy loads */
+static long xs_bsearch(const double *a, long n, double q, struct wlh_seq *s)
+{
+    long lo = 0, hi = n - 1, len = hi - lo;
+    while (len > 1) {
+        long x = lo + len / 2;
+        if (s) wlh_push(s, L(XS_EG, x * 16));
+        if (a[x] > q) hi = x; else lo = x;
+        len = hi - lo;
+    }
+    return lo;
+}
+
+static void xs_ref(struct wlh_seq *s, uint64_t b, uint32_t tx)
+{
+    long k = (long)(tx + 64 * b);
+    if (k > (long)xs_lookups) return;
+    double p;
+    int mat;
+    if (!xs_random) {
+        p = 0.01 + (((double)(k % 10)) / 10.0) + (((double)(k % 1000)) / 1000.0);
+        p -= ((int)(p));
+        mat = (int)(k % 12);
+    } else {
+        static const double dist[12] = { 0.140, 0.052, 0.275, 0.134, 0.154, 0.064, 0.066,
+            0.055, 0.008, 0.015, 0.025, 0.153 };
+        p = xs_u(xs_seed + xs_n + 2 * (uint64_t)k);
+        double roll = xs_u(xs_seed + xs_n + 2 * (uint64_t)k + 1), run = 0;
+        mat = 11;
+        for (int i = 0; i < 12; i++) { run += dist[i]; if (roll < run) { mat = i; break; } }
+    }
+    long idx = xs_bsearch(xs_ug, (long)xs_n, p, s);
+    wlh_push(s, L(XS_NN, mat * 4));
+    wlh_push(s, L(XS_EG, idx * 16 + 8));
+    for (int i = 0; i < xs_nn[mat]; i += 2) {
+        int nuc = xs_mats[mat][i], nucB = 0;
+        wlh_push(s, L(XS_MATS, (mat * 34 + i) * 4));
+        wlh_push(s, L(XS_CONCS, (mat * 34 + i) * 8));
+        wlh_push(s, L(XS_IX, (idx * XS_ISO + nuc) * 2));
+        if (i < xs_nn[mat] - 1) {
+            nucB = xs_mats[mat][i + 1];
+            wlh_push(s, L(XS_MATS, (mat * 34 + i + 1) * 4));
+            wlh_push(s, L(XS_CONCS, (mat * 34 + i + 1) * 8));
+            wlh_push(s, L(XS_IX, (idx * XS_ISO + nucB) * 2));
+        }
+        long ptr = xs_bsearch(xs_ng + nuc * xs_gp, (long)xs_gp, xs_ug[idx], NULL);
+        for (int t = 0; t < 6; t++) wlh_push(s, L(XS_NG, (nuc * (long)xs_gp + ptr) * 48 + 16 * t));
+        if (i < xs_nn[mat] - 1) {
+            long ptrB = xs_bsearch(xs_ng + nucB * xs_gp, (long)xs_gp, xs_ug[idx], NULL);
+            for (int t = 0; t < 6; t++)
+                wlh_push(s, L(XS_NG, (nucB * (long)xs_gp + ptrB) * 48 + 16 * t));
+        }
+    }
+    for (int j = 0; j < 5; j++) wlh_push(s, S(XS_MAC, (j * 64 + tx) * 8));
+    if (k < 10000) for (int j = 0; j < 5; j++) wlh_push(s, S(XS_RES, (5 * k + j) * 8));
+}
+
+START_TEST(xsbench_threads_by_hand)
+{
+    /* 2 grid points a nuclide: every nuclide search ends at once (length 1),
+     * so xs_idx = 0 and nuclide n's point is at 96n whatever the energies. */
+    static const char *const sets[] = { "workload.kind=xsbench", "workload.xsbench.gridpoints=2",
+        "workload.xsbench.lookups=100" };
+    xs_build(2, 100, 1, false);
+    struct wlh h = wlh_open(sets, NSETS(sets));
+    /* N = 136: 16N + 2*68*N + 5*1024*64*8 + 12*34*(4+8) + 48 + 48N + 5*10000*8 */
+    ck_assert_uint_eq(h.wl->footprint, 16 * 136 + 2 * 68 * 136 + 2621440 + 12 * 34 * 12 + 48
+                      + 48 * 136 + 400000);
+    struct wlh_run r = wlh_run_all(h.wl);
+    ck_assert_uint_eq(r.kernels, 1);
+    wlh_close(&h);
+    /* lookup 1: cladding (material 1: nuclides 63..67); its first probe is
+     * the middle of [0, 135]: point 67 */
+    struct wlh_seq got;
+    {
+        struct wlh h2 = wlh_open(sets, NSETS(sets));
+        got = wlh_thread(h2.wl, 0, 0, 1);
+        wlh_close(&h2);
+    }
+    ck_assert_uint_eq(got.v[0], L(XS_EG, 67 * 16));
+    size_t at = 0;
+    while (got.v[at] >> 48 == ((uint64_t)INST_LOAD << 12 | XS_EG) && got.v[at] % 16 == 0) at++;
+    /* at most ceil(log2(135)) = 8 probes */
+    ck_assert_uint_ge(at, 7);
+    ck_assert_uint_le(at, 8);
+    uint64_t idx = ((got.v[at + 1] & ((1ULL << 48) - 1)) - 8) / 16;
+    /* after the probes: numNucs[1], the xs_idx pointer of point idx */
+    ck_assert_uint_eq(got.v[at], L(XS_NN, 4));
+    uint64_t want[] = {
+        L(XS_MATS, 34 * 4), L(XS_CONCS, 34 * 8), L(XS_IX, (idx * 68 + 63) * 2),
+        L(XS_MATS, 35 * 4), L(XS_CONCS, 35 * 8), L(XS_IX, (idx * 68 + 64) * 2),
+        L(XS_NG, 63 * 96), L(XS_NG, 63 * 96 + 16), L(XS_NG, 63 * 96 + 32),
+        L(XS_NG, 63 * 96 + 48), L(XS_NG, 63 * 96 + 64), L(XS_NG, 63 * 96 + 80),
+        L(XS_NG, 64 * 96), L(XS_NG, 64 * 96 + 16), L(XS_NG, 64 * 96 + 32),
+        L(XS_NG, 64 * 96 + 48), L(XS_NG, 64 * 96 + 64), L(XS_NG, 64 * 96 + 80) };
+    for (size_t i = 0; i < NSETS(want); i++) ck_assert_uint_eq(got.v[at + 2 + i], want[i]);
+    /* pair 2 = (65, 66), then 67 alone (i = 4 is not < 5 - 1): 18 + 18 + 9
+     * loads, then macro_xs_vector[j*64 + 1] and results[5 + j] */
+    size_t tail = at + 2 + 18 + 18 + 9;
+    ck_assert_uint_eq(got.v[tail - 9], L(XS_MATS, 38 * 4));
+    ck_assert_uint_eq(got.v[tail - 6], L(XS_NG, 67 * 96));
+    for (int j = 0; j < 5; j++) {
+        ck_assert_uint_eq(got.v[tail + j], S(XS_MAC, (j * 64 + 1) * 8));
+        ck_assert_uint_eq(got.v[tail + 5 + j], S(XS_RES, (5 + j) * 8));
+    }
+    ck_assert_uint_eq(got.n, tail + 10);
+    free(got.v);
+    /* every thread, including lookup 100 (the source's k > numLookups) */
+    wlt_all_threads_eq(sets, NSETS(sets), 0, xs_ref, "devCalculateXS_d4");
+}
+END_TEST
+
+START_TEST(xsbench_grids_and_seeds)
+{
+    static const char *const sets[] = { "workload.kind=xsbench", "workload.xsbench.gridpoints=50",
+        "workload.xsbench.lookups=1500", "sim.seed=3" };
+    xs_build(50, 1500, 3, false);
+    wlt_all_threads_eq(sets, NSETS(sets), 0, xs_ref, "devCalculateXS_d4 strip");
+    static const char *const rnd[] = { "workload.kind=xsbench", "workload.xsbench.gridpoints=50",
+        "workload.xsbench.lookups=1500", "workload.xsbench.lookup=random", "sim.seed=3" };
+    xs_build(50, 1500, 3, true);
+    wlt_all_threads_eq(rnd, NSETS(rnd), 0, xs_ref, "devCalculateXS_d4 random");
+    /* the seed moves the grids: another stream; the same seed: the same */
+    static const char *const other[] = { "workload.kind=xsbench", "workload.xsbench.gridpoints=50",
+        "workload.xsbench.lookups=1500", "sim.seed=4" };
+    uint64_t a = stream_hash(sets, NSETS(sets));
+    ck_assert_uint_eq(stream_hash(sets, NSETS(sets)), a);
+    ck_assert_uint_ne(stream_hash(other, NSETS(other)), a);
+    free(xs_ng); free(xs_ug); xs_ng = xs_ug = NULL;
+}
+END_TEST
+
 static Suite *thesis_suite(void)
 {
     Suite *s = suite_create("wl_thesis");
@@ -178,6 +362,8 @@ static Suite *thesis_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, srad_v1_threads_by_hand);
     tcase_add_test(tc, srad_v1_full_blocks_and_loop);
+    tcase_add_test(tc, xsbench_threads_by_hand);
+    tcase_add_test(tc, xsbench_grids_and_seeds);
     suite_add_tcase(s, tc);
     return s;
 }
