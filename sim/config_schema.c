@@ -56,6 +56,7 @@ extern const struct cfg_key histo_config_keys[];
 extern const struct cfg_key sad_config_keys[];
 extern const struct cfg_key srad_v1_config_keys[];
 extern const struct cfg_key xsbench_config_keys[];
+extern const struct cfg_key minife_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -107,6 +108,7 @@ const struct cfg_key *const config_schema_tables[] = {
     sad_config_keys,
     srad_v1_config_keys,
     xsbench_config_keys,
+    minife_config_keys,
     graph_config_keys,
     pagerank_config_keys,
     bc_config_keys,

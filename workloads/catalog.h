@@ -45,5 +45,6 @@ extern const struct wl_info histo_info;
 extern const struct wl_info sad_info;
 extern const struct wl_info srad_v1_info;
 extern const struct wl_info xsbench_info;
+extern const struct wl_info minife_info;
 
 #endif

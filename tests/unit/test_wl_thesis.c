@@ -355,6 +355,135 @@ START_TEST(xsbench_grids_and_seeds)
 }
 END_TEST
 
+/* ---- minife (proxy-apps-doe/minife_matvec_ell; miniFE cg_solve.hpp and
+ * cuda/src/Vector_functions.hpp): a brick of E^3 elements, (E+1)^3 nodes. */
+static long mf_nodes, mf_side, mf_pitch, mf_blocks;
+static int mf_vx, mf_vw, mf_cols, mf_coefs;
+
+/* Columns of row r: the brick's nodes at -1..1 in z, y, x, ascending. */
+static int mf_row(long r, long *c)
+{
+    long x = r % mf_side, y = r / mf_side % mf_side, z = r / (mf_side * mf_side);
+    int n = 0;
+    for (long dz = -1; dz <= 1; dz++)
+        for (long dy = -1; dy <= 1; dy++)
+            for (long dx = -1; dx <= 1; dx++) {
+                long a = x + dx, b = y + dy, e = z + dz;
+                if (a >= 0 && b >= 0 && e >= 0 && a < mf_side && b < mf_side && e < mf_side)
+                    c[n++] = a + mf_side * (b + mf_side * e);
+            }
+    return n;
+}
+
+/* matvec_ell_kernel, rows grid-strided */
+static void mf_matvec_ref(struct wlh_seq *s, uint64_t b, uint32_t tx)
+{
+    for (long row = (long)(b * 256 + tx); row < mf_nodes; row += 256 * mf_blocks) {
+        long c[27];
+        int n = mf_row(row, c);
+        long off = row;
+        for (int j = 0; j < 27; j++) {
+            wlh_push(s, L(mf_cols, off * 4));
+            if (j < n) { wlh_push(s, L(mf_coefs, off * 8)); wlh_push(s, L(mf_vx, c[j] * 8)); }
+            off += mf_pitch;
+        }
+        wlh_push(s, S(mf_vw, row * 8));
+    }
+}
+
+START_TEST(minife_matvec_threads_by_hand)
+{
+    /* 2^3 elements: 27 nodes, pitch 32 (27 rounded up to 128 B / 8);
+     * row 0 is a corner with 8 columns: nodes 0, 1, 3, 4, 9, 10, 12, 13 */
+    static const char *const sets[] = { "workload.kind=minife", "workload.minife.nx=2",
+        "workload.minife.ny=2", "workload.minife.nz=2" };
+    struct wlh h = wlh_open(sets, NSETS(sets));
+    /* x, y: 216 B; ELL 27*32*(4 + 8) B; CSR: 28 offsets, nnz = 7^3 = 343 */
+    ck_assert_uint_eq(h.wl->footprint, 2 * 216 + 27 * 32 * 12 + 28 * 4 + 343 * 12);
+    struct wlh_run r = wlh_run_all(h.wl);
+    ck_assert_uint_eq(r.kernels, 1);
+    /* x, y, ELL cols 1 page, ELL coefs 2 pages (entries j >= 16 of the
+     * 27-column centre row lie past 4096 bytes); the CSR copy is never read */
+    ck_assert_uint_eq(r.pages, 5);
+    wlh_close(&h);
+    static const long c0[8] = { 0, 1, 3, 4, 9, 10, 12, 13 };
+    struct wlh_seq w = {0};
+    for (int j = 0; j < 27; j++) {
+        wlh_push(&w, L(2, j * 32 * 4));
+        if (j < 8) { wlh_push(&w, L(3, j * 32 * 8)); wlh_push(&w, L(0, c0[j] * 8)); }
+    }
+    wlh_push(&w, S(1, 0));
+    check_thread(sets, NSETS(sets), 0, 0, 0, &w, "matvec row 0");
+    mf_nodes = 27; mf_side = 3; mf_pitch = 32; mf_blocks = 1;
+    mf_vx = 0; mf_vw = 1; mf_cols = 2; mf_coefs = 3;
+    wlt_all_threads_eq(sets, NSETS(sets), 0, mf_matvec_ref, "matvec_ell_kernel");
+    /* 16^3 elements: 4913 rows, 20 blocks of 256, pitch 4928 */
+    static const char *const big[] = { "workload.kind=minife", "workload.minife.nx=16",
+        "workload.minife.ny=16", "workload.minife.nz=16" };
+    mf_nodes = 4913; mf_side = 17; mf_pitch = 4928; mf_blocks = 20;
+    wlt_all_threads_eq(big, NSETS(big), 0, mf_matvec_ref, "matvec_ell_kernel 16^3");
+}
+END_TEST
+
+START_TEST(minife_cg_program)
+{
+    /* allocations: ELL cols, coefs, x, b, r, p, Ap, d */
+    static const char *const sets[] = { "workload.kind=minife", "workload.minife.nx=2",
+        "workload.minife.ny=2", "workload.minife.nz=2", "workload.minife.solver=cg",
+        "workload.minife.cg_iterations=2" };
+    struct wlh h = wlh_open(sets, NSETS(sets));
+    /* cg_solve: waxpby, matvec, waxpby, dot (2 kernels); k = 1: waxpby,
+     * matvec, dot, waxpby x 2; k = 2: dot, waxpby, matvec, dot, waxpby x 2 */
+    static const char *const names[] = { "waxpby_kernel", "matvec_ell_kernel", "waxpby_kernel",
+        "dot_kernel", "dot_final_reduce_kernel",
+        "waxpby_kernel", "matvec_ell_kernel", "dot_kernel", "dot_final_reduce_kernel",
+        "waxpby_kernel", "waxpby_kernel",
+        "dot_kernel", "dot_final_reduce_kernel", "waxpby_kernel", "matvec_ell_kernel",
+        "dot_kernel", "dot_final_reduce_kernel", "waxpby_kernel", "waxpby_kernel" };
+    struct wl_step st;
+    size_t nk = 0, nh = 0;
+    while (wl_next_step(h.wl, &st)) {
+        if (st.kind != WL_STEP_KERNEL) { nh++; continue; }
+        ck_assert_uint_lt(nk, NSETS(names));
+        ck_assert_str_eq(st.kernel.name, names[nk]);
+        nk++;
+    }
+    ck_assert_uint_eq(nk, NSETS(names));
+    /* ELL, b, x in; d[0] out after each of the 4 dots; x out */
+    ck_assert_uint_eq(nh, 4 + 4 + 1);
+    wlh_close(&h);
+    /* launch 0, waxpby(1, x, 0, x -> p): thread 5 loads x[5] twice, stores p[5] */
+    uint64_t v0[] = { L(2, 40), L(2, 40), S(5, 40) };
+    struct wlh_seq w = wlt_list(v0, NSETS(v0));
+    check_thread(sets, NSETS(sets), 0, 0, 5, &w, "waxpby x -> p");
+    /* launch 1: matvec(p -> Ap), row 0 */
+    static const long c0[8] = { 0, 1, 3, 4, 9, 10, 12, 13 };
+    for (int j = 0; j < 27; j++) {
+        wlh_push(&w, L(0, j * 32 * 4));
+        if (j < 8) { wlh_push(&w, L(1, j * 32 * 8)); wlh_push(&w, L(5, c0[j] * 8)); }
+    }
+    wlh_push(&w, S(6, 0));
+    check_thread(sets, NSETS(sets), 1, 0, 0, &w, "matvec p -> Ap");
+    /* launch 3: dot(r, r), one block of 512: thread 0 loads r[0] twice, 4
+     * barriers, stores d[0]; thread 26 the same without the store; thread
+     * 27 only the barriers */
+    uint64_t v3[] = { L(4, 0), L(4, 0), BAR, BAR, BAR, BAR, S(7, 0) };
+    w = wlt_list(v3, NSETS(v3));
+    check_thread(sets, NSETS(sets), 3, 0, 0, &w, "dot thread 0");
+    uint64_t v3b[] = { BAR, BAR, BAR, BAR };
+    w = wlt_list(v3b, NSETS(v3b));
+    check_thread(sets, NSETS(sets), 3, 0, 27, &w, "dot thread 27");
+    /* launch 4: dot_final_reduce <<<1, 1024>>>: thread 1000 loads d[1000], 5 barriers */
+    uint64_t v4[] = { L(7, 8000), BAR, BAR, BAR, BAR, BAR };
+    w = wlt_list(v4, NSETS(v4));
+    check_thread(sets, NSETS(sets), 4, 0, 1000, &w, "dot_final_reduce thread 1000");
+    /* launch 10 (k = 1's last): waxpby(1, r, -alpha, Ap -> r) */
+    uint64_t v10[] = { L(4, 8), L(6, 8), S(4, 8) };
+    w = wlt_list(v10, NSETS(v10));
+    check_thread(sets, NSETS(sets), 10, 0, 1, &w, "waxpby r, Ap -> r");
+}
+END_TEST
+
 static Suite *thesis_suite(void)
 {
     Suite *s = suite_create("wl_thesis");
@@ -364,6 +493,8 @@ static Suite *thesis_suite(void)
     tcase_add_test(tc, srad_v1_full_blocks_and_loop);
     tcase_add_test(tc, xsbench_threads_by_hand);
     tcase_add_test(tc, xsbench_grids_and_seeds);
+    tcase_add_test(tc, minife_matvec_threads_by_hand);
+    tcase_add_test(tc, minife_cg_program);
     suite_add_tcase(s, tc);
     return s;
 }
