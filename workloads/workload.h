@@ -16,7 +16,7 @@ struct cfg_key;
 /* Allocations start here, each aligned to 2 MiB (the UVM VA block). */
 #define WL_VA_BASE 0x100000000000ULL
 #define WL_ALLOC_ALIGN (2ULL << 20)
-#define WL_MAX_ALLOCS 16
+#define WL_MAX_ALLOCS 32
 
 struct dim3 { uint32_t x, y, z; };
 

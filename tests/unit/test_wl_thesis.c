@@ -484,6 +484,119 @@ START_TEST(minife_cg_program)
 }
 END_TEST
 
+/* ---- comd (proxy-apps-doe/comd, -p ag -e): allocation indices */
+enum { CM_RX, CM_RY, CM_RZ, CM_PX, CM_PY, CM_PZ, CM_FX, CM_FY, CM_FZ, CM_E, CM_FI, CM_RHO,
+       CM_BX, CM_BY, CM_BZ, CM_NL, CM_NN, CM_NA, CM_LA, CM_LB, CM_TRHO, CM_TPHI, CM_TF, CM_NV };
+
+static uint64_t rec_alloc(uint64_t v) { return (v >> 48) & 0xfff; }
+static uint64_t rec_off(uint64_t v) { return v & ((1ULL << 48) - 1); }
+
+START_TEST(comd_force_by_hand)
+{
+    /* 3^3 FCC cells of Ag (a = 4.09): bounds 12.27, nbx = 2 + floor(12.27 /
+     * 5.542) = 4 boxes a dimension (2 real + 2 halo), 64 boxes, 108 atoms. */
+    static const char *const sets[] = { "workload.kind=comd", "workload.comd.x=3",
+        "workload.comd.y=3", "workload.comd.z=3" };
+    struct wlh h = wlh_open(sets, NSETS(sets));
+    uint64_t B = 64;
+    ck_assert_uint_eq(h.wl->footprint, 12 * 128 * B + 3 * 8 * B + 108 * B + 2 * 4 * B
+                      + 2 * 64 * B + 2 * (3000 + 6) * 8 + (2251 + 6) * 8 + 12);
+    struct wlh_run r = wlh_run_all(h.wl);
+    /* -n 0: EAM_Force_thread_atom<1>, EAM_Force_2, copy_halos, <3> */
+    ck_assert_uint_eq(r.kernels, 4);
+    wlh_close(&h);
+    /* Thread 0 of <1>: atom 0 of box 0 (the first site with i+j+k odd, at
+     * (3a/4, a/4, a/4)); its first neighbour box is (-1,-1,-1) -> halo box
+     * (2,2,2) = 42.  The period 12.27 exceeds twice the cutoff, so every
+     * atom has exactly the 42 FCC neighbours within 5.542: 12 at a/sqrt2,
+     * 6 at a, 24 at a*sqrt(3/2); eamInterpolateDeriv_opt's index there,
+     * floor((r - x0) * invDx) with ag.phi's x0 = 1 + 4.542/3000 and invDx
+     * 660.50198, is 1248, 2039 and 2647. */
+    struct wlh h1 = wlh_open(sets, NSETS(sets));
+    struct wlh_seq got = wlh_thread(h1.wl, 0, 0, 0);
+    wlh_close(&h1);
+    uint64_t pro[] = { L(CM_LA, 0), L(CM_LB, 0), L(CM_RX, 0), L(CM_RY, 0), L(CM_RZ, 0),
+                       L(CM_NA, 0), L(CM_NN, 0), L(CM_BX, 0), L(CM_BY, 0), L(CM_BZ, 0),
+                       L(CM_NL, 0), L(CM_BX, 42 * 8), L(CM_BY, 42 * 8), L(CM_BZ, 42 * 8),
+                       L(CM_NA, 42 * 4) };
+    for (size_t i = 0; i < NSETS(pro); i++) ck_assert_uint_eq(got.v[i], pro[i]);
+    uint64_t nphi[3] = {0}, nrho = 0, nstore = 0;
+    for (size_t i = 0; i < got.n; i++) {
+        uint64_t a = rec_alloc(got.v[i]), o = rec_off(got.v[i]) / 8;
+        if (a == CM_TPHI) {
+            if (o >= 1248 && o <= 1251) nphi[0]++;
+            else if (o >= 2039 && o <= 2042) nphi[1]++;
+            else if (o >= 2647 && o <= 2650) nphi[2]++;
+            else ck_abort_msg("phi table entry %llu", (unsigned long long)o);
+        }
+        if (a == CM_TRHO) nrho++;
+        if (got.v[i] >> 60 == INST_STORE) nstore++;
+    }
+    ck_assert_uint_eq(nphi[0], 12 * 4);
+    ck_assert_uint_eq(nphi[1], 6 * 4);
+    ck_assert_uint_eq(nphi[2], 24 * 4);
+    ck_assert_uint_eq(nrho, 42 * 4);
+    /* f.x, f.y, f.z, e, rho */
+    ck_assert_uint_eq(nstore, 5);
+    ck_assert_uint_eq(got.v[got.n - 1], S(CM_RHO, 0));
+    free(got.v);
+    /* <3> (launch 3): rho entries and fi of both atoms per pair */
+    struct wlh h3 = wlh_open(sets, NSETS(sets));
+    got = wlh_thread(h3.wl, 3, 0, 5);
+    wlh_close(&h3);
+    uint64_t nfi = 0;
+    nrho = 0;
+    for (size_t i = 0; i < got.n; i++) {
+        nrho += rec_alloc(got.v[i]) == CM_TRHO;
+        nfi += rec_alloc(got.v[i]) == CM_FI;
+        ck_assert_uint_ne(rec_alloc(got.v[i]), CM_TPHI);
+    }
+    ck_assert_uint_eq(nrho, 42 * 4);
+    ck_assert_uint_eq(nfi, 42 * 2);
+    free(got.v);
+    /* EAM_Force_2, box 0 atom 0: F's x0, xn, invDx at n+3..n+5 (n = 2251),
+     * then values i1+2, i1, i1+3, i1+1 with i1 = 323 (the 0 K density
+     * 0.0913556 of the 42 neighbours through ag.f's x0 0.633664/2251 and
+     * invDx 3552.3578) */
+    uint64_t f2[] = { L(CM_NA, 0), L(CM_RHO, 0), L(CM_NV, 8), L(CM_TF, 2254 * 8),
+                      L(CM_TF, 2255 * 8), L(CM_TF, 2256 * 8), L(CM_TF, 325 * 8), L(CM_TF, 323 * 8),
+                      L(CM_TF, 326 * 8), L(CM_TF, 324 * 8), S(CM_FI, 0), L(CM_E, 0), S(CM_E, 0) };
+    struct wlh_seq w = wlt_list(f2, NSETS(f2));
+    check_thread(sets, NSETS(sets), 1, 0, 0, &w, "EAM_Force_2 box 0 atom 0");
+    /* copy_halos: halo box 3 = (3,0,0) mirrors box 0 */
+    uint64_t hl[] = { L(CM_NA, 3 * 4), L(CM_FI, 0), S(CM_FI, 3 * 16 * 8), L(CM_RX, 0),
+                      S(CM_RX, 3 * 16 * 8), L(CM_RY, 0), S(CM_RY, 3 * 16 * 8), L(CM_RZ, 0),
+                      S(CM_RZ, 3 * 16 * 8) };
+    w = wlt_list(hl, NSETS(hl));
+    check_thread(sets, NSETS(sets), 2, 3, 0, &w, "copy_halos box 3 atom 0");
+    /* a real box copies nothing */
+    uint64_t rb[] = { L(CM_NA, 0) };
+    w = wlt_list(rb, NSETS(rb));
+    check_thread(sets, NSETS(sets), 2, 0, 0, &w, "copy_halos box 0");
+}
+END_TEST
+
+START_TEST(comd_steps)
+{
+    /* -n 2: the first force, then per step AdvancePositions, copy_halos,
+     * <1>, EAM_Force_2, copy_halos, <3>, AdvanceVelocity, AdvancePositions */
+    static const char *const sets[] = { "workload.kind=comd", "workload.comd.x=3",
+        "workload.comd.y=3", "workload.comd.z=3", "workload.comd.steps=2" };
+    struct wlh h = wlh_open(sets, NSETS(sets));
+    struct wlh_run r = wlh_run_all(h.wl);
+    ck_assert_uint_eq(r.kernels, 4 + 2 * 8);
+    wlh_close(&h);
+    /* AdvanceVelocity (launch 10), box 0 atom 2: p -= dt f per component */
+    uint64_t av[] = { L(CM_NA, 0), L(CM_PX, 16), L(CM_FX, 16), S(CM_PX, 16), L(CM_PY, 16),
+                      L(CM_FY, 16), S(CM_PY, 16), L(CM_PZ, 16), L(CM_FZ, 16), S(CM_PZ, 16) };
+    struct wlh_seq w = wlt_list(av, NSETS(av));
+    check_thread(sets, NSETS(sets), 10, 0, 2, &w, "AdvanceVelocity box 0 atom 2");
+    /* halo boxes do not advance */
+    w = (struct wlh_seq){0};
+    check_thread(sets, NSETS(sets), 4, 3, 0, &w, "AdvancePositions halo box");
+}
+END_TEST
+
 static Suite *thesis_suite(void)
 {
     Suite *s = suite_create("wl_thesis");
@@ -495,6 +608,8 @@ static Suite *thesis_suite(void)
     tcase_add_test(tc, xsbench_grids_and_seeds);
     tcase_add_test(tc, minife_matvec_threads_by_hand);
     tcase_add_test(tc, minife_cg_program);
+    tcase_add_test(tc, comd_force_by_hand);
+    tcase_add_test(tc, comd_steps);
     suite_add_tcase(s, tc);
     return s;
 }
