@@ -6,6 +6,7 @@
  *   shootdowns: TLB --> SM issue stall;  full fault buffer: GMMU --> L1 TLB stall
  *   driver --> link (H2D/D2H) --> map page --> parked walks answered */
 #include <stdlib.h>
+#include <string.h>
 #include "system.h"
 #include "system_check.h"
 #include "config.h"
@@ -95,6 +96,23 @@ static void page_ref(void *ctx, const struct gpu_ref *r)
     driver_reference(ctx, r->kernel, r->block, r->inst, r->warp, r->vpn);
 }
 
+static void remote_send(void *ctx, struct mem_req *r, sim_time now)
+{
+    link_remote_send(ctx, r, now);
+}
+
+/* Whether any page can be homed in host memory and reached remotely:
+ * advice that maps to the host
+ * (preferred location host, accessed-by), or thrashing's pinning at the
+ * host.  Only then is the remote path on: its statistics exist, and the
+ * host side of the link runs in step with the engine (pcie.h
+ * link_remote_enable); other runs keep the host side's run-ahead. */
+static bool remote_possible(const struct config *cfg, const struct workload *wl)
+{
+    return wl->host_advice ||
+           cfg_bool(cfg, "driver.thrashing.enabled");
+}
+
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
 
 static void update_ipc(struct system *s, sim_time now)
@@ -163,6 +181,10 @@ struct system *system_build(const struct config *cfg)
     gmmu_set_link(s->gmmu, s->link);
     driver_set_unmap_hook(s->drv, frame_unmapped, s);
     driver_set_workload(s->drv, s->wl);
+    if (remote_possible(cfg, s->wl)) {
+        link_remote_enable(s->link);
+        l2_set_remote(s->l2, s->st, remote_send, s->link);
+    }
     /* Thread oversubscription: the runtime's controller sets the extra
      * blocks per SM (batch-aware Sec. 4.1). */
     driver_set_oversub_hook(s->drv, gpu_set_oversub_extra, s->gpu);
