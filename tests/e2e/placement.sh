@@ -79,4 +79,31 @@ bad "oracle without a profile" "driver.place.profile" driver.placement $S -s dri
 bad "co_percent between -1 and 0" "expected a percentage" driver.place.co_percent $S \
     -s driver.place.co_percent=-0.5
 
+# A list of bases: later overrides earlier, the file overrides them all.
+mkdir -p "$TMP/c"
+printf 'gpu:\n  sms: 3\nl2:\n  latency: 50\n' >"$TMP/c/a.yaml"
+printf 'gpu:\n  sms: 5\n' >"$TMP/c/b.yaml"
+printf 'base: [a.yaml, b.yaml]\nl2:\n  mshrs: 7\n' >"$TMP/c/top.yaml"
+"$UVMSIM" config show "$TMP/c/top.yaml" >"$TMP/show" 2>&1
+check "base list: the later base wins (sms 5)" grep -q '^  sms: 5$' "$TMP/show"
+check "base list: the earlier base's other keys stay (l2 latency 50)" grep -q '^  latency: 50$' "$TMP/show"
+check "base list: the file's own keys (mshrs 7)" grep -q '^  mshrs: 7$' "$TMP/show"
+printf 'base: []\n' >"$TMP/c/empty.yaml"
+"$UVMSIM" config check "$TMP/c/empty.yaml" 2>"$TMP/err"
+check "base: [] is an error (exit 2)" [ $? -eq 2 ]
+check "base: [] names the place" grep -qF "empty.yaml:1:7: key 'base'" "$TMP/err"
+printf 'base: [a.yaml, nope.yaml]\n' >"$TMP/c/missing.yaml"
+"$UVMSIM" config check "$TMP/c/missing.yaml" 2>"$TMP/err"
+check "a missing base in a list names it" grep -qF "missing.yaml:1:16: key 'base': cannot open" "$TMP/err"
+
+# thesis-ch4.yaml composes its three presets: Table 3.1's GPU (15 SMs),
+# the 200 GB/s GDDR5 (8 channels at 781.25 MHz, not the link file's 336
+# GB/s), NVLink's flits, and its own L2 (1 MiB), link (300 GB/s, no
+# latency) and the +100-cycle hop.
+"$UVMSIM" config show configs/thesis-ch4.yaml >"$TMP/ch4" 2>&1
+for want in "sms: 15" "clock: 781.25MHz" "channels: 8" "size: 1MiB" "bandwidth: 300GB/s" \
+            "flit: 16B" "latency: 0ps" "latency: 100" "placement: bw-aware"; do
+    check "thesis-ch4: $want" grep -q "^ *$want\$" "$TMP/ch4"
+done
+
 [ "$FAILS" -eq 0 ]
