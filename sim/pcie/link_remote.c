@@ -252,7 +252,10 @@ void link_remote_send(struct link *l, struct mem_req *r, sim_time now)
     h->warp = i;
     m->e[i] = (struct rentry){ write ? NULL : r, h, now, NONE };
     m->arr[(m->ahead + m->an++) % m->cap] = i;
-    hl_at(m->loop, left + l->latency, landed, m);
+    /* A link with neither latency nor wire time (header 0) lands it now. */
+    sim_time at = left + l->latency;
+    if (at > now) hl_at(m->loop, at, landed, m);
+    else landed(m, now);
     /* Posted: the write is its sender's again once it has left. */
     if (write) engine_at(l->eng, left, l->dom, deliver, m, (uint64_t)(uintptr_t)r);
 }

@@ -46,7 +46,7 @@ static void bench_init(struct bench *b, const char *const *extra, size_t n)
     size_t k = N(base_sets);
     memcpy(sets, base_sets, sizeof base_sets);
     ck_assert_uint_le(k + n, 32);
-    memcpy(sets + k, extra, n * sizeof *extra);
+    if (n) memcpy(sets + k, extra, n * sizeof *extra);
     struct cfg_error err;
     struct engine_limits lim = { 0, 0, 0 };
     b->c = config_load(NULL, sets, k + n, &err);
