@@ -37,5 +37,6 @@ int cmd_trace(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_step(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ extern const struct cfg_key hostmem_config_keys[];
 extern const struct cfg_key link_config_keys[];
 extern const struct cfg_key thrashing_config_keys[];
 extern const struct cfg_key driver_config_keys[];
+extern const struct cfg_key placement_config_keys[];
 extern const struct cfg_key evict_config_keys[];
 extern const struct cfg_key workload_config_keys[];
 extern const struct cfg_key stream_config_keys[];
@@ -70,6 +71,7 @@ const struct cfg_key *const config_schema_tables[] = {
     hostmem_config_keys,
     link_config_keys,
     driver_config_keys,
+    placement_config_keys,
     thrashing_config_keys,
     oversub_ctl_config_keys,
     evict_config_keys,
@@ -123,11 +125,13 @@ bool dram_config_check(const struct config *c, struct cfg_error *err);
 bool driver_config_check(const struct config *c, struct cfg_error *err);
 bool link_config_check(const struct config *c, struct cfg_error *err);
 bool evict_config_check(const struct config *c, struct cfg_error *err);
+bool placement_config_check(const struct config *c, struct cfg_error *err);
 
 const cfg_check_fn config_checks[] = {
     dram_config_check,
     driver_config_check,
     link_config_check,
     evict_config_check,
+    placement_config_check,
     NULL,
 };

@@ -326,13 +326,9 @@ static yaml_node_pair_t *find_base(yaml_document_t *doc, yaml_node_t *root)
     return NULL;
 }
 
-/* Load the base: file named by PAIR (if any) before this file's keys. */
-static bool load_base(struct file_ctx *f, yaml_node_t *root)
+/* Load one base file named by scalar node v (relative to this file). */
+static bool load_one_base(struct file_ctx *f, yaml_node_t *v)
 {
-    yaml_node_pair_t *pair = find_base(f->doc, root);
-    if (!pair)
-        return true;
-    yaml_node_t *v = yaml_document_get_node(f->doc, pair->value);
     yaml_mark_t m = v->start_mark;
     if (v->type != YAML_SCALAR_NODE || !scalar(v)[0])
         return fail(f->L->err, "%s:%d:%d: key 'base': expected a file name, "
@@ -342,6 +338,28 @@ static bool load_base(struct file_ctx *f, yaml_node_t *root)
     bool ok = load_file(f->L, path, f->name, m);
     free(path);
     return ok;
+}
+
+/* Load the base: file(s) named by PAIR (if any) before this file's keys.
+ * A list of files loads each in turn (with its own base chain): a later
+ * one overrides an earlier one, and this file overrides them all. */
+static bool load_base(struct file_ctx *f, yaml_node_t *root)
+{
+    yaml_node_pair_t *pair = find_base(f->doc, root);
+    if (!pair)
+        return true;
+    yaml_node_t *v = yaml_document_get_node(f->doc, pair->value);
+    if (v->type != YAML_SEQUENCE_NODE)
+        return load_one_base(f, v);
+    yaml_node_item_t *it = v->data.sequence.items.start;
+    if (it == v->data.sequence.items.top)
+        return fail(f->L->err, "%s:%d:%d: key 'base': expected a file name or a list of "
+                    "file names, got an empty list", f->name, line1(v->start_mark),
+                    col1(v->start_mark));
+    for (; it < v->data.sequence.items.top; it++)
+        if (!load_one_base(f, yaml_document_get_node(f->doc, *it)))
+            return false;
+    return true;
 }
 
 static bool apply_document(struct file_ctx *f)

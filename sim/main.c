@@ -23,6 +23,10 @@ static const struct command commands[] = {
      "config show CONFIG [-s KEY=VALUE]...   print the fully resolved config\n"
      "  config check CONFIG [-s KEY=VALUE]...  validate a config\n"
      "  config doc                             print the reference of every key"},
+    {"profile", cmd_profile,
+     "profile CONFIG -o PROFILE [-s KEY=VALUE]...\n"
+     "                       profiling pass of static placement: references per allocation,\n"
+     "                       memory accesses per page (driver.place.profile)"},
     {"replay", cmd_replay,
      "replay --pages FILE --frames N --policy NAME [-s KEY=VALUE]...\n"
      "                       page-reference trace through an eviction policy, no timing"},

@@ -6,6 +6,7 @@
  *   shootdowns: TLB --> SM issue stall;  full fault buffer: GMMU --> L1 TLB stall
  *   driver --> link (H2D/D2H) --> map page --> parked walks answered */
 #include <stdlib.h>
+#include <string.h>
 #include "system.h"
 #include "system_check.h"
 #include "config.h"
@@ -95,6 +96,23 @@ static void page_ref(void *ctx, const struct gpu_ref *r)
     driver_reference(ctx, r->kernel, r->block, r->inst, r->warp, r->vpn);
 }
 
+static void remote_send(void *ctx, struct mem_req *r, sim_time now)
+{
+    link_remote_send(ctx, r, now);
+}
+
+/* Whether any page can be homed in host memory and reached remotely: a
+ * static placement (driver.placement), advice that maps to the host
+ * (preferred location host, accessed-by), or thrashing's pinning at the
+ * host.  Only then is the remote path on: its statistics exist, and the
+ * host side of the link runs in step with the engine (pcie.h
+ * link_remote_enable); other runs keep the host side's run-ahead. */
+static bool remote_possible(const struct config *cfg, const struct workload *wl)
+{
+    return strcmp(cfg_str(cfg, "driver.placement"), "fault") || wl->host_advice ||
+           cfg_bool(cfg, "driver.thrashing.enabled");
+}
+
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
 
 static void update_ipc(struct system *s, sim_time now)
@@ -163,6 +181,13 @@ struct system *system_build(const struct config *cfg)
     gmmu_set_link(s->gmmu, s->link);
     driver_set_unmap_hook(s->drv, frame_unmapped, s);
     driver_set_workload(s->drv, s->wl);
+    if (remote_possible(cfg, s->wl)) {
+        link_remote_enable(s->link);
+        l2_set_remote(s->l2, s->st, remote_send, s->link);
+    }
+    driver_place(s->drv, cfg, s->wl,
+                 driver_bo_share(cfg, dram_peak_bandwidth(s->dram), dram_peak_bandwidth(s->host)),
+                 s->st);
     /* Thread oversubscription: the runtime's controller sets the extra
      * blocks per SM (batch-aware Sec. 4.1). */
     driver_set_oversub_hook(s->drv, gpu_set_oversub_extra, s->gpu);
@@ -230,6 +255,19 @@ void system_free(struct system *s)
     engine_free(s->eng);
     free(s);
     user_error_set_locator(NULL, NULL);
+}
+
+/* ---- the profiling pass (uvmsim profile) ---- */
+
+static void prof_ref(void *ctx, const struct gpu_ref *r) { driver_profile_ref(ctx, r->vpn); }
+static void prof_mem(void *ctx, uint64_t pa) { driver_profile_dram(ctx, pa); }
+
+struct driver_profile *system_profile(struct system *s)
+{
+    struct driver_profile *p = driver_profile_new(s->drv, s->wl);
+    gpu_set_ref_hook(s->gpu, prof_ref, p);
+    l2_set_mem_hook(s->l2, prof_mem, p);
+    return p;
 }
 
 struct engine *system_engine(struct system *s) { return s->eng; }

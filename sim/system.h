@@ -34,6 +34,11 @@ struct system_parts {
     struct driver *drv;
 };
 void system_parts(const struct system *s, struct system_parts *p);
+/* Count page references and memory accesses into a profile (uvmsim
+ * profile; driver.h driver_profile_*) from now on; the caller frees it
+ * after the run (driver_profile_free). */
+struct driver_profile;
+struct driver_profile *system_profile(struct system *s);
 /* Host-side progress reporting (terminal only). */
 void system_set_progress(struct system *s, void (*fn)(void *, sim_time), void *ctx);
 

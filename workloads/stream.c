@@ -31,6 +31,9 @@ const struct cfg_key stream_config_keys[] = {
      "threads per block"},
     {"workload.stream.grid", CFG_INT, "0", 0, 2147483647, NULL,
      "blocks per launch (0: one element per thread, no grid-stride loop)"},
+    {"workload.stream.advice", CFG_ENUM, "none", 0, -1, "none|preferred_host|accessed_by",
+     "cudaMemAdvise on the array before the program: none, SetPreferredLocation(cpu) (the "
+     "first touch maps the host copy remotely) or SetAccessedBy(gpu)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -51,7 +54,10 @@ static void *stream_create(struct workload *wl, const struct config *cfg)
     const char *op = cfg_str(cfg, "workload.stream.op");
     s->op = !strcmp(op, "read") ? OP_READ : !strcmp(op, "write") ? OP_WRITE
                                                                 : OP_READWRITE;
-    s->base = wl_add_alloc(wl, "a", bytes);
+    const char *adv = cfg_str(cfg, "workload.stream.advice");
+    unsigned advice = !strcmp(adv, "preferred_host") ? WL_ADV_PREFERRED_HOST
+                      : !strcmp(adv, "accessed_by") ? WL_ADV_ACCESSED_BY_GPU : WL_ADV_NONE;
+    s->base = wl_add_alloc_hint(wl, "a", bytes, WL_PLACE_DEFAULT, advice);
     return s;
 }
 

@@ -23,6 +23,7 @@ uint64_t wl_add_alloc_hint(struct workload *wl, const char *name, uint64_t size,
     a->base = base;
     a->place = place;
     a->advice = advice;
+    if (advice & (WL_ADV_PREFERRED_HOST | WL_ADV_ACCESSED_BY_GPU)) wl->host_advice = true;
     wl->footprint += size;
     return base;
 }

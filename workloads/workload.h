@@ -34,12 +34,22 @@ enum wl_advice {
     WL_ADV_ACCESSED_BY_GPU = 1u << 3,   /* cudaMemAdviseSetAccessedBy(gpu) */
 };
 
+/* Static placement hints of the thesis (Agarwal 2015, Sec. 4.4.2):
+ * cudaMalloc(ptr, size, hint) with hint BO (bandwidth-optimised memory: the
+ * GPU's), CO (capacity-optimised: the host's) or BW (BW-AWARE's random
+ * split); honoured by driver.placement=annotated unless that pool is full.
+ * NONE: no hint (GetAllocation decides from the hotness, Sec. 4.4.3). */
+enum wl_hint { WL_HINT_NONE, WL_HINT_BO, WL_HINT_CO, WL_HINT_BW };
+
 struct wl_alloc {
     char name[32];
     uint64_t size;
     uint64_t base;        /* assigned by wl_add_alloc */
     enum wl_place place;  /* hint for later policies; default: first touch */
     unsigned advice;      /* enum wl_advice bits set before the program */
+    enum wl_hint hint;    /* driver.placement=annotated (thesis Sec. 4.4.2) */
+    double hotness;       /* relative accesses (thesis Fig. 4.10's hotness[]);
+                           * 0: not annotated */
 };
 
 struct wl_kernel {
@@ -140,6 +150,10 @@ struct workload {
     uint64_t footprint;   /* sum of allocation sizes */
     uint64_t kernels;     /* kernel steps handed out */
     uint64_t host_steps;  /* host steps handed out (and skipped by wl_next_kernel) */
+    /* The program may map pages to host memory by advice (preferred
+     * location host, accessed-by): set by wl_add_alloc_hint for initial
+     * advice, and by a generator whose program advises so. */
+    bool host_advice;
 };
 
 /* Picks the generator named by `workload.kind`. */

@@ -116,6 +116,17 @@ struct mem_port l2_port(struct l2 *l);
  * the point of coherence for GPU memory, so it already has the dirty
  * data.  For the driver to call when it unmaps a page. */
 void l2_invalidate_frame(struct l2 *l, uint64_t pa);
+/* Lines of host-homed pages (paddr with PADDR_HOST): a slice sends their
+ * misses and write-backs (or, with l2.remote_cache false, every request
+ * for them, uncached) to send(ctx, r, now) -- the link's remote path --
+ * instead of a GDDR channel; r comes back into the slice.  Registers
+ * l2.remote_reads and l2.remote_uncached.  Without it such a request is
+ * an internal error. */
+void l2_set_remote(struct l2 *l, struct stats *st,
+                   void (*send)(void *ctx, struct mem_req *r, sim_time now), void *ctx);
+/* fn(ctx, pa) for every request a slice sends to memory (fetches and
+ * write-backs, GDDR or host): the profiling pass's count (uvmsim profile). */
+void l2_set_mem_hook(struct l2 *l, void (*fn)(void *ctx, uint64_t pa), void *ctx);
 /* ---- end of L2 slices ---- */
 
 /* Read-only view (uvmsim step): channel ch's queues and open rows. */

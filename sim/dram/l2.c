@@ -22,6 +22,9 @@
 #include "../stats.h"
 
 #define WB_SLOT UINT32_MAX
+/* A slice's own request standing for an SM request that it does not cache
+ * (a host-homed line with l2.remote_cache off): slot = BYPASS | index. */
+#define BYPASS 0x80000000u
 
 enum l2_hash { H_CHANNEL, H_LINE, H_XOR };
 
@@ -37,6 +40,8 @@ struct slice {
     struct rq down, up;        /* waiting for a DRAM queue / the output port */
     sim_time port_free;
     uint32_t nwait, wb_out;    /* requests parked on MSHRs; write-backs in flight */
+    struct mem_req **byp;      /* SM requests passed through uncached, by index */
+    uint32_t byp_free;         /* free list through byp[] (as uintptr_t) */
 };
 
 struct l2 {
@@ -46,8 +51,14 @@ struct l2 {
     struct slice *s;
     enum l2_hash hash;
     uint32_t ports, bw, wb_max, up_cap;
+    bool remote_cache;         /* l2.remote_cache: host-homed lines allocate */
+    void (*remote)(void *ctx, struct mem_req *r, sim_time now);
+    void *remote_ctx;
+    void (*mem_hook)(void *ctx, uint64_t pa);   /* NULL: none (profiling) */
+    void *mem_ctx;
     uint64_t *hits, *misses, *sector_misses, *merges, *writebacks, *mshr_full,
              *dram_reads, *invalidated, *v_hits, *v_misses;
+    uint64_t *remote_reads, *remote_passed;   /* NULL until l2_set_remote */
 };
 
 const struct cfg_key l2_config_keys[] = {
@@ -61,6 +72,10 @@ const struct cfg_key l2_config_keys[] = {
      "requests a slice holds, queued or answered but not yet sent back (full: SMs stall)"},
     {"l2.writeback_buffer", CFG_INT, "32", 1, 65536, NULL,
      "write-backs a slice may have in flight before it stops taking requests"},
+    {"l2.remote_cache", CFG_BOOL, "true", 0, -1, NULL,
+     "lines of host-homed pages are cached in the L2 (CC-NUMA, hardware-coherent: thesis "
+     "Sec. 4.2.2 models the DDR4 as GPU-attached, so its lines are cached like any; false: "
+     "each access crosses the link uncached, Ch. VI's baseline before selective caching)"},
     {"l2.hash", CFG_ENUM, "channel", 0, -1, "channel|line|xor",
      "address to slice: the GDDR channel's own interleave, 128 B lines round robin, or an XOR fold of higher bits"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -88,6 +103,7 @@ static struct mem_req *own_req(struct slice *s, enum req_kind k, uint64_t addr,
     r->t_issue = now;
     r->reply = &s->fill;
     rq_push(s, &s->down, r);
+    if (s->l2->mem_hook) s->l2->mem_hook(s->l2->mem_ctx, addr);
     return r;
 }
 
@@ -104,7 +120,36 @@ static void fetch(struct slice *s, struct cache_mshr *m, uint8_t mask, sim_time 
     own_req(s, REQ_LOAD, m->line << LINE_SHIFT, mask, cache_mshr_index(&s->c, m), now);
     m->pending |= mask;
     m->outstanding++;
-    *s->l2->dram_reads += 1;
+    if (m->line << LINE_SHIFT & PADDR_HOST) {
+        SIM_ASSERT(s->l2->remote, s->name, now, "host-homed line %#llx and no remote path "
+                   "(l2_set_remote)", (unsigned long long)(m->line << LINE_SHIFT));
+        *s->l2->remote_reads += 1;
+    } else {
+        *s->l2->dram_reads += 1;
+    }
+}
+
+/* A host-homed line the L2 does not cache: a store is posted on (and
+ * answered now, as a write into the L2 would be); a load or an atomic
+ * goes to host memory as a request of the slice's own, and its answer is
+ * the SM request's. */
+static void pass_remote(struct slice *s, struct mem_req *r, sim_time now)
+{
+    SIM_ASSERT(s->l2->remote, s->name, now, "host-homed line %#llx and no remote path "
+               "(l2_set_remote)", (unsigned long long)r->paddr);
+    *s->l2->remote_passed += 1;
+    if (r->kind == REQ_STORE) {
+        own_req(s, REQ_STORE, r->paddr, r->sector_mask, WB_SLOT, now);
+        s->wb_out++;
+        rq_push(s, &s->up, r);
+        return;
+    }
+    uint32_t i = s->byp_free;
+    SIM_ASSERT(i != UINT32_MAX, s->name, now, "more uncached remote requests than l2.queue");
+    s->byp_free = (uint32_t)(uintptr_t)s->byp[i];
+    s->byp[i] = r;
+    own_req(s, r->kind, r->paddr, r->sector_mask, BYPASS | i, now);
+    s->nwait++;
 }
 
 /* false: no MSHR free, the request stays queued. */
@@ -113,6 +158,10 @@ static bool lookup(struct slice *s, struct mem_req *r, sim_time now)
     struct l2 *l = s->l2;
     struct cache_victim v;
     bool tag;
+    if ((r->paddr & PADDR_HOST) && !l->remote_cache) {
+        pass_remote(s, r, now);
+        return true;
+    }
     if (r->kind == REQ_STORE) {
         /* A hit when the line is present; a miss allocates it, unfetched. */
         cache_probe(&s->c, r->paddr, r->sector_mask, &tag);
@@ -156,6 +205,16 @@ static void filled(struct slice *s, struct mem_req *f, sim_time now)
         req_release(s->l2->pool, f);
         return;
     }
+    if (f->slot & BYPASS) {
+        uint32_t i = f->slot & ~BYPASS;
+        struct mem_req *r = s->byp[i];
+        s->byp[i] = (struct mem_req *)(uintptr_t)s->byp_free;
+        s->byp_free = i;
+        req_release(s->l2->pool, f);
+        s->nwait--;
+        rq_push(s, &s->up, r);
+        return;
+    }
     struct cache_mshr *m = &s->c.m[f->slot];
     struct cache_victim v;
     cache_fill(&s->c, f->paddr, f->sector_mask, false, &v);
@@ -189,6 +248,14 @@ static sim_time slice_tick(struct component *c, sim_time now)
         mq_pop(&s->in, now);
     }
     while ((r = rq_head(&s->down))) {
+        if (r->paddr & PADDR_HOST) {
+            /* Host memory, over the link: nothing queues at this end. */
+            SIM_ASSERT(l->remote, s->name, now, "write-back of host-homed line %#llx and no "
+                       "remote path (l2_set_remote)", (unsigned long long)r->paddr);
+            l->remote(l->remote_ctx, r, now);
+            rq_drop(&s->down);
+            continue;
+        }
         struct mq *q = dram_channel_in(l->dram, dram_channel_of(l->dram, r->paddr));
         if (!mq_push(q, r, now, NULL)) break;      /* polled: several channels */
         rq_drop(&s->down);
@@ -234,12 +301,16 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
     l->bw = (uint32_t)cfg_u64(cfg, "gpu.xbar.port_bw");
     l->wb_max = (uint32_t)cfg_u64(cfg, "l2.writeback_buffer");
     l->up_cap = (uint32_t)cfg_u64(cfg, "l2.queue");
+    l->remote_cache = cfg_bool(cfg, "l2.remote_cache");
     uint64_t size = cfg_u64(cfg, "l2.size") / l->n;
     uint32_t ways = (uint32_t)cfg_u64(cfg, "l2.assoc"), mshrs = (uint32_t)cfg_u64(cfg, "l2.mshrs");
     sim_time lat = (cfg_u64(cfg, "gpu.xbar.latency") + cfg_u64(cfg, "l2.latency")) * dom->period;
     /* DRAM-bound requests: up to 4 sector reads per MSHR, the write-back
      * buffer, and one write-back per fill. */
     uint32_t down = mshrs * 8 + l->wb_max;
+    /* Answers come back into `fill`: those, and the uncached remote
+     * requests (at most l2.queue: each holds room for its answer). */
+    uint32_t fillq = down + l->up_cap;
     l->s = xcalloc(l->n, sizeof *l->s);
     for (unsigned i = 0; i < l->n; i++) {
         struct slice *s = &l->s[i];
@@ -253,7 +324,7 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
                        (unsigned long long)size, l->n, ways);
         comp_init(&s->comp, e, &slice_ops, s->name, dom);
         mq_init(&s->in, s->name, l->up_cap, lat, &s->comp);
-        mq_init(&s->fill, s->name, down, 0, &s->comp);
+        mq_init(&s->fill, s->name, fillq, 0, &s->comp);
         s->down = (struct rq){ xcalloc(down, sizeof(struct mem_req *)), down, 0, 0 };
         s->up = (struct rq){ xcalloc(l->up_cap, sizeof(struct mem_req *)), l->up_cap, 0, 0 };
     }
@@ -282,6 +353,7 @@ void l2_free(struct l2 *l)
         mq_free(&s->fill);
         free(s->down.q);
         free(s->up.q);
+        free(s->byp);
     }
     free(l->s);
     free(l);
@@ -322,3 +394,28 @@ static struct mq *route(void *ctx, uint64_t pa)
 }
 
 struct mem_port l2_port(struct l2 *l) { return (struct mem_port){ route, l }; }
+
+void l2_set_mem_hook(struct l2 *l, void (*fn)(void *ctx, uint64_t pa), void *ctx)
+{
+    l->mem_hook = fn;
+    l->mem_ctx = ctx;
+}
+
+void l2_set_remote(struct l2 *l, struct stats *st,
+                   void (*send)(void *ctx, struct mem_req *r, sim_time now), void *ctx)
+{
+    l->remote = send;
+    l->remote_ctx = ctx;
+    l->remote_reads = stat_counter(st, "l2.remote_reads", "requests",
+                                   "sector fetches of host-homed lines sent over the link");
+    l->remote_passed = stat_counter(st, "l2.remote_uncached", "requests",
+                                    "requests for host-homed lines passed on uncached "
+                                    "(l2.remote_cache false)");
+    for (unsigned i = 0; i < l->n; i++) {
+        struct slice *s = &l->s[i];
+        s->byp = xmalloc(l->up_cap * sizeof *s->byp);
+        for (uint32_t k = 0; k < l->up_cap; k++)
+            s->byp[k] = (struct mem_req *)(uintptr_t)(k + 1 < l->up_cap ? k + 1 : UINT32_MAX);
+        s->byp_free = 0;
+    }
+}

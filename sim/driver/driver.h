@@ -54,6 +54,29 @@ void driver_reference(struct driver *d, uint64_t kernel, uint64_t block, uint64_
 /* The workload's allocations and their initial cudaMemAdvise hints. */
 struct workload;
 void driver_set_workload(struct driver *d, const struct workload *wl);
+/* Static placement (driver.placement other than fault; drv_place.c):
+ * every page of wl mapped before the first kernel, in GPU memory or
+ * remotely in host memory, by the policy; bo_share is y/100 of xC-yB
+ * (driver_bo_share).  Registers placement.* statistics.  Returns the
+ * pages placed in host memory (0 with driver.placement fault). */
+uint64_t driver_place(struct driver *d, const struct config *cfg, const struct workload *wl,
+                      double bo_share, struct stats *st);
+bool driver_placed(const struct driver *d);
+/* y/100: 1 - driver.place.co_percent / 100, or b_B / (b_B + b_C). */
+double driver_bo_share(const struct config *cfg, double bw_gpu, double bw_host);
+
+/* The profiling pass (uvmsim profile; placement.h's file format): every
+ * page reference of a warp instruction before the caches (the thesis'
+ * profiler, Sec. 4.4.1: per allocation) and every access that reaches
+ * memory after them (the oracle's first pass, Sec. 4.3.2: per 4 KiB page;
+ * pa a GPU frame address or a host one). */
+struct driver_profile;
+struct driver_profile *driver_profile_new(const struct driver *d, const struct workload *wl);
+void driver_profile_free(struct driver_profile *p);
+void driver_profile_ref(struct driver_profile *p, uint64_t vpn);
+void driver_profile_dram(struct driver_profile *p, uint64_t pa);
+void driver_profile_write(const struct driver_profile *p, FILE *f);
+
 /* Run a host step between kernels (workloads/workload.h wl_host_step:
  * prefetch, memcpy, advise) on the driver thread; done(ctx, t) when it has
  * completed. */

@@ -83,6 +83,8 @@ struct driver {
     unsigned unit;                /* 4 KiB pages per driver page (driver.page_size): 1 or 16 */
     unsigned max_shift;           /* largest PTE mapped (drv_map.c): 12, 16 or 21 */
     uint64_t *n_accessed_by;      /* pages mapped remote for accessed-by advice */
+    bool placed;                  /* static placement (drv_place.c): no copies */
+    uint64_t *n_copies_skipped;
     enum drv_replay replay;
     bool unreplayed;                /* pages mapped since the last replay */
     /* costs */

@@ -190,6 +190,11 @@ bool drv_step_service(struct driver *d, sim_time now)
         break;
     case WL_STEP_PREFETCH:
     case WL_STEP_MEMCPY:
+        if (d->placed) {
+            /* Pages were placed at allocation (drv_place.c): nothing moves. */
+            *d->n_copies_skipped += 1;
+            break;
+        }
         if (d->step.dir == WL_TO_GPU) {
             /* A memcpy writes the pages already on the GPU too. */
             if (d->step.kind == WL_STEP_MEMCPY && !d->step.copied) copy_resident(d, LINK_H2D, now);

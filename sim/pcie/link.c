@@ -169,6 +169,7 @@ struct link *link_create(struct engine *e, const struct config *cfg,
 void link_free(struct link *l)
 {
     if (!l) return;
+    link_remote_free(l->remote);
     link_host_free(l->host);
     link_host_writer_free(l->hw);
     free(l->d[LINK_H2D].fl);
@@ -214,15 +215,23 @@ static void credit(struct link *l, struct link_dir_state *d, sim_time now)
         }
         if (k > f->sent) {
             uint64_t a = k < f->n - 1 ? k : f->n - 1;     /* full packets */
+            uint64_t db = 0, dw = 0, dt = 0;
             if (a > f->sent) {
-                *d->bytes += (a - f->sent) * f->pf;
-                *d->wire_bytes += (a - f->sent) * f->wf;
-                *d->busy_ps += link_ser(l, a * f->wf) - link_ser(l, f->sent * f->wf);
+                db += (a - f->sent) * f->pf;
+                dw += (a - f->sent) * f->wf;
+                dt += link_ser(l, a * f->wf) - link_ser(l, f->sent * f->wf);
             }
             if (k == f->n) {
-                *d->bytes += f->pl;
-                *d->wire_bytes += f->wl;
-                *d->busy_ps += f->ser - link_ser(l, (f->n - 1) * f->wf);
+                db += f->pl;
+                dw += f->wl;
+                dt += f->ser - link_ser(l, (f->n - 1) * f->wf);
+            }
+            *d->bytes += db;
+            *d->wire_bytes += dw;
+            *d->busy_ps += dt;
+            if (f->remote) {
+                *d->remote_wire_bytes += dw;
+                *d->remote_busy_ps += dt;
             }
             f->sent = k;
         }
@@ -274,7 +283,7 @@ static void add_flight(struct link_dir_state *d, struct link_flight f)
 
 /* Packets of shape p on direction dir's wire. */
 static sim_time put(struct link *l, enum link_dir dir, struct shape p, sim_time ready,
-                    sim_time min_end)
+                    sim_time min_end, bool remote)
 {
     struct link_dir_state *d = &l->d[dir];
     sim_time start = d->wire_free > ready ? d->wire_free : ready;
@@ -289,7 +298,8 @@ static sim_time put(struct link *l, enum link_dir dir, struct shape p, sim_time 
         f->end = d->wire_free;
         d->reserved = false;
     } else {
-        add_flight(d, (struct link_flight){ start, d->wire_free, ser, p.n, 0, p.pf, p.wf, p.pl, p.wl });
+        add_flight(d, (struct link_flight){ start, d->wire_free, ser, p.n, 0, p.pf, p.wf, p.pl, p.wl,
+                                            remote });
     }
     engine_at(l->eng, d->wire_free, l->dom, left_wire, l, (uint64_t)dir);
     return d->wire_free;
@@ -297,21 +307,27 @@ static sim_time put(struct link *l, enum link_dir dir, struct shape p, sim_time 
 
 void link_h2d_reserve(struct link *l, uint64_t payload, sim_time first)
 {
-    /* With several engines another may reach the wire first: no reservation. */
-    if (l->nce != 1) return;
+    /* With several engines, or remote answers, another may reach the wire
+     * first: no reservation. */
+    if (l->nce != 1 || l->remote) return;
     struct link_dir_state *d = &l->d[LINK_H2D];
     SIM_ASSERT(!d->reserved, "link", first, "two H2D reservations at once");
     struct shape p = shape_of(l, LINK_H2D, payload);
     sim_time start = d->wire_free > first ? d->wire_free : first;
     add_flight(d, (struct link_flight){ start, TIME_NEVER, link_ser(l, (p.n - 1) * p.wf + p.wl),
-                                        p.n, 0, p.pf, p.wf, p.pl, p.wl });
+                                        p.n, 0, p.pf, p.wf, p.pl, p.wl, false });
     d->reserved = true;
 }
 
 sim_time link_send(struct link *l, enum link_dir dir, uint64_t payload,
                    sim_time ready, sim_time min_end)
 {
-    return put(l, dir, shape_of(l, dir, payload), ready, min_end);
+    return put(l, dir, shape_of(l, dir, payload), ready, min_end, false);
+}
+
+sim_time link_send_remote(struct link *l, enum link_dir dir, uint64_t payload, sim_time ready)
+{
+    return put(l, dir, shape_of(l, dir, payload), ready, 0, true);
 }
 
 void link_read_requests(struct link *l, uint64_t bytes, sim_time ready)
@@ -322,7 +338,7 @@ void link_read_requests(struct link *l, uint64_t bytes, sim_time ready)
      * share of the D2H wire, and the H2D data does not wait for them (the
      * request's trip is inside link.latency). */
     uint64_t w = link_fmt_wire(&l->fmt[LINK_D2H], 0);
-    put(l, LINK_D2H, (struct shape){ n, 0, w, 0, w }, ready, 0);
+    put(l, LINK_D2H, (struct shape){ n, 0, w, 0, w }, ready, 0, false);
     *l->d[LINK_D2H].read_requests += n;
 }
 

@@ -125,6 +125,9 @@ void link_attach_host(struct link *l, struct dram *host, struct req_pool *pool)
     l->hw = link_host_writer_new(l, h->loop, pool, l->st);
 }
 
+struct hloop *link_host_loop(const struct link *l) { return l->host->loop; }
+struct req_pool *link_host_pool(const struct link *l) { return l->host->pool; }
+
 void link_host_lockstep(struct link *l, bool on)
 {
     if (l->host) hl_lockstep(l->host->loop, on);

@@ -17,12 +17,14 @@ uint64_t link_fmt_wire(const struct link_fmt *f, uint64_t payload);
 struct link_flight {
     sim_time start, end, ser;   /* end TIME_NEVER: reserved (link_h2d_reserve) */
     uint64_t n, sent, pf, wf, pl, wl;
+    bool remote;                /* a remote access's packet (link_remote.c) */
 };
 
 struct link_dir_state {
     sim_time wire_free;
     sim_time ce_free[MAX_CE];
     uint64_t *bytes, *wire_bytes, *transfers, *messages, *busy_ps, *read_requests;
+    uint64_t *remote_busy_ps, *remote_wire_bytes;   /* NULL: no remote path */
     struct link_flight *fl;     /* ring, in wire order: not yet fully credited */
     size_t fcap, fhead, fn;
     bool reserved;              /* the last flight is a reservation */
@@ -30,6 +32,7 @@ struct link_dir_state {
 
 struct host_dma;   /* copy engines reading host memory (link_host.c) */
 struct host_writer; /* landed D2H data into host memory (link_host_write.c) */
+struct remote;      /* remote accesses (link_remote.c) */
 struct dram;
 struct req_pool;
 struct stats;
@@ -49,6 +52,7 @@ struct link {
     struct link_dir_state d[2];
     struct host_dma *host;
     struct host_writer *hw;
+    struct remote *remote;      /* NULL: no remote accesses (link_remote_enable) */
     sim_time epoch, max_time;   /* when statistics are sampled: the loop's bounds */
     struct stats *st;
 };
@@ -63,6 +67,14 @@ sim_time link_send(struct link *l, enum link_dir d, uint64_t payload,
  * packets are placed now (link_send puts them as reserved), and the
  * statistics credit them as they leave while the reads still run. */
 void link_h2d_reserve(struct link *l, uint64_t payload, sim_time first);
+/* One remote access's packet of `payload` bytes (0: a read request) on
+ * direction d's wire from `ready`, first come first served; returns when
+ * it left.  Its wire time counts as remote in the statistics. */
+sim_time link_send_remote(struct link *l, enum link_dir d, uint64_t payload, sim_time ready);
+void link_remote_free(struct remote *m);
+/* The host side's loop and request pool (link_host.c). */
+struct hloop *link_host_loop(const struct link *l);
+struct req_pool *link_host_pool(const struct link *l);
 /* Wire time of `wire` packet bytes. */
 sim_time link_ser(const struct link *l, uint64_t wire);
 /* The read requests of an H2D DMA of `bytes`: one header-only request

@@ -69,6 +69,24 @@ void link_host_lockstep(struct link *l, bool on);
 sim_time link_message(struct link *l, enum link_dir dir, uint64_t payload,
                       sim_time now, event_fn done, void *obj, uint64_t arg);
 
+/* ---- remote (CC-NUMA) accesses (link_remote.c) ----
+ * Turn on the path of GPU line requests to host-homed pages (paddr with
+ * PADDR_HOST): needs host memory attached.  From then on the host side
+ * runs in step with the engine (a request reaches host memory from an
+ * engine event, so it cannot run ahead) and the single copy engine no
+ * longer reserves the H2D wire ahead of its data.  Registers the remote.*
+ * statistics and link.{h2d,d2h}.remote_{busy_ps,wire_bytes}. */
+struct mem_req;
+void link_remote_enable(struct link *l);
+bool link_remote_enabled(const struct link *l);
+/* Send r (REQ_LOAD, REQ_STORE, REQ_ATOMIC of r->size bytes, 0: a line)
+ * to host memory: a read request (loads) or a packet with its bytes
+ * (stores, atomics) on the D2H wire now; r comes back into r->reply when
+ * the answer has landed (loads, atomics) or when its last byte has left
+ * the wire (stores: posted).  Nothing queues at the GPU end: the sender
+ * bounds what it has in flight. */
+void link_remote_send(struct link *l, struct mem_req *r, sim_time now);
+
 /* Credit the packets that have left either wire by `now` to link.*.bytes,
  * wire_bytes and busy_ps (each transfer's are credited in full once it
  * has left; call before the statistics are sampled). */

@@ -39,6 +39,9 @@ const struct cfg_key gpu_config_keys[] = {
     {"gpu.l1d.ports", CFG_INT, "1", 1, 64, NULL, "L1D line lookups per cycle"},
     {"gpu.l1d.bypass", CFG_BOOL, "false", 0, -1, NULL,
      "every load bypasses the L1D (nvcc -dlcm=cg); single loads can with INST_F_BYPASS_L1"},
+    {"gpu.l1d.remote_cache", CFG_BOOL, "true", 0, -1, NULL,
+     "lines of host-homed pages are cached in the L1D (CC-NUMA, hardware-coherent: thesis "
+     "Sec. 4.2.2 caches them like any; false: loads of them bypass the L1D)"},
     {"gpu.xbar.latency", CFG_INT, "8", 0, 100000, NULL,
      "crossbar traversal in core cycles, each way between an SM and an L2 slice (assumed; no paper gives it)"},
     {"gpu.xbar.port_bw", CFG_INT, "32", 1, 65536, NULL,
@@ -142,6 +145,7 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
     g->lsu_width = (uint32_t)cfg_u64(cfg, "gpu.sm.lsu_width");
     g->l1_ports = (uint32_t)cfg_u64(cfg, "gpu.l1d.ports");
     g->l1_bypass_all = cfg_bool(cfg, "gpu.l1d.bypass");
+    g->l1_remote = cfg_bool(cfg, "gpu.l1d.remote_cache");
     g->xbar_bw = (uint32_t)cfg_u64(cfg, "gpu.xbar.port_bw");
     g->xbar_latency = cfg_u64(cfg, "gpu.xbar.latency") * dom->period;
     g->launch_latency = cfg_u64(cfg, "gpu.kernel_launch_latency");

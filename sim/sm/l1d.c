@@ -8,7 +8,8 @@
  * and do not allocate (Fermi and Volta L1 behaviour: a present line is
  * updated, the store goes on to the L2).  Atomics are performed at the L2
  * and drop the L1 copy.  A load marked INST_F_BYPASS_L1, or every load
- * with gpu.l1d.bypass (nvcc -dlcm=cg), goes straight to the L2.
+ * with gpu.l1d.bypass (nvcc -dlcm=cg), goes straight to the L2, as does
+ * a load of a host-homed line with gpu.l1d.remote_cache false.
  *
  * Crossbar (GPGPU-Sim's SM-to-memory-partition network): each SM's input
  * port sends one request per cycle, a store's data taking
@@ -45,7 +46,8 @@ void l1d_access(struct sm *s, struct mem_req *r, sim_time now, bool *stalled)
     struct cache_victim v;
     switch (r->kind) {
     case REQ_LOAD: {
-        if (mi->bypass) break;
+        /* Host-homed lines bypass when the L1D may not cache them. */
+        if (mi->bypass || (!g->l1_remote && (r->paddr & PADDR_HOST))) break;
         bool tag;
         uint8_t miss = cache_probe(&s->l1, r->paddr, r->sector_mask, &tag);
         if (!miss) {

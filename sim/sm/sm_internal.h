@@ -158,7 +158,7 @@ struct gpu {
     uint32_t max_warps, nsched, issue_width, lsu_width, max_outstanding,
              l1_ports, xbar_bw;
     uint32_t bwords;            /* bitset words per scheduler */
-    bool l1_enabled, l1_bypass_all;
+    bool l1_enabled, l1_bypass_all, l1_remote;
     const struct sched_ops *sched;
     sim_time launch_latency, xbar_latency;
     struct wl_kernel k;

@@ -587,9 +587,15 @@ START_TEST(test_error_bad_base)
     snprintf(want, sizeof want, "%s:1:7: key 'base': cannot open "
              "'%s/nope.yaml': No such file or directory", p, tmpdir);
     expect_error(p, NULL, 0, want);
+    /* A list of bases (issue 18) is allowed: each item is a file name,
+     * located at the item. */
     p = fixture("y.yaml", "base: [a.yaml]\n");
-    snprintf(want, sizeof want, "%s:1:7: key 'base': expected a file name, "
-             "got a sequence", p);
+    snprintf(want, sizeof want, "%s:1:8: key 'base': cannot open "
+             "'%s/a.yaml': No such file or directory", p, tmpdir);
+    expect_error(p, NULL, 0, want);
+    p = fixture("y2.yaml", "base: [{a: 1}]\n");
+    snprintf(want, sizeof want, "%s:1:8: key 'base': expected a file name, "
+             "got a mapping", p);
     expect_error(p, NULL, 0, want);
     expect_error("/nonexistent/nope.yaml", NULL, 0,
                  "/nonexistent/nope.yaml: cannot open: No such file or "

@@ -239,7 +239,7 @@ static void short_block(const char *prefetch)
     const char *extra[] = { set };
     struct drig *g = drig_new(extra, 1);
     struct workload wl = { .nallocs = 1, .footprint = (2 << 20) + 100 * 1024 };
-    wl.allocs[0] = (struct wl_alloc){ "a", (2 << 20) + 100 * 1024, PG(0), WL_PLACE_DEFAULT, 0 };
+    wl.allocs[0] = (struct wl_alloc){ "a", (2 << 20) + 100 * 1024, PG(0), WL_PLACE_DEFAULT, 0, WL_HINT_NONE, 0 };
     driver_set_workload(g->d, &wl);
     rig_walk(g->r, 0, PG(536), REQ_LOAD);
     rig_run(g->r);
@@ -516,7 +516,7 @@ START_TEST(host_steps_prefetch_memcpy_advise)
 {
     struct drig *g = drig_new(NULL, 0);
     struct workload wl = { .nallocs = 1, .footprint = 256 * 1024 };
-    wl.allocs[0] = (struct wl_alloc){ "a", 256 * 1024, PG(0), WL_PLACE_DEFAULT, 0 };
+    wl.allocs[0] = (struct wl_alloc){ "a", 256 * 1024, PG(0), WL_PLACE_DEFAULT, 0, WL_HINT_NONE, 0 };
     driver_set_workload(g->d, &wl);
     struct step_log log = { {0}, 0 };
     host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 40 * 1024, 0, &log);
@@ -572,7 +572,7 @@ START_TEST(accessed_by_keeps_the_gpu_mapped)
     static const char *const cap[] = { "gpu.memory.capacity=16KiB" };
     struct drig *g = drig_new(cap, 1);
     struct workload wl = { .nallocs = 1, .footprint = 256 * 1024 };
-    wl.allocs[0] = (struct wl_alloc){ "a", 256 * 1024, PG(0), WL_PLACE_DEFAULT, 0 };
+    wl.allocs[0] = (struct wl_alloc){ "a", 256 * 1024, PG(0), WL_PLACE_DEFAULT, 0, WL_HINT_NONE, 0 };
     driver_set_workload(g->d, &wl);
     struct step_log log = { {0}, 0 };
     host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 16 * 1024, 0, &log);
@@ -601,7 +601,7 @@ START_TEST(whole_block_prefetch_takes_a_root_chunk)
 {
     struct drig *g = drig_new(NULL, 0);
     struct workload wl = { .nallocs = 1, .footprint = 2 << 20 };
-    wl.allocs[0] = (struct wl_alloc){ "a", 2 << 20, PG(0), WL_PLACE_DEFAULT, 0 };
+    wl.allocs[0] = (struct wl_alloc){ "a", 2 << 20, PG(0), WL_PLACE_DEFAULT, 0, WL_HINT_NONE, 0 };
     driver_set_workload(g->d, &wl);
     struct step_log log = { {0}, 0 };
     host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 2 << 20, 0, &log);
@@ -642,7 +642,7 @@ START_TEST(prefetch_to_host_moves_pages_out)
 {
     struct drig *g = drig_new(NULL, 0);
     struct workload wl = { .nallocs = 1, .footprint = 4 << 20 };
-    wl.allocs[0] = (struct wl_alloc){ "a", 4 << 20, PG(0), WL_PLACE_DEFAULT, 0 };
+    wl.allocs[0] = (struct wl_alloc){ "a", 4 << 20, PG(0), WL_PLACE_DEFAULT, 0, WL_HINT_NONE, 0 };
     driver_set_workload(g->d, &wl);
     struct step_log log = { {0}, 0 };
     host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 40 * 1024, 0, &log);
@@ -673,7 +673,7 @@ static struct drig *chunk_rig(const char *unit, uint64_t alloc_bytes)
     struct drig *g = drig_new(extra, 2);
     if (alloc_bytes) {
         struct workload wl = { .nallocs = 1, .footprint = alloc_bytes };
-        wl.allocs[0] = (struct wl_alloc){ "a", alloc_bytes, PG(0), WL_PLACE_DEFAULT, 0 };
+        wl.allocs[0] = (struct wl_alloc){ "a", alloc_bytes, PG(0), WL_PLACE_DEFAULT, 0, WL_HINT_NONE, 0 };
         driver_set_workload(g->d, &wl);
     }
     return g;
@@ -751,7 +751,7 @@ static uint64_t cyclic_roots_run(const char *policy, uint64_t *pinned, uint64_t 
                             mode, "driver.prefetch=none" };
     struct drig *g = drig_new(extra, NSETS(extra));
     struct workload wl = { .nallocs = 1, .footprint = 10 << 20 };
-    wl.allocs[0] = (struct wl_alloc){ "a", 10 << 20, PG(0), WL_PLACE_DEFAULT, 0 };
+    wl.allocs[0] = (struct wl_alloc){ "a", 10 << 20, PG(0), WL_PLACE_DEFAULT, 0, WL_HINT_NONE, 0 };
     driver_set_workload(g->d, &wl);
     for (unsigned t = 0; t < 33; t++) {
         rig_walk(g->r, engine_now(g->r->e) + 1000, PG((t % 5) * 512), REQ_LOAD);

@@ -1,0 +1,80 @@
+/* Annotated placement (thesis Sec. 4.4.2-4.4.3).  Each allocation's hint:
+ *   - the workload's own (cudaMalloc(ptr, size, hint): BO, CO or BW);
+ *   - else, for allocations with a hotness (declared by the workload, or
+ *     the profile's references, Sec. 4.4.1), GetAllocation's: when GPU
+ *     memory holds BW-AWARE's share of the footprint (y/100 x footprint
+ *     <= capacity, docs/decisions.md) all BW; otherwise, in order of
+ *     hotness per byte, the structures "from [1:N] that will fit within
+ *     the bandwidth-optimized memory before it exhausts the BO capacity"
+ *     get BO -- the prefix that fits whole -- and the rest CO;
+ *   - else BW ("If no placement hint is provided, the CUDA runtime will
+ *     fall back to using the application agnostic BW-AWARE placement").
+ * Pages then go in allocation order: BO to GPU memory, CO to the host's,
+ * BW by BW-AWARE's draw; "memory hints are honored unless the memory pool
+ * is filled to capacity, in which case the allocator will fall back to
+ * the alternate domain" (host memory is never full here). */
+#include <stdlib.h>
+#include "placement.h"
+#include "../rng.h"
+
+struct rank { double density; size_t i; };
+
+static int denser(const void *a, const void *b)
+{
+    const struct rank *x = a, *y = b;
+    if (x->density != y->density) return x->density > y->density ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void get_allocation(const struct place_in *in, enum wl_hint *hint)
+{
+    struct rank r[WL_MAX_ALLOCS];
+    size_t n = 0;
+    for (size_t i = 0; i < in->nallocs; i++)
+        if (in->a[i].hint == WL_HINT_NONE && in->a[i].hotness > 0)
+            r[n++] = (struct rank){ in->a[i].hotness / (double)(in->a[i].bytes ? in->a[i].bytes : 1), i };
+    if (in->bo_share * (double)in->npages <= (double)in->capacity) {
+        for (size_t k = 0; k < n; k++) hint[r[k].i] = WL_HINT_BW;
+        return;
+    }
+    qsort(r, n, sizeof *r, denser);
+    uint64_t cum = 0;
+    bool fits = true;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t np = in->a[r[k].i].npages;
+        fits = fits && cum + np <= in->capacity;
+        hint[r[k].i] = fits ? WL_HINT_BO : WL_HINT_CO;
+        if (fits) cum += np;
+    }
+}
+
+static void place(const struct place_in *in, uint8_t *where)
+{
+    enum wl_hint hint[WL_MAX_ALLOCS];
+    for (size_t i = 0; i < in->nallocs; i++)
+        hint[i] = in->a[i].hint != WL_HINT_NONE ? in->a[i].hint : WL_HINT_BW;
+    get_allocation(in, hint);
+    struct rng r;
+    rng_init(&r, in->seed, "driver.placement.bw-aware");
+    uint64_t room = in->capacity, first = 0;
+    for (size_t i = 0; i < in->nallocs; i++) {
+        uint64_t n = in->a[i].npages;
+        switch (hint[i]) {
+        case WL_HINT_BW:
+            place_bw_draw(&r, in->bo_share, first, n, &room, where);
+            break;
+        case WL_HINT_BO:
+            for (uint64_t p = first; p < first + n; p++) {
+                where[p] = room ? PLACE_GPU : PLACE_HOST;   /* full: the other pool */
+                if (room) room--;
+            }
+            break;
+        default:
+            for (uint64_t p = first; p < first + n; p++) where[p] = PLACE_HOST;
+            break;
+        }
+        first += n;
+    }
+}
+
+const struct place_ops place_annotated_ops = { "annotated", place };

@@ -1,0 +1,42 @@
+/* Oracle placement (thesis Sec. 2.4, 4.3.2): a two-pass simulation.  Pass 1
+ * (`uvmsim profile`) counts the accesses that reach memory -- after the
+ * caches -- per 4 KiB page; pass 2 puts "the minimum number of pages, when
+ * sorted from hottest to coldest, such that the GDDR bandwidth is fully
+ * subscribed" in GPU memory: the hottest pages until they carry the GPU's
+ * bandwidth share y/100 of all accesses, or GPU memory is full; the rest
+ * in the host's.  Ties keep allocation order (a stable sort). */
+#include <stdlib.h>
+#include "placement.h"
+
+struct pc { uint64_t count, page; };
+
+static int hotter(const void *a, const void *b)
+{
+    const struct pc *x = a, *y = b;
+    if (x->count != y->count) return x->count > y->count ? -1 : 1;
+    return x->page < y->page ? -1 : x->page > y->page;
+}
+
+static void place(const struct place_in *in, uint8_t *where)
+{
+    SIM_ASSERT(in->page_dram, "driver", 0, "oracle placement without a profile");
+    struct pc *p = xmalloc((in->npages ? in->npages : 1) * sizeof *p);
+    uint64_t total = 0;
+    for (uint64_t i = 0; i < in->npages; i++) {
+        p[i] = (struct pc){ in->page_dram[i], i };
+        total += in->page_dram[i];
+        where[i] = PLACE_HOST;
+    }
+    qsort(p, in->npages, sizeof *p, hotter);
+    /* Stop once the GPU's share of the accesses is reached. */
+    double target = in->bo_share * (double)total;
+    uint64_t cum = 0;
+    for (uint64_t k = 0; k < in->npages && k < in->capacity; k++) {
+        if ((double)cum >= target || !p[k].count) break;
+        where[p[k].page] = PLACE_GPU;
+        cum += p[k].count;
+    }
+    free(p);
+}
+
+const struct place_ops place_oracle_ops = { "oracle", place };
