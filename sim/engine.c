@@ -141,9 +141,13 @@ sim_time engine_end_time(const struct engine *e)
 }
 uint64_t engine_events(const struct engine *e) { return e->events; }
 
+/* (time, key) as one 128-bit number: compared without a branch on equal
+ * times (issue 13; see tick_ord). */
+__extension__ typedef unsigned __int128 order128;
+
 static inline bool ev_before(const struct event *a, const struct event *b)
 {
-    return a->t < b->t || (a->t == b->t && a->key < b->key);
+    return ((order128)a->t << 64 | a->key) < ((order128)b->t << 64 | b->key);
 }
 
 static void heap_push(struct engine *e, struct event ev)
@@ -194,7 +198,6 @@ static struct event heap_pop(struct engine *e)
  * equal times (components of one clock domain tie on time at every edge,
  * and the branch on the key mispredicted often enough to cost a fifth of
  * the engine's time; issue 13). */
-__extension__ typedef unsigned __int128 order128;
 static inline order128 tick_ord(const struct tick *a)
 {
     return (order128)a->t << 64 | a->key;
@@ -496,7 +499,7 @@ static inline bool tick_first(const struct engine *e)
     if (!e->n) return true;
     const struct tick *a = &e->th[0];
     const struct event *b = &e->heap[0];
-    return a->t < b->t || (a->t == b->t && a->key < b->key);
+    return ((order128)a->t << 64 | a->key) < ((order128)b->t << 64 | b->key);
 }
 
 enum run_status engine_run(struct engine *e)
