@@ -25,6 +25,7 @@ void gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size,
     if (!size) size = 1;
     uint64_t prev = UINT64_MAX;     /* the previous active lane's line */
     uint32_t li = 0;
+    uint8_t cur = 0;                /* its sectors, not yet in line_mask[li] */
     for (uint32_t m = active; m; m &= m - 1) {
         uint64_t a = addr[__builtin_ctz(m)];
         uint64_t line = a & ~(uint64_t)(LINE_SIZE - 1);
@@ -32,6 +33,8 @@ void gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size,
          * without a search (the same index the search would return). */
         if (line != prev) {
             bool added;
+            if (prev != UINT64_MAX) out->line_mask[li] |= cur;
+            cur = 0;
             li = find_or_add(out->line_addr, &out->nlines, line, &added);
             if (added) {
                 bool padd;
@@ -45,8 +48,9 @@ void gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size,
         if (last >= LINE_SIZE) last = LINE_SIZE - 1;
         /* sectors off / 32 .. last / 32 */
         unsigned lo = (unsigned)(off / SECTOR_SIZE), hi = (unsigned)(last / SECTOR_SIZE);
-        out->line_mask[li] |= (uint8_t)(((2u << hi) - 1) & ~((1u << lo) - 1));
+        cur |= (uint8_t)(((2u << hi) - 1) & ~((1u << lo) - 1));
     }
+    if (prev != UINT64_MAX) out->line_mask[li] |= cur;
     for (uint32_t i = 0; i < out->nlines; i++)
         out->nsectors += sector_count(out->line_mask[i]);
 }
