@@ -19,6 +19,7 @@ void ts_init(struct timing_state *t, const struct dram_params *p)
     t->p = p;
     t->banks = xcalloc(p->nbanks, sizeof *t->banks);
     t->groups = xcalloc(p->ngroups, sizeof *t->groups);
+    t->open_m = xcalloc((p->nbanks + 63) / 64, sizeof *t->open_m);
     for (unsigned b = 0; b < p->nbanks; b++) t->banks[b].group = b % p->ngroups;
     t->rd_ok = t->wr_ok = t->act_ok = t->bus_free = 0;
     t->faw_i = t->nact = 0;
@@ -28,6 +29,7 @@ void ts_free(struct timing_state *t)
 {
     free(t->banks);
     free(t->groups);
+    free(t->open_m);
 }
 
 void ts_act(struct timing_state *t, unsigned bank, uint64_t row, sim_time now)
@@ -36,6 +38,7 @@ void ts_act(struct timing_state *t, unsigned bank, uint64_t row, sim_time now)
     struct bank *b = &t->banks[bank];
     struct bgroup *g = &t->groups[b->group];
     b->open = true;
+    t->open_m[bank / 64] |= 1ULL << (bank % 64);
     b->row = row;
     b->col_ok = now + p->tRCD;
     b->pre_ok = now + p->tRAS;
@@ -51,6 +54,7 @@ void ts_pre(struct timing_state *t, unsigned bank, sim_time now)
 {
     struct bank *b = &t->banks[bank];
     b->open = false;
+    t->open_m[bank / 64] &= ~(1ULL << (bank % 64));
     b->act_ok = tmax(b->act_ok, now + t->p->tRP);
 }
 

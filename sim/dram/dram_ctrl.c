@@ -84,7 +84,7 @@ static void bank_open(struct channel *c, struct dqueue *q, uint32_t i, sim_time 
     ts_act(&c->ts, e->bank, e->row, now);
     e->opened = true;
     struct dqueue *other = q == &c->rq ? &c->wq : &c->rq;
-    q->bk[e->bank].open = e->group;
+    dq_set_open(q, e->bank, e->group);
     dq_bank_opened(other, e->bank, e->row);
 }
 
@@ -242,7 +242,15 @@ static sim_time refresh_step(struct channel *c, sim_time now)
  *    wants (PRE) serves its oldest request; the oldest of those goes;
  *  - a bank whose open row is wanted holds its other requests back.
  * This is the request-by-request rule exactly (the same command each
- * clock), in time proportional to the banks with queued requests. */
+ * clock), in time proportional to the banks with queued requests.  The
+ * banks of each kind (with a hit; open without one; closed) are bitsets,
+ * walked in bank order: the choice is the smallest arrival number, the
+ * same in any order. */
+#define FOR_BANKS(b, nw, expr)                                              \
+    for (uint32_t w_ = 0; w_ < (nw); w_++)                                  \
+        for (uint64_t m_ = (expr); m_; m_ &= m_ - 1)                        \
+            for (unsigned b = w_ * 64 + (unsigned)__builtin_ctzll(m_), o_ = 1; o_; o_ = 0)
+
 static sim_time schedule(struct channel *c, sim_time now)
 {
     const struct dram_params *p = c->p;
@@ -252,17 +260,21 @@ static sim_time schedule(struct channel *c, sim_time now)
     bool writes = c->drain || (c->rq.n == 0 && c->wq.n > 0);
     struct dqueue *q = writes ? &c->wq : &c->rq;
     const struct bank *banks = ts->banks;
+    const uint64_t *act = q->act_m, *hit = q->hit_m, *open = ts->open_m;
+    const uint32_t nw = q->nwords;
     bool issued = false;
     uint32_t best = DQ_NONE;
+    uint64_t bseq = UINT64_MAX;
     /* column: the oldest hit whose bank may take a column command */
     if (ts_col_all(ts, writes) <= now) {
-        for (uint32_t k = 0; k < q->nactive; k++) {
-            unsigned b = q->active[k];
-            uint32_t g = q->bk[b].open;
-            if (g == DQ_NONE || ts_col_bank(ts, b, writes) > now) continue;
-            uint32_t i = q->g[g].head;
-            if (best == DQ_NONE || q->e[i].seq < q->e[best].seq) best = i;
+        unsigned bb = 0;
+        FOR_BANKS(b, nw, hit[w_]) {
+            if (q->bk[b].hit_seq < bseq && ts_col_bank(ts, b, writes) <= now) {
+                bseq = q->bk[b].hit_seq;
+                bb = b;
+            }
         }
+        if (bseq != UINT64_MAX) best = q->g[q->bk[bb].open].head;
     }
     if (best != DQ_NONE) {
         issue_burst(c, q, best, now);
@@ -270,15 +282,18 @@ static sim_time schedule(struct channel *c, sim_time now)
     }
     /* row: the oldest request of a bank that is closed (ACT) or open on a
      * row no queued request wants (PRE) */
-    bool act_ok = ts_act_all(ts) <= now;
     best = DQ_NONE;
-    for (uint32_t k = 0; k < q->nactive; k++) {
-        unsigned b = q->active[k];
-        if (banks[b].open ? q->bk[b].open != DQ_NONE || banks[b].pre_ok > now
-                          : !act_ok || ts_act_bank(ts, b) > now) continue;
-        uint32_t i = q->bk[b].head;
-        if (best == DQ_NONE || q->e[i].seq < q->e[best].seq) best = i;
+    bseq = UINT64_MAX;
+    unsigned bb = 0;
+    FOR_BANKS(b, nw, act[w_] & ~hit[w_] & open[w_]) {
+        if (q->bk[b].seq < bseq && banks[b].pre_ok <= now) { bseq = q->bk[b].seq; bb = b; }
     }
+    if (ts_act_all(ts) <= now) {
+        FOR_BANKS(b, nw, act[w_] & ~open[w_]) {
+            if (q->bk[b].seq < bseq && ts_act_bank(ts, b) <= now) { bseq = q->bk[b].seq; bb = b; }
+        }
+    }
+    if (bseq != UINT64_MAX) best = q->bk[bb].head;
     if (best != DQ_NONE) {
         struct dreq *e = &q->e[best];
         if (!banks[e->bank].open) {
@@ -292,16 +307,13 @@ static sim_time schedule(struct channel *c, sim_time now)
     /* Sleep until some queued request's next command may issue (at least
      * one clock after a command): no tick is spent waiting on timing.  A
      * bank whose open row is wanted holds its other requests back. */
-    sim_time col = TIME_NEVER, act = TIME_NEVER, pre = TIME_NEVER;
-    for (uint32_t k = 0; k < q->nactive; k++) {
-        unsigned b = q->active[k];
-        if (q->bk[b].open != DQ_NONE) col = tmin(col, ts_col_bank(ts, b, writes));
-        else if (banks[b].open) pre = tmin(pre, banks[b].pre_ok);
-        else act = tmin(act, ts_act_bank(ts, b));
-    }
+    sim_time col = TIME_NEVER, actt = TIME_NEVER, pre = TIME_NEVER;
+    FOR_BANKS(b, nw, hit[w_]) col = tmin(col, ts_col_bank(ts, b, writes));
+    FOR_BANKS(b, nw, act[w_] & ~hit[w_] & open[w_]) pre = tmin(pre, banks[b].pre_ok);
+    FOR_BANKS(b, nw, act[w_] & ~open[w_]) actt = tmin(actt, ts_act_bank(ts, b));
     if (col != TIME_NEVER) col = ts_max(col, ts_col_all(ts, writes));
-    if (act != TIME_NEVER) act = ts_max(act, ts_act_all(ts));
-    sim_time next = tmin(col, tmin(act, pre));
+    if (actt != TIME_NEVER) actt = ts_max(actt, ts_act_all(ts));
+    sim_time next = tmin(col, tmin(actt, pre));
     if (issued && next < now + p->tck) next = now + p->tck;
     return next;
 }

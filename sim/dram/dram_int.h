@@ -42,6 +42,7 @@ struct bgroup { sim_time rd_ok, wr_ok, act_ok; };
 struct timing_state {
     const struct dram_params *p;
     struct bank *banks;
+    uint64_t *open_m;           /* bit b: bank b open (mirrors banks[b].open) */
     struct bgroup *groups;
     sim_time rd_ok, wr_ok, act_ok, bus_free;
     sim_time faw[4];            /* the last four ACTs, oldest at faw_i */
@@ -116,8 +117,12 @@ struct rgroup { uint64_t row; unsigned bank; uint32_t n, head, tail, slot; };
 
 struct qbank {
     uint32_t n, head, tail;     /* this bank's entries, oldest first */
-    uint32_t open;              /* group of the bank's open row, if queued */
-    uint32_t apos;              /* index in active[] while n > 0 */
+    uint32_t open;              /* group of the bank's open row, if queued
+                                   (set through dq_set_open) */
+    /* Arrival numbers of the bank's oldest entry and of its open row's
+     * oldest entry (UINT64_MAX: none), kept beside the bank so that the
+     * scheduler compares banks without following the lists. */
+    uint64_t seq, hit_seq;
 };
 
 struct dqueue {
@@ -125,8 +130,13 @@ struct dqueue {
     uint32_t cap, n, free, head, tail;
     uint64_t seq;
     struct qbank *bk;           /* per bank */
-    unsigned *active;           /* banks with entries, in no order */
-    uint32_t nactive;
+    uint32_t nactive;           /* banks with entries */
+    /* Bitsets over banks (nwords words): act_m, banks with entries;
+     * hit_m, banks whose open row has queued entries (bk[b].open set).
+     * The scheduler walks only the banks that can take a command of each
+     * kind, without a branch per bank on what it can take. */
+    uint64_t *act_m, *hit_m;
+    uint32_t nwords;
     struct rgroup *g;           /* cap groups */
     uint32_t gfree;
     uint32_t *hash, hmask;      /* (bank, row) -> group */
@@ -142,6 +152,19 @@ uint32_t dq_find(const struct dqueue *q, unsigned bank, uint64_t row);
 /* The bank opened a row / was precharged: its row hits change. */
 void dq_bank_opened(struct dqueue *q, unsigned bank, uint64_t row);
 void dq_bank_closed(struct dqueue *q, unsigned bank);
+/* bk[bank].open and its bit in hit_m. */
+static inline void dq_set_open(struct dqueue *q, unsigned bank, uint32_t group)
+{
+    uint64_t bit = 1ULL << (bank % 64);
+    q->bk[bank].open = group;
+    if (group == DQ_NONE) {
+        q->hit_m[bank / 64] &= ~bit;
+        q->bk[bank].hit_seq = UINT64_MAX;
+    } else {
+        q->hit_m[bank / 64] |= bit;
+        q->bk[bank].hit_seq = q->e[q->g[group].head].seq;
+    }
+}
 
 /* ---- the channel controller (dram_ctrl.c) ---- */
 struct dram_chstats {

@@ -39,9 +39,11 @@ void dq_init(struct dqueue *q, uint32_t cap, unsigned nbanks)
     for (uint32_t i = 0; i < hs; i++) q->hash[i] = DQ_NONE;
     q->bk = xcalloc(nbanks, sizeof *q->bk);
     for (unsigned b = 0; b < nbanks; b++)
-        q->bk[b] = (struct qbank){ 0, DQ_NONE, DQ_NONE, DQ_NONE, DQ_NONE };
-    q->active = xcalloc(nbanks, sizeof *q->active);
+        q->bk[b] = (struct qbank){ 0, DQ_NONE, DQ_NONE, DQ_NONE, UINT64_MAX, UINT64_MAX };
     q->nactive = 0;
+    q->nwords = (nbanks + 63) / 64;
+    q->act_m = xcalloc(q->nwords, sizeof *q->act_m);
+    q->hit_m = xcalloc(q->nwords, sizeof *q->hit_m);
 }
 
 void dq_free(struct dqueue *q)
@@ -50,7 +52,8 @@ void dq_free(struct dqueue *q)
     free(q->g);
     free(q->hash);
     free(q->bk);
-    free(q->active);
+    free(q->act_m);
+    free(q->hit_m);
 }
 
 uint32_t dq_find(const struct dqueue *q, unsigned bank, uint64_t row)
@@ -117,9 +120,13 @@ uint32_t dq_insert(struct dqueue *q, const struct dreq *proto, bool open, uint64
     struct qbank *b = &q->bk[e->bank];
     e->bprev = b->tail;
     e->bnext = DQ_NONE;
-    if (b->tail != DQ_NONE) q->e[b->tail].bnext = i; else b->head = i;
+    if (b->tail != DQ_NONE) q->e[b->tail].bnext = i;
+    else { b->head = i; b->seq = e->seq; }
     b->tail = i;
-    if (b->n++ == 0) { b->apos = q->nactive; q->active[q->nactive++] = e->bank; }
+    if (b->n++ == 0) {
+        q->act_m[e->bank / 64] |= 1ULL << (e->bank % 64);
+        q->nactive++;
+    }
     /* the (bank, row) group */
     bool created;
     uint32_t gi = group_get(q, e->bank, e->row, &created);
@@ -129,7 +136,7 @@ uint32_t dq_insert(struct dqueue *q, const struct dreq *proto, bool open, uint64
     if (g->tail != DQ_NONE) q->e[g->tail].gnext = i; else g->head = i;
     g->tail = i;
     g->n++;
-    if (created && open && open_row == e->row) b->open = gi;
+    if (created && open && open_row == e->row) dq_set_open(q, e->bank, gi);
     q->n++;
     return i;
 }
@@ -140,13 +147,12 @@ void dq_remove(struct dqueue *q, uint32_t i)
     if (e->prev != DQ_NONE) q->e[e->prev].next = e->next; else q->head = e->next;
     if (e->next != DQ_NONE) q->e[e->next].prev = e->prev; else q->tail = e->prev;
     struct qbank *b = &q->bk[e->bank];
-    if (e->bprev != DQ_NONE) q->e[e->bprev].bnext = e->bnext; else b->head = e->bnext;
+    if (e->bprev != DQ_NONE) q->e[e->bprev].bnext = e->bnext;
+    else { b->head = e->bnext; b->seq = e->bnext != DQ_NONE ? q->e[e->bnext].seq : UINT64_MAX; }
     if (e->bnext != DQ_NONE) q->e[e->bnext].bprev = e->bprev; else b->tail = e->bprev;
     if (--b->n == 0) {
-        unsigned last = q->active[--q->nactive];
-        q->active[b->apos] = last;
-        q->bk[last].apos = b->apos;
-        b->apos = DQ_NONE;
+        q->act_m[e->bank / 64] &= ~(1ULL << (e->bank % 64));
+        q->nactive--;
     }
     /* Only a group's oldest entry is ever served to completion: FR-FCFS
      * picks the oldest hit of a row, and its bursts finish it. */
@@ -154,8 +160,9 @@ void dq_remove(struct dqueue *q, uint32_t i)
     SIM_ASSERT(g->head == i, "dram", 0, "queue entry leaves its row group out of order");
     g->head = e->gnext;
     if (g->head == DQ_NONE) g->tail = DQ_NONE;
+    else if (b->open == e->group) b->hit_seq = q->e[g->head].seq;
     if (--g->n == 0) {
-        if (b->open == e->group) b->open = DQ_NONE;
+        if (b->open == e->group) dq_set_open(q, e->bank, DQ_NONE);
         group_drop(q, e->group);
     }
     e->next = q->free;
@@ -165,7 +172,7 @@ void dq_remove(struct dqueue *q, uint32_t i)
 
 void dq_bank_opened(struct dqueue *q, unsigned bank, uint64_t row)
 {
-    q->bk[bank].open = q->bk[bank].n ? dq_find(q, bank, row) : DQ_NONE;
+    dq_set_open(q, bank, q->bk[bank].n ? dq_find(q, bank, row) : DQ_NONE);
 }
 
-void dq_bank_closed(struct dqueue *q, unsigned bank) { q->bk[bank].open = DQ_NONE; }
+void dq_bank_closed(struct dqueue *q, unsigned bank) { dq_set_open(q, bank, DQ_NONE); }

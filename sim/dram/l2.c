@@ -98,7 +98,7 @@ static struct mem_req *own_req(struct slice *s, enum req_kind k, uint64_t addr,
     r->kind = k;
     r->paddr = r->vaddr = addr;
     r->sector_mask = mask;
-    r->size = (uint32_t)__builtin_popcount(mask) * SECTOR_SIZE;
+    r->size = sector_count(mask) * SECTOR_SIZE;
     r->slot = slot;
     r->t_issue = now;
     r->reply = &s->fill;

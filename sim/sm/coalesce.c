@@ -23,23 +23,34 @@ void gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size,
 {
     out->nlines = out->npages = out->nsectors = 0;
     if (!size) size = 1;
-    for (uint32_t l = 0; l < WARP_SIZE; l++) {
-        if (!(active >> l & 1)) continue;
-        uint64_t a = addr[l];
+    uint64_t prev = UINT64_MAX;     /* the previous active lane's line */
+    uint32_t li = 0;
+    uint8_t cur = 0;                /* its sectors, not yet in line_mask[li] */
+    for (uint32_t m = active; m; m &= m - 1) {
+        uint64_t a = addr[__builtin_ctz(m)];
         uint64_t line = a & ~(uint64_t)(LINE_SIZE - 1);
-        bool added;
-        uint32_t li = find_or_add(out->line_addr, &out->nlines, line, &added);
-        if (added) {
-            bool padd;
-            out->line_mask[li] = 0;
-            out->line_page[li] = (uint8_t)find_or_add(out->page_vpn, &out->npages,
-                                                      page_of(a), &padd);
+        /* Neighbouring lanes mostly share a line: that one is found
+         * without a search (the same index the search would return). */
+        if (line != prev) {
+            bool added;
+            if (prev != UINT64_MAX) out->line_mask[li] |= cur;
+            cur = 0;
+            li = find_or_add(out->line_addr, &out->nlines, line, &added);
+            if (added) {
+                bool padd;
+                out->line_mask[li] = 0;
+                out->line_page[li] = (uint8_t)find_or_add(out->page_vpn, &out->npages,
+                                                          page_of(a), &padd);
+            }
+            prev = line;
         }
         uint64_t off = a - line, last = off + size - 1;
         if (last >= LINE_SIZE) last = LINE_SIZE - 1;
-        for (uint64_t sct = off / SECTOR_SIZE; sct <= last / SECTOR_SIZE; sct++)
-            out->line_mask[li] |= (uint8_t)(1u << sct);
+        /* sectors off / 32 .. last / 32 */
+        unsigned lo = (unsigned)(off / SECTOR_SIZE), hi = (unsigned)(last / SECTOR_SIZE);
+        cur |= (uint8_t)(((2u << hi) - 1) & ~((1u << lo) - 1));
     }
+    if (prev != UINT64_MAX) out->line_mask[li] |= cur;
     for (uint32_t i = 0; i < out->nlines; i++)
-        out->nsectors += (uint32_t)__builtin_popcount(out->line_mask[i]);
+        out->nsectors += sector_count(out->line_mask[i]);
 }

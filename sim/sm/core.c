@@ -265,7 +265,7 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
         q->vaddr = m->c.line_addr[l];
         q->paddr = frame | (m->c.line_addr[l] & (PAGE_SIZE - 1));
         q->sector_mask = m->c.line_mask[l];
-        q->size = (uint32_t)__builtin_popcount(q->sector_mask) * SECTOR_SIZE;
+        q->size = sector_count(q->sector_mask) * SECTOR_SIZE;
         q->sm = (uint16_t)s->id;
         q->warp = r->warp;
         q->slot = mi << 8 | l;

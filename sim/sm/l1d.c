@@ -26,7 +26,7 @@ static void fill_request(struct sm *s, struct cache_mshr *m, uint8_t mask, sim_t
     f->kind = REQ_LOAD;
     f->paddr = f->vaddr = m->line << LINE_SHIFT;
     f->sector_mask = mask;
-    f->size = (uint32_t)__builtin_popcount(mask) * SECTOR_SIZE;
+    f->size = sector_count(mask) * SECTOR_SIZE;
     f->sm = (uint16_t)s->id;
     f->warp = FILL_WARP;
     f->slot = cache_mshr_index(&s->l1, m);

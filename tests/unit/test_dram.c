@@ -273,11 +273,13 @@ END_TEST
 
 /* The queue index (dram_queue.c) against a brute-force reading of the same
  * queue, under random inserts, row opens/closes and removals of the
- * oldest hit: each bank's oldest entry and oldest open-row hit, the hit
- * count and the arrival order must agree with a scan. */
+ * oldest hit: each bank's oldest entry and oldest open-row hit (and their
+ * arrival numbers kept beside the bank), the hit count, the bitsets of
+ * banks with entries and with hits, and the arrival order must agree with
+ * a scan.  BANKS = 70 puts banks in two bitset words. */
 START_TEST(queue_index_agrees_with_a_scan)
 {
-    enum { CAP = 24, BANKS = 4, ROWS = 5 };
+    enum { CAP = 96, BANKS = 70, ROWS = 5 };
     struct dqueue q;
     dq_init(&q, CAP, BANKS);
     bool open[BANKS] = { false };
@@ -321,14 +323,22 @@ START_TEST(queue_index_agrees_with_a_scan)
         }
         ck_assert_uint_eq(n, q.n);
         uint32_t active = 0;
-        for (unsigned k = 0; k < BANKS; k++) {
-            ck_assert_uint_eq(q.bk[k].n, nb[k]);
-            ck_assert_uint_eq(q.bk[k].head, oldest[k]);
-            active += nb[k] > 0;
+        /* One assertion per step (check's assertions are slow in bulk). */
+        int bad = -1;
+        for (unsigned k = 0; k < BANKS && bad < 0; k++) {
             uint32_t g = q.bk[k].open;
-            ck_assert_uint_eq(g == DQ_NONE ? DQ_NONE : q.g[g].head, oldest_hit[k]);
-            ck_assert_uint_eq(g == DQ_NONE ? 0 : q.g[g].n, hits[k]);
+            bool ok = q.bk[k].n == nb[k] && q.bk[k].head == oldest[k] &&
+                      (g == DQ_NONE ? DQ_NONE : q.g[g].head) == oldest_hit[k] &&
+                      (g == DQ_NONE ? 0 : q.g[g].n) == hits[k] &&
+                      q.bk[k].seq == (oldest[k] == DQ_NONE ? UINT64_MAX : q.e[oldest[k]].seq) &&
+                      q.bk[k].hit_seq == (oldest_hit[k] == DQ_NONE ? UINT64_MAX
+                                                                   : q.e[oldest_hit[k]].seq) &&
+                      (q.act_m[k / 64] >> (k % 64) & 1) == (nb[k] > 0) &&
+                      (q.hit_m[k / 64] >> (k % 64) & 1) == (hits[k] > 0);
+            if (!ok) bad = (int)k;
+            active += nb[k] > 0;
         }
+        ck_assert_msg(bad < 0, "step %d: bank %d disagrees with the scan", step, bad);
         ck_assert_uint_eq(q.nactive, active);
     }
 #undef RND
