@@ -82,12 +82,8 @@ static uint64_t capacity_pages(const struct config *cfg, uint64_t footprint, uin
 /* Impossible combinations, named at the key that makes them so. */
 static bool bad_key(const struct config *c, struct cfg_error *err, const char *key, const char *why)
 {
-    const struct cfg_value *v = cfg_get(c, key);
-    char where[300] = "";
-    if (v->file && v->line) snprintf(where, sizeof where, "%s:%d:%d: ", v->file, v->line, v->col);
-    else if (v->file) snprintf(where, sizeof where, "%s '%s=%s': ", v->file, key, v->text);
-    snprintf(err->msg, sizeof err->msg, "%skey '%s': %s", where, key, why);
-    return false;
+    const char *keys[] = {key, NULL};
+    return cfg_fail_keys(c, err, keys, "%s", why);
 }
 
 bool driver_config_check(const struct config *c, struct cfg_error *err)

@@ -40,12 +40,8 @@ const struct place_ops *place_find(const char *name)
 
 static bool bad(const struct config *c, struct cfg_error *err, const char *key, const char *why)
 {
-    const struct cfg_value *v = cfg_get(c, key);
-    char where[300] = "";
-    if (v->file && v->line) snprintf(where, sizeof where, "%s:%d:%d: ", v->file, v->line, v->col);
-    else if (v->file) snprintf(where, sizeof where, "%s '%s=%s': ", v->file, key, v->text);
-    snprintf(err->msg, sizeof err->msg, "%skey '%s': %s", where, key, why);
-    return false;
+    const char *keys[] = {key, NULL};
+    return cfg_fail_keys(c, err, keys, "%s", why);
 }
 
 bool placement_config_check(const struct config *c, struct cfg_error *err)
