@@ -249,7 +249,7 @@ static void *cns_create(struct workload *wl, const struct config *cfg)
     m->lead = lead_pad + CNS_R * m->S + CNS_R * m->P + CNS_R;
     uint64_t bytes = (lead_pad + nxp * nyp * nzp) * 8;
     for (int i = 0; i < CNS_VOLS; i++) {
-        char name[16];
+        char name[24];
         snprintf(name, sizeof name, "d_volumes[%d]", i);
         m->vol[i] = wl_add_alloc(wl, name, bytes);
     }
