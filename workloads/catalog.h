@@ -47,5 +47,6 @@ extern const struct wl_info srad_v1_info;
 extern const struct wl_info xsbench_info;
 extern const struct wl_info minife_info;
 extern const struct wl_info comd_info;
+extern const struct wl_info cns_info;
 
 #endif

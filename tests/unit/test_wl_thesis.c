@@ -597,6 +597,260 @@ START_TEST(comd_steps)
 }
 END_TEST
 
+/* ---- cns (proxy-apps-doe/cns/prototype_simple.cu, run.bash's cns_all).
+ * Grid 32 x 8 x 16: nx_pad = 32 + 8 = 40, not a multiple of 16, so + (16 -
+ * 8) = 48 = P; ny_pad = 16, S = 48 * 16 = 768; nz_pad = 24; lead_pad = 16 -
+ * 4 = 12; padding_to_first_output_cell = 12 + 4*768 + 4*48 + 4 = 3280.  A
+ * volume is (12 + 48*16*24) * 8 = 147552 bytes; element idx (relative to
+ * the shifted pointer) sits at byte (3280 + idx) * 8 of its volume. */
+#define CN_P 48
+#define CN_S 768
+#define CN_O(i) (((int64_t)3280 + (i)) * 8)
+static const int64_t cn_ny = 8, cn_nz = 16;
+static struct { int v; int64_t i; } cn_seen[160];
+static int cn_nseen;
+
+/* One __ldg of the source: a load of an address already loaded in this
+ * step with no store since is the same register (C semantics, see
+ * docs/decisions.md); a store forgets everything (the pointers may alias). */
+static void cn_ld(struct wlh_seq *s, int v, int64_t i)
+{
+    for (int k = 0; k < cn_nseen; k++)
+        if (cn_seen[k].v == v && cn_seen[k].i == i) return;
+    cn_seen[cn_nseen].v = v; cn_seen[cn_nseen++].i = i;
+    wlh_push(s, L(v, CN_O(i)));
+}
+static void cn_st(struct wlh_seq *s, int v, int64_t i)
+{ wlh_push(s, S(v, CN_O(i))); cn_nseen = 0; }
+
+/* The nine kernels transcribed from prototype_simple.cu, each thread's
+ * loop nest as written; d_volumes[] bound as main() binds them. */
+static void cn_kernel(struct wlh_seq *s, int k, uint64_t b, uint32_t tid)
+{
+    int64_t ix = tid % 32, i2 = (int64_t)b * 8 + tid / 32;
+    bool ymarch = k == 4;
+    int64_t stride = ymarch ? CN_P : CN_S;
+    int64_t out = ymarch ? i2 * CN_S + ix : i2 * CN_P + ix, in = out - 4 * stride;
+    int64_t n = ymarch ? cn_ny : cn_nz;
+    /* the register queues: elements 1..8 before the loop, one per step */
+    static const int q[9][6] = { { 3 }, { 0 }, { 1 }, { 1 }, { 1, 2, 3 }, { 1, 2, 3 },
+                                 { 7, 1, 2, 3 }, { 0, 1, 4 }, { 0, 1, 2, 3, 7 } };
+    static const int nq[9] = { 1, 0, 1, 1, 3, 3, 4, 3, 5 };
+    cn_nseen = 0;
+    for (int i = 1; i < 9; i++, in += stride)
+        for (int j = 0; j < nq[k]; j++) wlh_push(s, L(q[k][j], CN_O(in)));
+    for (int64_t it = 0; it < n; it++, in += stride, out += stride) {
+        cn_nseen = 0;
+        for (int j = 0; j < nq[k]; j++) cn_ld(s, q[k][j], in);
+        switch (k) {
+        case 0:     /* update_rho_single_pass(rho 0, ux 1, uy 2, uz 3) */
+            for (int i = 1; i <= 4; i++) {
+                cn_ld(s, 1, out + i); cn_ld(s, 1, out - i);
+                cn_ld(s, 2, out + i * CN_P); cn_ld(s, 2, out - i * CN_P);
+            }
+            cn_ld(s, 0, out); cn_st(s, 0, out);
+            break;
+        case 1:     /* first_derivative_x(vx_x 0, vx 1) */
+            cn_ld(s, 1, out);
+            for (int i = 1; i <= 4; i++) { cn_ld(s, 1, out + i); cn_ld(s, 1, out - i); }
+            cn_st(s, 0, out);
+            break;
+        case 2:     /* first_derivative_z(vz_z 0, vz 1) */
+            cn_st(s, 0, out);
+            break;
+        case 3:     /* D_momentum_x(difflux 0, vx 1, vy_y 2, vz_z 3) */
+            cn_ld(s, 2, out); cn_ld(s, 3, out);
+            for (int i = 1; i <= 4; i++) {
+                cn_ld(s, 1, out + i); cn_ld(s, 1, out - i);
+                cn_ld(s, 1, out + i * CN_P); cn_ld(s, 1, out - i * CN_P);
+                cn_ld(s, 2, out + i); cn_ld(s, 2, out - i);
+                cn_ld(s, 3, out + i); cn_ld(s, 3, out - i);
+            }
+            cn_st(s, 0, out);
+            break;
+        case 4:     /* D_momentum_y_Q(difflux 0, vy 1, vx_x 2, vz_z 3), marching y */
+            for (int i = 1; i <= 4; i++) {
+                cn_ld(s, 1, out + i); cn_ld(s, 1, out - i);
+                cn_ld(s, 1, out + i * CN_S); cn_ld(s, 1, out - i * CN_S);
+            }
+            cn_st(s, 0, out);
+            break;
+        case 5:     /* D_momentum_z_Q(difflux 0, vz 1, vx_x 2, vy_y 3) */
+            for (int i = 1; i <= 4; i++) {
+                cn_ld(s, 1, out + i); cn_ld(s, 1, out - i);
+                cn_ld(s, 1, out + i * CN_P); cn_ld(s, 1, out - i * CN_P);
+            }
+            cn_st(s, 0, out);
+            break;
+        case 6:     /* D_energy_4q(difflux_E 0, T 7, vx 1, vy 2, vz 3, dfx 4, dfy 5, dfz 6) */
+            for (int i = 1; i <= 4; i++) {
+                static const int f[4] = { 7, 1, 2, 3 };
+                for (int j = 0; j < 4; j++) {
+                    cn_ld(s, f[j], out + i); cn_ld(s, f[j], out - i);
+                    cn_ld(s, f[j], out + i * CN_P); cn_ld(s, f[j], out - i * CN_P);
+                }
+            }
+            cn_ld(s, 4, out); cn_ld(s, 1, out); cn_ld(s, 5, out); cn_ld(s, 2, out);
+            cn_ld(s, 6, out); cn_ld(s, 3, out);
+            cn_st(s, 0, out);
+            break;
+        case 7:     /* update_rE(rE 0, p 1, vx 2, vy 3, vz 4, difflux_E 5);
+                     * rEp_vy_y reads g_vx, as the source does */
+            for (int i = 1; i <= 4; i++) {
+                const int64_t d[4] = { i, -i, i * CN_P, -i * CN_P };
+                for (int j = 0; j < 4; j++) {
+                    cn_ld(s, 2, out + d[j]); cn_ld(s, 0, out + d[j]); cn_ld(s, 1, out + d[j]);
+                }
+            }
+            cn_ld(s, 0, out); cn_ld(s, 5, out); cn_st(s, 0, out);
+            break;
+        default:    /* update_xyz_m4s(ux 0, uy 1, uz 2, rho 3, dfx 4, dfy 5, dfz 6, p 7) */
+            for (int i = 1; i <= 4; i++) {
+                int64_t x = i, y = i * CN_P;
+                /* hypterm_x: rho ux ux (x), rho ux uy (y), p (x) */
+                cn_ld(s, 3, out + x); cn_ld(s, 0, out + x); cn_ld(s, 0, out + x);
+                cn_ld(s, 3, out - x); cn_ld(s, 0, out - x); cn_ld(s, 0, out - x);
+                cn_ld(s, 3, out + y); cn_ld(s, 0, out + y); cn_ld(s, 1, out + y);
+                cn_ld(s, 3, out - y); cn_ld(s, 0, out - y); cn_ld(s, 1, out - y);
+                cn_ld(s, 7, out + x); cn_ld(s, 7, out - x);
+                /* hypterm_y: rho ux uy (x), rho uy uy (y), p (y) */
+                cn_ld(s, 3, out + x); cn_ld(s, 0, out + x); cn_ld(s, 1, out + x);
+                cn_ld(s, 3, out - x); cn_ld(s, 0, out - x); cn_ld(s, 1, out - x);
+                cn_ld(s, 3, out + y); cn_ld(s, 1, out + y); cn_ld(s, 1, out + y);
+                cn_ld(s, 3, out - y); cn_ld(s, 1, out - y); cn_ld(s, 1, out - y);
+                cn_ld(s, 7, out + y); cn_ld(s, 7, out - y);
+                /* hypterm_z: rho ux uz (x), rho uy uz (y); z terms from queues */
+                cn_ld(s, 3, out + x); cn_ld(s, 0, out + x); cn_ld(s, 2, out + x);
+                cn_ld(s, 3, out - x); cn_ld(s, 0, out - x); cn_ld(s, 2, out - x);
+                cn_ld(s, 3, out + y); cn_ld(s, 1, out + y); cn_ld(s, 2, out + y);
+                cn_ld(s, 3, out - y); cn_ld(s, 1, out - y); cn_ld(s, 2, out - y);
+            }
+            cn_ld(s, 4, out); cn_st(s, 0, out);
+            cn_ld(s, 5, out); cn_st(s, 1, out);
+            cn_ld(s, 6, out); cn_st(s, 2, out);
+            break;
+        }
+    }
+}
+#define CN_REF(k) static void cn_k##k(struct wlh_seq *s, uint64_t b, uint32_t t) { cn_kernel(s, k, b, t); }
+CN_REF(0) CN_REF(1) CN_REF(2) CN_REF(3) CN_REF(4) CN_REF(5) CN_REF(6) CN_REF(7) CN_REF(8)
+
+static const char *const cn_sets[] = { "workload.kind=cns", "workload.cns.nx=32",
+    "workload.cns.ny=8", "workload.cns.nz=16" };
+
+START_TEST(cns_threads_by_hand)
+{
+    /* nine launches; pages: a volume read through a register queue is
+     * touched from byte CN_O(-4*768) = 1664 (page 0) of thread (0,0) to the
+     * last queue point CN_O(367 + 19*768) + 7 = 145919 (page 35) of thread
+     * (31,7) in its last step: 36 pages.  d_volumes[5] and [6] are only
+     * read or written at idx_out (difflux_y/z, difflux_E): CN_O(0) = 26240
+     * (page 6) to CN_O(367 + 15*768) + 7 = 121343 (page 29): 24 pages. */
+    struct wlh h = open_check(cn_sets, NSETS(cn_sets), 6 * 36 + 2 * 24, 9);
+    ck_assert_uint_eq(h.wl->nallocs, 8);
+    ck_assert_uint_eq(h.wl->footprint, 8 * 147552);
+    wlh_close(&h);
+    /* first_derivative_x (launch 1), thread (0, 0): idx = iz*768, field at
+     * idx, idx+1, idx-1, ..., idx+4, idx-4, then deriv[idx]: byte 26240 +
+     * 6144*iz + 8*d */
+    struct wlh_seq w = {0};
+    for (int iz = 0; iz < 16; iz++) {
+        uint64_t o = 26240 + 6144 * (uint64_t)iz;
+        uint64_t v[] = { L(1, o), L(1, o + 8), L(1, o - 8), L(1, o + 16), L(1, o - 16),
+                         L(1, o + 24), L(1, o - 24), L(1, o + 32), L(1, o - 32), S(0, o) };
+        for (size_t i = 0; i < NSETS(v); i++) wlh_push(&w, v[i]);
+    }
+    check_thread(cn_sets, NSETS(cn_sets), 1, 0, 0, &w, "first_derivative_x thread 0");
+    /* update_rho_single_pass (launch 0), thread 33 = (tx 1, ty 1): idx_out
+     * = 48 + 1 = 49.  Queue g_uz (volume 3) at 49 - 4*768 ... 49 + 3*768 =
+     * -3023, -2255, -1487, -719, 49, 817, 1585, 2353: bytes 2056, 8200,
+     * 14344, 20488, 26632, 32776, 38920, 45064.  Step 0: g_uz[49 + 4*768 =
+     * 3121] (51208); g_ux[50], g_ux[48], g_uy[97], g_uy[1] (i = 1) ...
+     * g_ux[49 +- i], g_uy[49 +- 48i]; g_rho[49] loaded and stored (26632).
+     * Each later step adds 768 elements = 6144 bytes. */
+    w = (struct wlh_seq){0};
+    uint64_t pro[] = { 2056, 8200, 14344, 20488, 26632, 32776, 38920, 45064 };
+    for (int i = 0; i < 8; i++) wlh_push(&w, L(3, pro[i]));
+    for (int iz = 0; iz < 16; iz++) {
+        uint64_t d = 6144 * (uint64_t)iz;
+        uint64_t v[] = { L(3, 51208 + d),
+            L(1, 26640 + d), L(1, 26624 + d), L(2, 27016 + d), L(2, 26248 + d),
+            L(1, 26648 + d), L(1, 26616 + d), L(2, 27400 + d), L(2, 25864 + d),
+            L(1, 26656 + d), L(1, 26608 + d), L(2, 27784 + d), L(2, 25480 + d),
+            L(1, 26664 + d), L(1, 26600 + d), L(2, 28168 + d), L(2, 25096 + d),
+            L(0, 26632 + d), S(0, 26632 + d) };
+        for (size_t i = 0; i < NSETS(v); i++) wlh_push(&w, v[i]);
+    }
+    check_thread(cn_sets, NSETS(cn_sets), 0, 0, 33, &w, "update_rho thread 33");
+    /* D_momentum_y_Q (launch 4): grid (1, nz/8 = 2); block 1 thread 0 is
+     * ix 0, iz 8: idx_out = 8*768 = 6144 (byte 75392), marching in y (48
+     * elements = 384 bytes a step).  Prologue: vy, vx_x, vz_z at idx_out +
+     * 48*(i-4), i = 0..7: bytes 75392 + 384*(i-4).  Step iy: the three
+     * queues at 75392 + 384*(iy+4); g_vy at +-8i bytes and +-6144i bytes
+     * (one slice); store difflux at 75392 + 384*iy. */
+    w = (struct wlh_seq){0};
+    for (int i = 0; i < 8; i++)
+        for (int v = 1; v <= 3; v++) wlh_push(&w, L(v, 75392 + 384 * (i - 4)));
+    for (int iy = 0; iy < 8; iy++) {
+        uint64_t o = 75392 + 384 * (uint64_t)iy;
+        for (int v = 1; v <= 3; v++) wlh_push(&w, L(v, o + 4 * 384));
+        for (uint64_t i = 1; i <= 4; i++) {
+            wlh_push(&w, L(1, o + 8 * i)); wlh_push(&w, L(1, o - 8 * i));
+            wlh_push(&w, L(1, o + 6144 * i)); wlh_push(&w, L(1, o - 6144 * i));
+        }
+        wlh_push(&w, S(0, o));
+    }
+    check_thread(cn_sets, NSETS(cn_sets), 4, 1, 0, &w, "D_momentum_y_Q block 1 thread 0");
+    /* update_xyz_m4s (launch 8), thread 0, step 0: 5 x 8 queue loads, 5
+     * new queue points, per i 12 + 4 + 4 distinct (the repeats of rho and
+     * ux at +-i, +-i*nx_pad are one load each), then 3 x (load, store) */
+    {
+        struct wlh hh = wlh_open(cn_sets, NSETS(cn_sets));
+        struct wlh_seq got = wlh_thread(hh.wl, 8, 0, 0);
+        ck_assert_uint_eq(got.n, 40 + 16 * (5 + 4 * 20 + 6));
+        free(got.v);
+        wlh_close(&hh);
+    }
+    wlt_all_threads_eq(cn_sets, NSETS(cn_sets), 0, cn_k0, "update_rho_single_pass");
+    wlt_all_threads_eq(cn_sets, NSETS(cn_sets), 1, cn_k1, "first_derivative_x");
+    wlt_all_threads_eq(cn_sets, NSETS(cn_sets), 2, cn_k2, "first_derivative_z");
+    wlt_all_threads_eq(cn_sets, NSETS(cn_sets), 3, cn_k3, "D_momentum_x");
+    wlt_all_threads_eq(cn_sets, NSETS(cn_sets), 4, cn_k4, "D_momentum_y_Q");
+    wlt_all_threads_eq(cn_sets, NSETS(cn_sets), 5, cn_k5, "D_momentum_z_Q");
+    wlt_all_threads_eq(cn_sets, NSETS(cn_sets), 6, cn_k6, "D_energy_4q");
+    wlt_all_threads_eq(cn_sets, NSETS(cn_sets), 7, cn_k7, "update_rE");
+    wlt_all_threads_eq(cn_sets, NSETS(cn_sets), 8, cn_k8, "update_xyz_m4s");
+}
+END_TEST
+
+START_TEST(cns_iterations_and_errors)
+{
+    /* iterations = 2: each kernel launched twice in a row (main()'s loops) */
+    static const char *const sets[] = { "workload.kind=cns", "workload.cns.nx=32",
+        "workload.cns.ny=8", "workload.cns.nz=16", "workload.cns.iterations=2" };
+    struct wlh h = wlh_open(sets, NSETS(sets));
+    struct wl_kernel k;
+    const char *names[] = { "update_rho_single_pass", "first_derivative_x",
+        "first_derivative_z", "D_momentum_x", "D_momentum_y_Q", "D_momentum_z_Q",
+        "D_energy_4q", "update_rE", "update_xyz_m4s" };
+    for (int i = 0; i < 18; i++) {
+        ck_assert(wl_next_kernel(h.wl, &k));
+        ck_assert_str_eq(k.name, names[i / 2]);
+        ck_assert_uint_eq(k.grid.y, i / 2 == 4 ? 2 : 1);
+        /* 18 registers per 9-double queue + 32 (the file's estimate) */
+        static const uint32_t nq[9] = { 1, 0, 1, 1, 3, 3, 4, 3, 5 };
+        ck_assert_uint_eq(k.regs_per_thread, 32 + 18 * nq[i / 2]);
+    }
+    ck_assert(!wl_next_kernel(h.wl, &k));
+    wlh_close(&h);
+    /* nx_pad = 64 + 8 = 72 -> 80 (run.bash small): volume (12 + 80*40*40)*8 */
+    static const char *const small[] = { "workload.kind=cns" };
+    h = wlh_open(small, NSETS(small));
+    ck_assert_uint_eq(h.wl->footprint, 8ull * (12 + 80 * 40 * 40) * 8);
+    wlh_close(&h);
+}
+END_TEST
+
 static Suite *thesis_suite(void)
 {
     Suite *s = suite_create("wl_thesis");
@@ -610,6 +864,8 @@ static Suite *thesis_suite(void)
     tcase_add_test(tc, minife_cg_program);
     tcase_add_test(tc, comd_force_by_hand);
     tcase_add_test(tc, comd_steps);
+    tcase_add_test(tc, cns_threads_by_hand);
+    tcase_add_test(tc, cns_iterations_and_errors);
     suite_add_tcase(s, tc);
     return s;
 }
