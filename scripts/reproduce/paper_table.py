@@ -61,10 +61,18 @@ def gmean(xs):
 
 
 def verdict(got, paper):
-    """Reproduced: same side of 1 as the paper and within +-25 % of it."""
+    """Reproduced: same side of 1 as the paper and within +-25 % of it.
+
+    A ratio near 1 is within 25 % of any modest paper ratio, so an effect
+    that is absent (uvmsim 1.01x where the paper has 1.16x) would pass;
+    the direction therefore also needs at least a quarter of the paper's
+    effect (|got - 1| >= |paper - 1| / 4), else the verdict is "no".
+    """
     if got != got:
         return "missing"
     same = (got - 1) * (paper - 1) > 0 or (abs(got - 1) < 0.02 and abs(paper - 1) < 0.02)
+    if abs(paper - 1) >= 0.02 and abs(got - 1) < abs(paper - 1) / 4:
+        same = False
     close = abs(got / paper - 1) <= 0.25
     return "yes" if same and close else ("direction only" if same else "no")
 
