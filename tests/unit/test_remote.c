@@ -6,6 +6,7 @@
 #include "suite_main.h"
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 #include "config.h"
 #include "stats.h"
 #include "engine.h"
@@ -398,6 +399,118 @@ START_TEST(remote_path_only_when_a_page_can_be_host_homed)
 }
 END_TEST
 
+/* ---- one warp of an SM reading one host-homed line (issue 18 acceptance) ----
+ * A replayed trace of one LDG by 32 lanes of 4 B at 0x10000000: one 128 B
+ * line, one warp, one SM; `driver.placement: bw-aware` with co_percent 100
+ * homes every page in host memory at allocation (no fault, no copy), 0
+ * homes it in GPU memory.  The machine is base_sets' (1 GHz core, 16 GB/s
+ * link without line code, 1 us latency, DDR4 at 800 ps, 100-cycle hop). */
+static char line_trace[64];
+
+static void write_line_trace(void)
+{
+    strcpy(line_trace, "/tmp/uvmsim-remote-lineXXXXXX");
+    int fd = mkstemp(line_trace);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert(f != NULL);
+    fprintf(f, "MEMTRACE: CTX 0x1 - LAUNCH - Kernel pc 0x0 - Kernel name one_line - grid launch "
+               "id 0 - grid size 1,1,1 - block size 32,1,1 - nregs 16 - shmem 0 - cuda stream id 0\n"
+               "MEMTRACE: CTX 0x1 - grid_launch_id 0 - CTA 0,0,0 - warp 0 - LDG.E -");
+    for (int i = 0; i < 32; i++) fprintf(f, " 0x%x", 0x10000000 + 4 * i);
+    fprintf(f, "\n");
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+struct line_run { sim_time end; double remote_lat; uint64_t remote, host_reads, gddr_reads, faults; };
+
+static struct line_run run_line(int co_percent, const char *const *x, size_t n)
+{
+    char file[96], co[64];
+    snprintf(file, sizeof file, "workload.trace.file=%s", line_trace);
+    snprintf(co, sizeof co, "driver.place.co_percent=%d", co_percent);
+    const char *sets[32];
+    size_t k = N(base_sets);
+    memcpy(sets, base_sets, sizeof base_sets);
+    const char *const mine[] = { "gpu.sms=1", "workload.kind=trace", file,
+                                 "driver.placement=bw-aware", co };
+    memcpy(sets + k, mine, sizeof mine);
+    k += N(mine);
+    ck_assert_uint_le(k + n, 32);
+    if (n) memcpy(sets + k, x, n * sizeof *x);
+    struct cfg_error err;
+    struct run r;
+    r.c = config_load(NULL, sets, k + n, &err);
+    if (!r.c) ck_abort_msg("config: %s", err.msg);
+    r.s = system_build(r.c);
+    ck_assert_int_eq(system_run(r.s), RUN_COMPLETED);
+    struct line_run o;
+    o.end = engine_end_time(system_engine(r.s));
+    o.gddr_reads = rstat(&r, "dram.reads");
+    o.host_reads = rstat(&r, "host.dram.reads");
+    o.faults = rstat(&r, "driver.faults");
+    const struct stat_entry *rl = stats_find(system_stats(r.s), "remote.reads");
+    o.remote = rl ? *rl->p.u : 0;
+    const struct stat_entry *lat = stats_find(system_stats(r.s), "remote.latency");
+    o.remote_lat = lat ? stat_avg_value(lat->p.avg) : 0;
+    done(&r);
+    return o;
+}
+
+/* What the warp waits for beyond a GPU-homed read is the remote round
+ * trip, GPU end to GPU end, as one_line_read_timeline derives it:
+ *   24 B request / 16 GB/s = 1500 ps, + 1 us to the host,
+ *   + up to one 800 ps DDR4 edge, + 34 x 800 ps (tRCD 12 + tCL 12 + burst
+ *   4 + tCCD_L 6: two 64 B bursts), + 100 x 1000 ps hop,
+ *   + 148 B completion / 16 GB/s = 9250 ps, + 1 us back
+ *   = 2 137 950 ps (+ < 800 ps of edge).
+ * At SM level (the run's end, set by the warp's exit once its load is
+ * answered), each term is moved on its own: link.latency 1 -> 2 us adds
+ * 2 x 1 us (both ways; 1 us is a whole number of 800 and 1000 ps edges,
+ * so no alignment moves); host.latency 100 -> 300 cycles adds 200 x 1000
+ * ps; an 8 GB/s link doubles both wire times (+1500 +9250 ps, the 800 ps
+ * DDR4 edge after the request lands and the 1000 ps core edge after the
+ * fill may each absorb up to one period). */
+START_TEST(one_warp_reads_one_host_line)
+{
+    write_line_trace();
+    struct line_run gpu = run_line(0, NULL, 0);
+    struct line_run host = run_line(100, NULL, 0);
+    unlink(line_trace);
+    write_line_trace();
+    ck_assert_uint_eq(gpu.remote, 0);
+    ck_assert_uint_eq(gpu.gddr_reads, 1);
+    ck_assert_uint_eq(host.remote, 1);
+    ck_assert_uint_eq(host.host_reads, 1);
+    ck_assert_uint_eq(host.gddr_reads, 0);
+    ck_assert_uint_eq(host.faults, 0);
+    double round = 1500 + 1e6 + 34 * 800 + 100 * 1000 + 9250 + 1e6;
+    ck_assert_double_ge(host.remote_lat, round);
+    ck_assert_double_lt(host.remote_lat, round + 800);
+    /* The SM waits that long instead of a GDDR access, which is shorter
+     * than the hop alone: the host-homed run ends later by at least the
+     * round trip less one GDDR access (well under 100 ns on GDDR) and by no
+     * more than the round trip plus the core edge. */
+    ck_assert_uint_gt(host.end, gpu.end + (sim_time)round - 100000);
+    ck_assert_uint_le(host.end, gpu.end + (sim_time)round + 800 + 1000);
+
+    static const char *const lat2[] = { "link.latency=2us" };
+    struct line_run l2 = run_line(100, lat2, 1);
+    ck_assert_uint_eq(l2.end - host.end, 2 * 1000000);
+    static const char *const hop3[] = { "host.latency=300" };
+    struct line_run h3 = run_line(100, hop3, 1);
+    ck_assert_uint_eq(h3.end - host.end, 200 * 1000);
+    static const char *const bw8[] = { "link.bandwidth=8GB/s" };
+    struct line_run b8 = run_line(100, bw8, 1);
+    ck_assert_uint_ge(b8.end - host.end, 1500 + 9250 - 800);
+    ck_assert_uint_le(b8.end - host.end, 1500 + 9250 + 800 + 1000);
+    /* A GPU-homed line does not see the link at all. */
+    struct line_run g2 = run_line(0, lat2, 1);
+    ck_assert_uint_eq(g2.end, gpu.end);
+    unlink(line_trace);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("remote");
@@ -410,6 +523,7 @@ int main(void)
     tcase_add_test(t, preferred_host_reads_cross_the_link);
     tcase_add_test(t, accessed_by_reads_evicted_pages_remotely);
     tcase_add_test(t, remote_path_only_when_a_page_can_be_host_homed);
+    tcase_add_test(t, one_warp_reads_one_host_line);
     suite_add_tcase(s, t);
     return run_suite(s);
 }
