@@ -260,7 +260,7 @@ void system_free(struct system *s)
 /* ---- the profiling pass (uvmsim profile) ---- */
 
 static void prof_ref(void *ctx, const struct gpu_ref *r) { driver_profile_ref(ctx, r->vpn); }
-static void prof_mem(void *ctx, uint64_t pa) { driver_profile_dram(ctx, pa); }
+static void prof_mem(void *ctx, uint64_t pa, unsigned sectors) { driver_profile_dram(ctx, pa, sectors); }
 
 struct driver_profile *system_profile(struct system *s)
 {

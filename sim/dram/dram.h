@@ -126,7 +126,8 @@ void l2_set_remote(struct l2 *l, struct stats *st,
                    void (*send)(void *ctx, struct mem_req *r, sim_time now), void *ctx);
 /* fn(ctx, pa) for every request a slice sends to memory (fetches and
  * write-backs, GDDR or host): the profiling pass's count (uvmsim profile). */
-void l2_set_mem_hook(struct l2 *l, void (*fn)(void *ctx, uint64_t pa), void *ctx);
+void l2_set_mem_hook(struct l2 *l, void (*fn)(void *ctx, uint64_t pa, unsigned sectors),
+                     void *ctx);
 /* ---- end of L2 slices ---- */
 
 /* Read-only view (uvmsim step): channel ch's queues and open rows. */

@@ -54,7 +54,7 @@ struct l2 {
     bool remote_cache;         /* l2.remote_cache: host-homed lines allocate */
     void (*remote)(void *ctx, struct mem_req *r, sim_time now);
     void *remote_ctx;
-    void (*mem_hook)(void *ctx, uint64_t pa);   /* NULL: none (profiling) */
+    void (*mem_hook)(void *ctx, uint64_t pa, unsigned sectors);   /* NULL: none (profiling) */
     void *mem_ctx;
     uint64_t *hits, *misses, *sector_misses, *merges, *writebacks, *mshr_full,
              *dram_reads, *invalidated, *v_hits, *v_misses;
@@ -103,7 +103,7 @@ static struct mem_req *own_req(struct slice *s, enum req_kind k, uint64_t addr,
     r->t_issue = now;
     r->reply = &s->fill;
     rq_push(s, &s->down, r);
-    if (s->l2->mem_hook) s->l2->mem_hook(s->l2->mem_ctx, addr);
+    if (s->l2->mem_hook) s->l2->mem_hook(s->l2->mem_ctx, addr, sector_count(mask));
     return r;
 }
 
@@ -395,7 +395,8 @@ static struct mq *route(void *ctx, uint64_t pa)
 
 struct mem_port l2_port(struct l2 *l) { return (struct mem_port){ route, l }; }
 
-void l2_set_mem_hook(struct l2 *l, void (*fn)(void *ctx, uint64_t pa), void *ctx)
+void l2_set_mem_hook(struct l2 *l, void (*fn)(void *ctx, uint64_t pa, unsigned sectors),
+                     void *ctx)
 {
     l->mem_hook = fn;
     l->mem_ctx = ctx;

@@ -68,13 +68,13 @@ double driver_bo_share(const struct config *cfg, double bw_gpu, double bw_host);
 /* The profiling pass (uvmsim profile; placement.h's file format): every
  * page reference of a warp instruction before the caches (the thesis'
  * profiler, Sec. 4.4.1: per allocation) and every access that reaches
- * memory after them (the oracle's first pass, Sec. 4.3.2: per 4 KiB page;
- * pa a GPU frame address or a host one). */
+ * memory after them (the oracle's first pass, Sec. 4.3.2: per 4 KiB page,
+ * in 32 B sectors moved; pa a GPU frame address or a host one). */
 struct driver_profile;
 struct driver_profile *driver_profile_new(const struct driver *d, const struct workload *wl);
 void driver_profile_free(struct driver_profile *p);
 void driver_profile_ref(struct driver_profile *p, uint64_t vpn);
-void driver_profile_dram(struct driver_profile *p, uint64_t pa);
+void driver_profile_dram(struct driver_profile *p, uint64_t pa, unsigned sectors);
 void driver_profile_write(const struct driver_profile *p, FILE *f);
 
 /* Run a host step between kernels (workloads/workload.h wl_host_step:

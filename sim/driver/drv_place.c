@@ -125,7 +125,13 @@ void driver_profile_ref(struct driver_profile *p, uint64_t vpn)
     if (i < p->wl->nallocs) p->p.refs[i]++;
 }
 
-void driver_profile_dram(struct driver_profile *p, uint64_t pa)
+/* Weighted by the request's 32 B sectors: the oracle fills "the GDDR
+ * bandwidth" (Sec. 4.3.2), and in a sectored memory system a one-sector
+ * request moves a quarter of a full line's bytes; GPGPU-Sim 3.x, the
+ * thesis' simulator, moved whole 128 B lines, where requests and bytes
+ * agree.  Counting requests put kmeans' uncoalesced feature reads (one
+ * sector each) ahead of its coalesced ones in the oracle's order. */
+void driver_profile_dram(struct driver_profile *p, uint64_t pa, unsigned sectors)
 {
     /* GPU frames hold the pages (the pass places everything locally);
      * a host address is the page's own (drv_map_host: identity). */
@@ -141,8 +147,8 @@ void driver_profile_dram(struct driver_profile *p, uint64_t pa)
     uint64_t pg;
     size_t i = alloc_of(p, vpn, &pg);
     if (i == p->wl->nallocs) return;       /* page-table reads and the like */
-    p->p.dram[i]++;
-    p->p.page_dram[p->first[i] + pg]++;
+    p->p.dram[i] += sectors;
+    p->p.page_dram[p->first[i] + pg] += sectors;
 }
 
 void driver_profile_write(const struct driver_profile *p, FILE *f)

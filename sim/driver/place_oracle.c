@@ -1,6 +1,7 @@
 /* Oracle placement (thesis Sec. 2.4, 4.3.2): a two-pass simulation.  Pass 1
  * (`uvmsim profile`) counts the accesses that reach memory -- after the
- * caches -- per 4 KiB page; pass 2 puts "the minimum number of pages, when
+ * caches -- per 4 KiB page, in 32 B sectors (bytes, not requests: the
+ * target is a share of bandwidth; drv_place.c driver_profile_dram); pass 2 puts "the minimum number of pages, when
  * sorted from hottest to coldest, such that the GDDR bandwidth is fully
  * subscribed" in GPU memory: the hottest pages until they carry the GPU's
  * bandwidth share y/100 of all accesses, or GPU memory is full; the rest

@@ -31,7 +31,7 @@ struct place_in {
     uint64_t capacity;        /* GPU frames */
     double bo_share;          /* y/100 of xC-yB: the share meant for GPU memory */
     uint64_t seed;
-    const uint64_t *page_dram;   /* oracle: pass-1 DRAM accesses per page (NULL: none) */
+    const uint64_t *page_dram;   /* oracle: pass-1 DRAM sectors per page (NULL: none) */
 };
 
 struct place_ops {
@@ -62,8 +62,9 @@ void place_bw_draw(struct rng *r, double bo_share, uint64_t first, uint64_t n,
  *   page ALLOC PAGE DRAM_ACCESSES
  * one alloc line per allocation in allocation order (REFERENCES: the
  * warp instructions' page references to it, before any cache, as the
- * profiler's counters; DRAM_ACCESSES: requests to memory after the
- * caches), then a page line per page with DRAM accesses (ALLOC, PAGE:
+ * profiler's counters; DRAM_ACCESSES: 32 B sectors moved to or from
+ * memory after the caches, a request weighted by its sectors), then a
+ * page line per page with DRAM accesses (ALLOC, PAGE:
  * indices from 0).  '#' starts a comment. */
 struct place_profile {
     size_t nallocs;

@@ -30,6 +30,19 @@ check "profile written" [ $? -eq 0 ] && [ -s "$TMP/s.prof" ]
 check "profile: 256 pages with accesses" [ "$(grep -c '^page 0 ' "$TMP/s.prof")" = 256 ]
 check "profile: 8192 references (256 pages x 32 warp reads)" \
     [ "$(awk '$1 == "alloc" { print $4 }' "$TMP/s.prof")" = 8192 ]
+# DRAM accesses are 32 B sectors moved: each line fetched once, whole
+# (4 sectors): 32 x 4 = 128 a page, 256 x 128 = 32768 in all.
+check "profile: 128 DRAM sectors on every page" \
+    [ "$(awk '$1 == "page" && $4 != 128' "$TMP/s.prof" | wc -l)" = 0 ]
+check "profile: 32768 DRAM sectors in all" \
+    [ "$(awk '$1 == "alloc" { print $5 }' "$TMP/s.prof")" = 32768 ]
+# 128 B between lanes: each 4 B element is one sector of its own line,
+# fetched alone: 32 sectors a page, a quarter of the coalesced stream's
+# bytes (counting requests would make both 32).
+# shellcheck disable=SC2086
+"$UVMSIM" profile $S -s workload.stream.lane_stride=128B -o "$TMP/w.prof" --quiet
+check "profile: one-sector requests weigh one sector" \
+    [ "$(awk '$1 == "page" && $4 != 32' "$TMP/w.prof" | wc -l)" = 0 ]
 for p in oracle annotated; do
     # shellcheck disable=SC2086
     "$UVMSIM" run $S -s driver.placement=$p -s driver.place.profile="$TMP/s.prof" \
