@@ -60,6 +60,7 @@ extern const struct cfg_key xsbench_config_keys[];
 extern const struct cfg_key minife_config_keys[];
 extern const struct cfg_key comd_config_keys[];
 extern const struct cfg_key cns_config_keys[];
+extern const struct cfg_key mummergpu_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -115,6 +116,7 @@ const struct cfg_key *const config_schema_tables[] = {
     minife_config_keys,
     comd_config_keys,
     cns_config_keys,
+    mummergpu_config_keys,
     graph_config_keys,
     pagerank_config_keys,
     bc_config_keys,

@@ -48,5 +48,6 @@ extern const struct wl_info xsbench_info;
 extern const struct wl_info minife_info;
 extern const struct wl_info comd_info;
 extern const struct wl_info cns_info;
+extern const struct wl_info mummergpu_info;
 
 #endif

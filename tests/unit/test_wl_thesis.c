@@ -1,8 +1,9 @@
 /* The thesis's (Agarwal) workloads that uvmsim lacked: srad_v1, xsbench,
- * minife, mummergpu, comd, cns.  Each kernel's per-thread memory ops equal
- * the CUDA source's loop nest transcribed here (every thread of a tiny
- * input), chosen threads' ops are also listed by hand, the pages touched
- * equal the documented footprint, and streams are deterministic per seed. */
+ * minife, comd, cns (mummergpu: test_wl_mummer.c).  Each kernel's
+ * per-thread memory ops equal the CUDA source's loop nest transcribed here
+ * (every thread of a tiny input), chosen threads' ops are also listed by
+ * hand, the pages touched equal the documented footprint, and streams are
+ * deterministic per seed. */
 #include <check.h>
 #include "suite_main.h"
 #include "wl_threads.h"
