@@ -8,7 +8,7 @@ set -e
 UVMSIM=${1:-build/uvmsim}
 [ $# -gt 0 ] && shift
 mkdir -p profiles
-for k in backprop bfs btree cns comd histo hotspot kmeans lud minife mriq nw pathfinder sgemm spmv srad_v1 stencil xsbench; do
+for k in backprop bfs btree cns comd histo hotspot kmeans lud minife mriq mummergpu nw pathfinder sgemm spmv srad_v1 stencil xsbench; do
     nice -n 10 "$UVMSIM" profile configs/thesis-ch4-inputs.yaml -s workload.kind=$k "$@" \
         -o profiles/thesis-ch4-$k.prof --quiet
     echo "profiles/thesis-ch4-$k.prof"

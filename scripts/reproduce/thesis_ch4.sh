@@ -20,7 +20,7 @@ PY=${PYTHON:-/usr/bin/python3}
 [ -x "$PY" ] || PY=python3
 HERE=$(dirname "$0")
 mkdir -p "$OUT/thesis-ch4"
-for k in backprop bfs btree cns comd histo hotspot kmeans lud minife mriq nw pathfinder sgemm spmv srad_v1 stencil xsbench; do
+for k in backprop bfs btree cns comd histo hotspot kmeans lud minife mriq mummergpu nw pathfinder sgemm spmv srad_v1 stencil xsbench; do
     [ -f profiles/thesis-ch4-$k.prof ] || { sh scripts/thesis_ch4_profiles.sh "$UVMSIM"; break; }
 done
 for f in 4.2 4.3 4.4 4.9 4.11; do
