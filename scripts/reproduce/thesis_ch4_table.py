@@ -6,7 +6,8 @@ GPU with GDDR5 (BO) and host DDR4 (CO).
 
 DIR holds the merged sweeps of configs/sweeps/thesis-ch4-fig4.*.yaml as
 DIR/fig4.2/sweep.h5 ... DIR/fig4.11/sweep.h5 (scripts/reproduce/thesis_ch4.sh
-makes them); a sweep that is absent is skipped.  Prints Markdown: per
+makes them); a sweep that is absent is skipped; DIR/x4.9*/sweep.h5 and the
+like add or replace points of fig4.9 (see load()).  Prints Markdown: per
 workload and per claim the thesis's number (its text, Sec. 4.2-4.4, as
 ../shared/specs/batch-sc19-thesis.md C.1.4 quotes it) next to uvmsim's, and
 whether the claim is reproduced: in the thesis's direction and within
@@ -34,11 +35,19 @@ def f3(x):
 
 
 def load(d, fig):
-    p = os.path.join(d, f"fig{fig}", "sweep.h5")
-    if not os.path.exists(p):
-        return None
-    df = load_sweep(p)
-    return df[df["status"] == "completed"] if "status" in df else df
+    """DIR/figF/sweep.h5, then any DIR/xF*/sweep.h5 (points run later, e.g.
+    by a newer binary after a model change that touched only them): a
+    later row replaces an earlier one of the same workload and axes."""
+    import pandas as pd
+    dirs = [f"fig{fig}"] + sorted(x for x in os.listdir(d) if x.startswith(f"x{fig}")
+                                  and not x[len(fig) + 1:len(fig) + 2].isdigit())
+    frames = []
+    for x in dirs:
+        p = os.path.join(d, x, "sweep.h5")
+        if os.path.exists(p):
+            df = load_sweep(p)
+            frames.append(df[df["status"] == "completed"] if "status" in df else df)
+    return pd.concat(frames, ignore_index=True) if frames else None
 
 
 def times(df, keys):

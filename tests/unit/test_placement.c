@@ -133,9 +133,13 @@ END_TEST
 /* GetAllocation (Sec. 4.4.3) from sizes and hotness only, Fig. 4.10's
  * ranks 2, 3, 1 on 100, 200 and 300 pages: per byte 0.02, 0.015, 0.0033.
  * 600 pages x y 0.7 = 420 > 250 frames: constrained.  In that order, the
- * first (100) fits, the second (200 more: 300 > 250) does not: BO for the
- * first alone, CO for the others (the prefix that fits whole).  With 450
- * frames (>= 420) every allocation is BW: about 70 % of each in GPU. */
+ * first (100) fits, the second (200 more: 300 > 250) exhausts BO: BO for
+ * the first whole, the second's first 150 pages in the 150 frames left
+ * and its other 50 on the host (the pool is full), CO for the third.
+ * Allocated in the reverse order (the cold 300 pages first, the hot 100
+ * last) the answer is the same per structure: GetAllocation's budgets,
+ * not page order, decide.  With 450 frames (>= 420) every allocation is
+ * BW: about 70 % of each in GPU. */
 START_TEST(annotated_get_allocation_ranks_by_hotness)
 {
     struct place_alloc a[3] = { { 100, WL_HINT_NONE, 2, 100 * 4096 },
@@ -145,7 +149,16 @@ START_TEST(annotated_get_allocation_ranks_by_hotness)
     struct place_in in = { a, 3, 600, 250, 0.7, 1, NULL };
     place_annotated_ops.place(&in, w);
     ck_assert_uint_eq(count_gpu(w, 0, 100), 100);
-    ck_assert_uint_eq(count_gpu(w, 100, 500), 0);
+    ck_assert_uint_eq(count_gpu(w, 100, 150), 150);
+    ck_assert_uint_eq(count_gpu(w, 250, 50), 0);
+    ck_assert_uint_eq(count_gpu(w, 300, 300), 0);
+    struct place_alloc rev[3] = { a[2], a[1], a[0] };
+    struct place_in ri = { rev, 3, 600, 250, 0.7, 1, NULL };
+    place_annotated_ops.place(&ri, w);
+    ck_assert_uint_eq(count_gpu(w, 0, 300), 0);
+    ck_assert_uint_eq(count_gpu(w, 300, 150), 150);
+    ck_assert_uint_eq(count_gpu(w, 450, 50), 0);
+    ck_assert_uint_eq(count_gpu(w, 500, 100), 100);
     in.capacity = 450;
     place_annotated_ops.place(&in, w);
     /* Binomial(600, 0.7): 420 +- 5 x 11.2. */
