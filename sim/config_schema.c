@@ -128,6 +128,7 @@ bool driver_config_check(const struct config *c, struct cfg_error *err);
 bool link_config_check(const struct config *c, struct cfg_error *err);
 bool evict_config_check(const struct config *c, struct cfg_error *err);
 bool placement_config_check(const struct config *c, struct cfg_error *err);
+bool tlb_config_check(const struct config *c, struct cfg_error *err);
 
 const cfg_check_fn config_checks[] = {
     dram_config_check,
@@ -135,5 +136,6 @@ const cfg_check_fn config_checks[] = {
     link_config_check,
     evict_config_check,
     placement_config_check,
+    tlb_config_check,
     NULL,
 };

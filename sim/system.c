@@ -173,6 +173,7 @@ struct system *system_build(const struct config *cfg)
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
     tlb_set_shootdown_hook(s->tlb, shootdown_stall, s);
     tlb_set_remote_hook(s->tlb, gmmu_note_remote_access, s->gmmu);
+    tlb_set_sharer_hook(s->tlb, gmmu_referenced, s->gmmu);
     gmmu_set_fault_hook(s->gmmu, gpu_note_fault, s->gpu);
     gmmu_set_stall_hook(s->gmmu, tlb_stall_sm, s->tlb);
     tlb_set_fault_hook(s->tlb, gmmu_utlb_fault, s->gmmu);

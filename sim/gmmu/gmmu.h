@@ -112,6 +112,10 @@ void gmmu_set_writable(struct gmmu *g, uint64_t vpn, sim_time now);
 bool gmmu_is_resident(const struct gmmu *g, uint64_t vpn);   /* in GPU memory */
 bool gmmu_is_remote(const struct gmmu *g, uint64_t vpn);     /* mapped remote */
 bool gmmu_is_read_only(const struct gmmu *g, uint64_t vpn);
+/* The OS sharers list (thesis Sec. 5.3.1): whether a walk has ever handed
+ * the GPU a translation of a page of [vpn, vpn + n) (or of the large page
+ * holding it).  Remaps keep it; tlb_sharer_fn fits. */
+bool gmmu_referenced(void *gmmu, uint64_t vpn, uint64_t n);
 /* Frame of a resident (or remote) page. */
 uint64_t gmmu_frame_of(const struct gmmu *g, uint64_t vpn);
 

@@ -67,6 +67,11 @@ static void finish(struct gmmu *g, uint32_t slot, struct mem_req *r, sim_time st
         return;
     }
     *g->walk_hits += 1;
+    /* The sharers list: the GPU may now cache this translation.  A large
+     * page's entry covers its base too (gmmu_referenced looks there). */
+    p->flags |= PTE_REFERENCED;
+    if (p->shift > PAGE_SHIFT)
+        pt_get(&g->pt, vpn & ~((1ULL << (p->shift - PAGE_SHIFT)) - 1))->flags |= PTE_REFERENCED;
     if (is_write(r) && !(p->flags & PTE_DIRTY)) {
         p->flags |= PTE_DIRTY;
         *g->dirty_sets += 1;
