@@ -198,6 +198,12 @@ void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx)
     g->hit_ctx = ctx;
 }
 
+void gmmu_set_remote_walk_hook(struct gmmu *g, gmmu_remote_walk_hook fn, void *ctx)
+{
+    g->rwalk_hook = fn;
+    g->rwalk_ctx = ctx;
+}
+
 void gmmu_set_stall_hook(struct gmmu *g, gmmu_stall_hook fn, void *ctx)
 {
     g->stall_hook = fn;

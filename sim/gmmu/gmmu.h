@@ -66,6 +66,11 @@ void gmmu_set_stall_hook(struct gmmu *g, gmmu_stall_hook fn, void *ctx);
  * driver-side policy would see with an ideal walk-hit feed). */
 typedef void (*gmmu_walk_hit_hook)(void *ctx, uint64_t vpn, sim_time now);
 void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx);
+/* Called on every walk that hands out a translation of a page mapped
+ * remote: the GPU's TLB misses on host-homed pages, the hints of dynamic
+ * migration (thesis Sec. 5.2.1). */
+typedef void (*gmmu_remote_walk_hook)(void *ctx, uint64_t vpn, sim_time now);
+void gmmu_set_remote_walk_hook(struct gmmu *g, gmmu_remote_walk_hook fn, void *ctx);
 
 /* ---- driver side ---- */
 size_t gmmu_faults_pending(const struct gmmu *g);
