@@ -64,9 +64,11 @@ const struct migr_ops *migr_find(const char *name)
     return NULL;
 }
 
-static bool bad(const struct config *c, struct cfg_error *err, const char *key, const char *why)
+/* Named at `key`, with where `other` came from. */
+static bool bad(const struct config *c, struct cfg_error *err, const char *key, const char *other,
+                const char *why)
 {
-    const char *keys[] = { key, NULL };
+    const char *keys[] = { key, other, NULL };
     return cfg_fail_keys(c, err, keys, "%s", why);
 }
 
@@ -75,19 +77,19 @@ bool migration_config_check(const struct config *c, struct cfg_error *err)
     const char *pol = cfg_str(c, "driver.migration");
     bool threshold = !strcmp(pol, "threshold");
     if (!threshold && cfg_u64(c, "driver.migrate.expand"))
-        return bad(c, err, "driver.migrate.expand", "range expansion adds pages to threshold's "
+        return bad(c, err, "driver.migrate.expand", "driver.migration", "range expansion adds pages to threshold's "
                    "triggers: needs driver.migration threshold");
     if (!threshold && cfg_bool(c, "driver.migrate.bwb.enabled"))
-        return bad(c, err, "driver.migrate.bwb.enabled", "bandwidth balancing throttles "
+        return bad(c, err, "driver.migrate.bwb.enabled", "driver.migration", "bandwidth balancing throttles "
                    "threshold's migrations: needs driver.migration threshold");
     double t = cfg_f64(c, "driver.migrate.bwb.target");
     if (t < 0 && t != -1)
-        return bad(c, err, "driver.migrate.bwb.target", "expected a percentage in [0, 100], or -1 "
+        return bad(c, err, "driver.migrate.bwb.target", NULL, "expected a percentage in [0, 100], or -1 "
                    "for the share of the memories' peak bandwidths");
     if (!strcmp(pol, "none")) return true;
     /* Pages start homed in host memory, reached remotely (Sec. 5.2). */
     if (!strcmp(cfg_str(c, "driver.placement"), "fault"))
-        return bad(c, err, "driver.migration", "migration moves host-homed pages reached "
+        return bad(c, err, "driver.migration", "driver.placement", "migration moves host-homed pages reached "
                    "remotely: needs a static driver.placement (host: every page starts in host "
                    "memory, thesis Ch. V), not fault");
     return true;
