@@ -15,6 +15,7 @@ extern const struct cfg_key link_config_keys[];
 extern const struct cfg_key thrashing_config_keys[];
 extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key placement_config_keys[];
+extern const struct cfg_key migration_config_keys[];
 extern const struct cfg_key evict_config_keys[];
 extern const struct cfg_key workload_config_keys[];
 extern const struct cfg_key stream_config_keys[];
@@ -74,6 +75,7 @@ const struct cfg_key *const config_schema_tables[] = {
     link_config_keys,
     driver_config_keys,
     placement_config_keys,
+    migration_config_keys,
     thrashing_config_keys,
     oversub_ctl_config_keys,
     evict_config_keys,
@@ -130,6 +132,8 @@ bool driver_config_check(const struct config *c, struct cfg_error *err);
 bool link_config_check(const struct config *c, struct cfg_error *err);
 bool evict_config_check(const struct config *c, struct cfg_error *err);
 bool placement_config_check(const struct config *c, struct cfg_error *err);
+bool tlb_config_check(const struct config *c, struct cfg_error *err);
+bool migration_config_check(const struct config *c, struct cfg_error *err);
 
 const cfg_check_fn config_checks[] = {
     dram_config_check,
@@ -137,5 +141,7 @@ const cfg_check_fn config_checks[] = {
     link_config_check,
     evict_config_check,
     placement_config_check,
+    tlb_config_check,
+    migration_config_check,
     NULL,
 };

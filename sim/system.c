@@ -96,6 +96,29 @@ static void page_ref(void *ctx, const struct gpu_ref *r)
     driver_reference(ctx, r->kernel, r->block, r->inst, r->warp, r->vpn);
 }
 
+static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
+
+/* Dynamic migration's touches (driver.migrate.touch): a walk of a
+ * host-homed page, or a request the L2 sends to host memory. */
+static void migr_walk(void *ctx, uint64_t vpn, sim_time now)
+{
+    (void)now;
+    driver_migration_touch(ctx, vpn);
+}
+
+static void migr_mem(void *ctx, uint64_t pa, unsigned sectors)
+{
+    (void)sectors;   /* a touch is a request, whatever its size (Sec. 5.2) */
+    if (pa & PADDR_HOST) driver_migration_touch(ctx, (pa & ~PADDR_HOST) >> PAGE_SHIFT);
+}
+
+/* The legacy memcpy baseline's copies are over: the program starts. */
+static void prologue_done(void *ctx, sim_time now)
+{
+    struct system *s = ctx;
+    gpu_start(s->gpu, now);
+}
+
 static void remote_send(void *ctx, struct mem_req *r, sim_time now)
 {
     link_remote_send(ctx, r, now);
@@ -113,7 +136,6 @@ static bool remote_possible(const struct config *cfg, const struct workload *wl)
            cfg_bool(cfg, "driver.thrashing.enabled");
 }
 
-static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
 
 static void update_ipc(struct system *s, sim_time now)
 {
@@ -173,6 +195,7 @@ struct system *system_build(const struct config *cfg)
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
     tlb_set_shootdown_hook(s->tlb, shootdown_stall, s);
     tlb_set_remote_hook(s->tlb, gmmu_note_remote_access, s->gmmu);
+    tlb_set_sharer_hook(s->tlb, gmmu_referenced, s->gmmu);
     gmmu_set_fault_hook(s->gmmu, gpu_note_fault, s->gpu);
     gmmu_set_stall_hook(s->gmmu, tlb_stall_sm, s->tlb);
     tlb_set_fault_hook(s->tlb, gmmu_utlb_fault, s->gmmu);
@@ -188,6 +211,11 @@ struct system *system_build(const struct config *cfg)
     driver_place(s->drv, cfg, s->wl,
                  driver_bo_share(cfg, dram_peak_bandwidth(s->dram), dram_peak_bandwidth(s->host)),
                  s->st);
+    /* Dynamic migration (thesis Ch. V) of the pages placed in host memory. */
+    struct driver_mem mem = { s->dram, s->host, dram_port(s->dram), &s->pool, busy, s };
+    driver_migration_attach(s->drv, cfg, &mem, s->st);
+    if (driver_migration_walks(s->drv)) gmmu_set_remote_walk_hook(s->gmmu, migr_walk, s->drv);
+    else if (driver_migration_counts(s->drv)) l2_set_mem_hook(s->l2, migr_mem, s->drv);
     /* Thread oversubscription: the runtime's controller sets the extra
      * blocks per SM (batch-aware Sec. 4.1). */
     driver_set_oversub_hook(s->drv, gpu_set_oversub_extra, s->gpu);
@@ -224,13 +252,17 @@ enum run_status system_run(struct system *s)
     return st;
 }
 
-void system_start(struct system *s) { gpu_start(s->gpu, 0); }
+void system_start(struct system *s)
+{
+    if (!driver_prologue(s->drv, prologue_done, s, 0)) gpu_start(s->gpu, 0);
+}
 
 void system_finish(struct system *s)
 {
     const struct stat_entry *ran = stats_find(s->st, "driver.host_steps");
     *s->host_steps = s->wl->host_steps - (ran ? *ran->p.u : 0);
     sim_time now = engine_end_time(s->eng);
+    driver_migration_check(s->drv, now);
     update_ipc(s, now);
     link_settle(s->link, now);
     sim_time last;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
+#include "migrate.h"
 #include "../config.h"
 #include "../stats.h"
 
@@ -169,6 +170,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     drv_stats_init(d, st);
     d->thrash = drv_thrashing_create(d, cfg, st);
     d->oversub = drv_oversub_create(d, cfg, st);
+    d->dmig = migr_create(d, cfg, st);
     gmmu_set_driver(g, &d->comp);
     gmmu_defer_replay(g, d->replay != RP_PAGE);
     return d;
@@ -181,6 +183,7 @@ void driver_free(struct driver *d)
     drv_cyclic_free(d->cyc);
     thrashing_free(d->thrash);
     drv_oversub_free(d->oversub);
+    migr_free(d->dmig);
     drv_frames_free(d);
     drv_wb_free(d);
     free(d->fetched);

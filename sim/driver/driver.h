@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include "../engine.h"
+#include "../mem_req.h"
 
 struct config;
 struct stats;
@@ -65,6 +66,42 @@ bool driver_placed(const struct driver *d);
 /* y/100: 1 - driver.place.co_percent / 100, or b_B / (b_B + b_C). */
 double driver_bo_share(const struct config *cfg, double bw_gpu, double bw_host);
 
+/* A host step or the prologue is over (see below). */
+typedef void (*driver_step_done)(void *ctx, sim_time now);
+
+/* ---- dynamic migration (driver.migration; thesis Ch. V, migrate.h) ----
+ * What the runtime needs besides the driver's own parts: the memories
+ * (bandwidth balancing reads their byte counters), GPU memory's channels
+ * (a migrated page is written there), the request pool, and whether the
+ * program still runs (no migration starts after its last kernel). */
+struct dram;
+struct req_pool;
+struct driver_mem {
+    struct dram *gpu, *host;
+    struct mem_port gpu_port;
+    struct req_pool *pool;
+    bool (*busy)(void *ctx);
+    void *busy_ctx;
+};
+/* Set up the policy's per-page state over the workload's allocations
+ * (after driver_set_workload and driver_place); nothing without one. */
+void driver_migration_attach(struct driver *d, const struct config *cfg,
+                             const struct driver_mem *mem, struct stats *st);
+/* Whether the policy counts GPU touches, and from where: walks of
+ * host-homed pages (the GPU's TLB misses) or the requests the L2 sends to
+ * host memory (driver.migrate.touch). */
+bool driver_migration_counts(const struct driver *d);
+bool driver_migration_walks(const struct driver *d);
+/* One touch of host-homed page vpn (hot path: O(1)). */
+void driver_migration_touch(struct driver *d, uint64_t vpn);
+/* Work before the first kernel (the legacy memcpy baseline): true when
+ * it started, done(ctx, t) when it is over; false: start at once. */
+bool driver_prologue(struct driver *d, driver_step_done done, void *ctx, sim_time now);
+/* Every page's migration state against its mapping and frame (no page
+ * both resident and remote, a migrated page in the frame that holds it);
+ * an internal error aborts (SIM_ASSERT). */
+void driver_migration_check(const struct driver *d, sim_time now);
+
 /* The profiling pass (uvmsim profile; placement.h's file format): every
  * page reference of a warp instruction before the caches (the thesis'
  * profiler, Sec. 4.4.1: per allocation) and every access that reaches
@@ -81,7 +118,6 @@ void driver_profile_write(const struct driver_profile *p, FILE *f);
  * prefetch, memcpy, advise) on the driver thread; done(ctx, t) when it has
  * completed. */
 struct wl_step;
-typedef void (*driver_step_done)(void *ctx, sim_time now);
 void driver_host_step(struct driver *d, const struct wl_step *step,
                       driver_step_done done, void *ctx, sim_time now);
 

@@ -114,6 +114,7 @@ struct driver {
                                        migration found it still writing back */
     uint64_t ue_pfn;                /* ... its first frame */
     struct drv_oversub *oversub;    /* NULL: no oversubscription control */
+    struct migr *dmig;              /* dynamic migration; NULL: driver.migration none (migrate.h) */
     driver_oversub_fn oversub_fn;   /* the GPU, told the extra blocks per SM */
     void *oversub_ctx;
     /* migrations of the batch */

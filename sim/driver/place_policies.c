@@ -5,12 +5,13 @@
 #include "../config.h"
 
 const struct cfg_key placement_config_keys[] = {
-    {"driver.placement", CFG_ENUM, "fault", 0, -1, "fault|local|interleave|bw-aware|annotated|oracle",
+    {"driver.placement", CFG_ENUM, "fault", 0, -1, "fault|local|interleave|bw-aware|annotated|oracle|host",
      "where pages live: fault (unified memory: first touch faults and migrates), or placed over "
      "GPU and host memory before the first kernel at no cost, no faults, no copies (thesis Ch. IV): "
      "local (0C-100B, GPU until full), interleave (50C-50B page round robin), bw-aware (xC-yB random "
      "draw, Sec. 4.2.2.2), annotated (per-allocation hints and GetAllocation, Sec. 4.4.2-4.4.3), "
-     "oracle (hottest pages of a profile in GPU memory, Sec. 4.3.2); host-homed pages are reached "
+     "oracle (hottest pages of a profile in GPU memory, Sec. 4.3.2), host (every page in host memory: "
+     "the CC-only baseline of Ch. V, where driver.migration starts); host-homed pages are reached "
      "over the link"},
     {"driver.place.co_percent", CFG_FLOAT, "-1", -1, 100, NULL,
      "x of xC-yB: percent of pages meant for host memory (bw-aware, annotated's BW hint, the "
@@ -28,6 +29,7 @@ static const struct place_ops *const policies[] = {
     &place_bwaware_ops,
     &place_annotated_ops,
     &place_oracle_ops,
+    &place_host_ops,
     NULL,
 };
 

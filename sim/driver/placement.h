@@ -42,7 +42,7 @@ struct place_ops {
 };
 
 extern const struct place_ops place_local_ops, place_interleave_ops, place_bwaware_ops,
-    place_annotated_ops, place_oracle_ops;
+    place_annotated_ops, place_oracle_ops, place_host_ops;
 /* NULL: no such policy (also for "fault": pages placed by faults). */
 const struct place_ops *place_find(const char *name);
 

@@ -198,6 +198,12 @@ void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx)
     g->hit_ctx = ctx;
 }
 
+void gmmu_set_remote_walk_hook(struct gmmu *g, gmmu_remote_walk_hook fn, void *ctx)
+{
+    g->rwalk_hook = fn;
+    g->rwalk_ctx = ctx;
+}
+
 void gmmu_set_stall_hook(struct gmmu *g, gmmu_stall_hook fn, void *ctx)
 {
     g->stall_hook = fn;
@@ -237,7 +243,7 @@ void gmmu_map_page(struct gmmu *g, uint64_t vpn, uint64_t pfn, unsigned page_shi
         if (p->flags & PTE_FAULTED)
             stat_avg_add(g->fault_wait, (double)(now - fp_find(&g->fpages, vpn + i)->t_fault));
         bool faulted = p->flags & PTE_FAULTED;
-        p->flags = (uint8_t)(f | (p->flags & PTE_RECS));
+        p->flags = (uint8_t)(f | (p->flags & (PTE_RECS | PTE_REFERENCED)));
         if (faulted) gmmu_page_tidy(g, vpn + i, p);
         pte_set_pfn(p, pfn + i);
         p->shift = (uint8_t)page_shift;
@@ -263,7 +269,7 @@ bool gmmu_unmap(struct gmmu *g, uint64_t vpn, sim_time now)
         struct pte *q = pt_find(&g->pt, base + i);
         dirty = dirty || (q->flags & PTE_DIRTY);
         bool faulted = q->flags & PTE_FAULTED;
-        q->flags &= PTE_RECS;         /* records parked on it stay */
+        q->flags &= PTE_RECS | PTE_REFERENCED;   /* records parked on it stay */
         if (faulted) gmmu_page_tidy(g, base + i, q);
         q->shift = PAGE_SHIFT;
     }
@@ -330,6 +336,21 @@ bool gmmu_is_read_only(const struct gmmu *g, uint64_t vpn)
 {
     const struct pte *p = mapped(g, vpn, PTE_PRESENT | PTE_REMOTE);
     return p && (p->flags & PTE_READONLY);
+}
+
+bool gmmu_referenced(void *gmmu, uint64_t vpn, uint64_t n)
+{
+    const struct gmmu *g = gmmu;
+    for (uint64_t v = vpn; v < vpn + n; v++) {
+        const struct pte *p = pt_find(&g->pt, v);
+        if (!p) continue;
+        if (p->flags & PTE_REFERENCED) return true;
+        if (p->shift > PAGE_SHIFT && (p->flags & (PTE_PRESENT | PTE_REMOTE))) {
+            const struct pte *b = pt_find(&g->pt, v & ~((1ULL << (p->shift - PAGE_SHIFT)) - 1));
+            if (b && (b->flags & PTE_REFERENCED)) return true;
+        }
+    }
+    return false;
 }
 
 uint64_t gmmu_frame_of(const struct gmmu *g, uint64_t vpn)

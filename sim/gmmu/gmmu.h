@@ -66,6 +66,11 @@ void gmmu_set_stall_hook(struct gmmu *g, gmmu_stall_hook fn, void *ctx);
  * driver-side policy would see with an ideal walk-hit feed). */
 typedef void (*gmmu_walk_hit_hook)(void *ctx, uint64_t vpn, sim_time now);
 void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx);
+/* Called on every walk that hands out a translation of a page mapped
+ * remote: the GPU's TLB misses on host-homed pages, the hints of dynamic
+ * migration (thesis Sec. 5.2.1). */
+typedef void (*gmmu_remote_walk_hook)(void *ctx, uint64_t vpn, sim_time now);
+void gmmu_set_remote_walk_hook(struct gmmu *g, gmmu_remote_walk_hook fn, void *ctx);
 
 /* ---- driver side ---- */
 size_t gmmu_faults_pending(const struct gmmu *g);
@@ -112,6 +117,10 @@ void gmmu_set_writable(struct gmmu *g, uint64_t vpn, sim_time now);
 bool gmmu_is_resident(const struct gmmu *g, uint64_t vpn);   /* in GPU memory */
 bool gmmu_is_remote(const struct gmmu *g, uint64_t vpn);     /* mapped remote */
 bool gmmu_is_read_only(const struct gmmu *g, uint64_t vpn);
+/* The OS sharers list (thesis Sec. 5.3.1): whether a walk has ever handed
+ * the GPU a translation of a page of [vpn, vpn + n) (or of the large page
+ * holding it).  Remaps keep it; tlb_sharer_fn fits. */
+bool gmmu_referenced(void *gmmu, uint64_t vpn, uint64_t n);
 /* Frame of a resident (or remote) page. */
 uint64_t gmmu_frame_of(const struct gmmu *g, uint64_t vpn);
 

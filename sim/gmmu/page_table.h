@@ -21,15 +21,18 @@ struct mem_req;
 /* PTE states: not present (no flag); resident in GPU memory; mapped remote
  * (host memory, reachable over the link without a fault); read-only (a
  * write raises a protection fault); dirty (written since mapped).
- * PTE_FAULTED and PTE_RECS are the GMMU's own bookkeeping, not hardware
- * bits: PTE_FAULTED, a fault entry has been logged for the page since it
- * last became absent (its next entries are not unique faults);
- * PTE_RECS, uTLB fault records are parked on the page.  The state behind
+ * PTE_FAULTED, PTE_RECS and PTE_REFERENCED are the GMMU's own
+ * bookkeeping, not hardware bits: PTE_FAULTED, a fault entry has been
+ * logged for the page since it last became absent (its next entries are
+ * not unique faults); PTE_RECS, uTLB fault records are parked on the page;
+ * PTE_REFERENCED, a walk has handed the GPU a translation of the page (the
+ * OS sharers list of the thesis, Sec. 5.3.1: kept across remaps, never
+ * cleared).  The state behind
  * them (the records, the time of the unique fault) lives in the GMMU's
  * fault-page map (fault_pages.h), only for pages that have it, so a PTE
  * is 8 bytes: host memory per simulated page is the leaf tables' 8 B. */
 enum { PTE_PRESENT = 1, PTE_REMOTE = 2, PTE_READONLY = 4, PTE_DIRTY = 8, PTE_FAULTED = 16,
-       PTE_RECS = 32 };
+       PTE_RECS = 32, PTE_REFERENCED = 64 };
 
 /* Frame numbers up to 2^40 (4 EiB of 4 KiB frames; remote PTEs hold the
  * page's own number, below 2^36 in a 48-bit address space). */

@@ -67,6 +67,11 @@ static void finish(struct gmmu *g, uint32_t slot, struct mem_req *r, sim_time st
         return;
     }
     *g->walk_hits += 1;
+    /* The sharers list: the GPU may now cache this translation.  A large
+     * page's entry covers its base too (gmmu_referenced looks there). */
+    p->flags |= PTE_REFERENCED;
+    if (p->shift > PAGE_SHIFT)
+        pt_get(&g->pt, vpn & ~((1ULL << (p->shift - PAGE_SHIFT)) - 1))->flags |= PTE_REFERENCED;
     if (is_write(r) && !(p->flags & PTE_DIRTY)) {
         p->flags |= PTE_DIRTY;
         *g->dirty_sets += 1;
@@ -80,6 +85,7 @@ static void finish(struct gmmu *g, uint32_t slot, struct mem_req *r, sim_time st
      * type II insertion a no-op. */
     if (g->hit_hook && (p->flags & PTE_PRESENT) && !(r->xflags & XLATE_REPLAYED))
         g->hit_hook(g->hit_ctx, vpn, now);
+    if (g->rwalk_hook && (p->flags & PTE_REMOTE)) g->rwalk_hook(g->rwalk_ctx, vpn, now);
     if (g->hir_on && (p->flags & PTE_PRESENT)) {
         if (hir_touch(&g->hir, vpn)) *g->hir_records += 1;
         else *g->hir_lost += 1;

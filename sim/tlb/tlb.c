@@ -8,8 +8,15 @@
  * Shootdowns (Agarwal thesis Ch. V, Sec. 5.2.2 and 5.3.1): the pessimistic
  * model stalls every SM for a fixed 100 cycles per shootdown; the sharers
  * scope stalls only the SMs whose L1 may hold the entry (the OS sharers
- * list).  A page that no TLB holds needs no shootdown (range expansion's
- * saving).  Shootdowns of one SM serialise: each adds its full cost. */
+ * list).  Which pages need one is tlb.shootdown.filter: `present` (a TLB
+ * holds the page now: no false positives, the cheapest a sharer tracker
+ * could be) or `touched` (the thesis' OS sharers list, Sec. 5.3.1: "if no
+ * request has been made for the page table entry, that core will not
+ * receive a TLB shootdown request", false positives allowed once the entry
+ * has left the TLBs; the whole GPU is one sharer, so it needs scope all).
+ * A page migrated before the GPU's first touch needs none (range
+ * expansion's saving).  Shootdowns of one SM serialise: each adds its
+ * full cost. */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -28,6 +35,9 @@ struct tlb {
     sim_time sd_cost;             /* ps */
     uint64_t sd_cycles;
     bool sd_all;
+    bool sd_touched;              /* tlb.shootdown.filter touched */
+    tlb_sharer_fn sharer_fn;
+    void *sharer_ctx;
     sim_time *sd_until;           /* per SM: end of its last shootdown stall */
     bool *sharer;                 /* scratch, per SM */
     tlb_shootdown_hook sd_hook;
@@ -50,8 +60,24 @@ const struct cfg_key tlb_config_keys[] = {
      "core cycles an SM stops issuing per TLB shootdown (Agarwal thesis Ch. V: 100)"},
     {"tlb.shootdown.scope", CFG_ENUM, "all", 0, -1, "all|sharers",
      "SMs stalled by a shootdown: all (thesis Ch. V) or those whose L1 held the page"},
+    {"tlb.shootdown.filter", CFG_ENUM, "present", 0, -1, "present|touched",
+     "which remaps need a shootdown: present (a TLB holds the page now) or touched (the thesis' "
+     "OS sharers list, Sec. 5.3.1: the GPU has walked the page since it was mapped, whether or "
+     "not its entry is still cached; needs scope all)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
+
+/* The sharers list knows the GPU as one sharer (thesis Sec. 5.2.1: "the
+ * entire GPU is treated like a single CPU"), not which SMs hold a page. */
+bool tlb_config_check(const struct config *c, struct cfg_error *err)
+{
+    if (strcmp(cfg_str(c, "tlb.shootdown.filter"), "touched") ||
+        strcmp(cfg_str(c, "tlb.shootdown.scope"), "sharers"))
+        return true;
+    const char *keys[] = { "tlb.shootdown.filter", "tlb.shootdown.scope", NULL };
+    return cfg_fail_keys(c, err, keys, "touched tracks the GPU as one sharer (thesis Sec. "
+                         "5.3.1), so it stalls every SM: needs tlb.shootdown.scope all, not sharers");
+}
 
 static void level_cfg(const struct config *cfg, const char *lvl, const struct domain *dom,
                       struct tlb_level_cfg *c)
@@ -107,13 +133,16 @@ struct tlb *tlb_create(struct engine *e, const struct config *cfg,
     t->sd_cycles = cfg_u64(cfg, "tlb.shootdown.cycles");
     t->sd_cost = t->sd_cycles * dom->period;
     t->sd_all = !strcmp(cfg_str(cfg, "tlb.shootdown.scope"), "all");
+    t->sd_touched = !strcmp(cfg_str(cfg, "tlb.shootdown.filter"), "touched");
     struct tlb_level_stats s1, s2;
     level_stats(st, "l1", "L1 TLB (all SMs)", &s1);
     level_stats(st, "l2", "L2 TLB", &s2);
     t->shootdowns = stat_counter(st, "tlb.shootdowns", "shootdowns",
-                                 "unmaps/remaps that invalidated a cached translation");
+                                 "unmaps/remaps the GPU may have cached (tlb.shootdown.filter): "
+                                 "charged");
     t->sd_avoided = stat_counter(st, "tlb.shootdowns_avoided", "pages",
-                                 "unmaps/remaps of pages no TLB held (no shootdown needed)");
+                                 "unmaps/remaps of pages the filter says the GPU cannot hold "
+                                 "(no shootdown needed)");
     t->sd_entries = stat_counter(st, "tlb.shootdown_entries", "entries",
                                  "TLB entries invalidated by shootdowns, L1s and L2");
     t->sd_stall = stat_counter(st, "tlb.shootdown_stall", "cycles",
@@ -153,6 +182,12 @@ void tlb_set_shootdown_hook(struct tlb *t, tlb_shootdown_hook fn, void *ctx)
 {
     t->sd_hook = fn;
     t->sd_ctx = ctx;
+}
+
+void tlb_set_sharer_hook(struct tlb *t, tlb_sharer_fn fn, void *ctx)
+{
+    t->sharer_fn = fn;
+    t->sharer_ctx = ctx;
 }
 
 void tlb_set_remote_hook(struct tlb *t, tlb_remote_hook fn, void *ctx)
@@ -206,7 +241,16 @@ bool tlb_shootdown_range(struct tlb *t, uint64_t vpn, uint64_t npages, sim_time 
         n += k;
     }
     for (uint64_t v = vpn; v < vpn + npages; v++) n += tlb_array_invalidate(&t->l2.arr, v);
-    if (!n) {
+    bool may_hold = n != 0;
+    if (t->sd_touched) {
+        SIM_ASSERT(t->sharer_fn, "tlb", now, "tlb.shootdown.filter touched and no sharers list "
+                   "(tlb_set_sharer_hook)");
+        may_hold = t->sharer_fn(t->sharer_ctx, vpn, npages);
+        /* A cached entry came from a walk, which put the GPU on the list. */
+        SIM_ASSERT(may_hold || !n, "tlb", now, "page %#llx cached in a TLB but not on the "
+                   "sharers list", (unsigned long long)vpn);
+    }
+    if (!may_hold) {
         *t->sd_avoided += 1;
         return false;
     }

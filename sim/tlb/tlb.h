@@ -29,15 +29,24 @@ struct mq *tlb_l1_in(struct tlb *t, unsigned sm);
 void tlb_set_walker(struct tlb *t, struct mq *walk_in);
 
 /* Invalidate every cached translation of virtual page `vpn` (the driver
- * unmapped or remapped it).  When some TLB held it, the shootdown costs
+ * unmapped or remapped it).  When the GPU may hold it, the shootdown costs
  * `tlb.shootdown.cycles` of issue stall on every SM (scope `all`) or on the
  * SMs whose L1 held it (scope `sharers`), through the shootdown hook.
- * Returns whether any TLB held the page (false: no shootdown was needed). */
+ * "May hold" is tlb.shootdown.filter: `present`, some TLB holds it now;
+ * `touched`, the OS sharers list (thesis Sec. 5.3.1): the GPU has walked
+ * the page since it was first mapped (the sharer hook), whether or not
+ * the entry is still cached.  Returns whether a shootdown was charged
+ * (false: none was needed). */
 bool tlb_shootdown(struct tlb *t, uint64_t vpn, sim_time now);
 /* One shootdown of every entry that translates a page of [vpn, vpn + n)
  * (a large page unmapped or split, a chunk evicted: the real driver's
  * ranged invalidate, uvm_tlb_batch_invalidate), costed once. */
 bool tlb_shootdown_range(struct tlb *t, uint64_t vpn, uint64_t n, sim_time now);
+/* The sharers list of tlb.shootdown.filter touched: whether the GPU has
+ * been handed a translation of a page of [vpn, vpn + n) (gmmu_referenced
+ * fits).  Needed with that filter; unused with `present`. */
+typedef bool (*tlb_sharer_fn)(void *ctx, uint64_t vpn, uint64_t n);
+void tlb_set_sharer_hook(struct tlb *t, tlb_sharer_fn fn, void *ctx);
 /* Called per stalled SM with the time before which it may not issue. */
 typedef void (*tlb_shootdown_hook)(void *ctx, unsigned sm, sim_time until);
 void tlb_set_shootdown_hook(struct tlb *t, tlb_shootdown_hook fn, void *ctx);

@@ -209,6 +209,46 @@ START_TEST(shootdown_cost_and_scope)
 }
 END_TEST
 
+/* tlb.shootdown.filter touched (thesis Sec. 5.3.1, the OS sharers list):
+ * a page the GPU has walked is shot down whether or not a TLB still holds
+ * it; a page never walked is not.  Three SMs, C = 100 cycles, scope all.
+ * Page 1 is walked by SM 1 (cycles 0..~20).  At 1000 its shootdown stalls
+ * all three SMs to 1100; a second one at 1000 (nothing cached any more: a
+ * false positive the filter allows) queues behind it to 1200 -- with the
+ * present filter that one would be free (shootdown_cost_and_scope).  Page
+ * 2, mapped but never walked, costs nothing: no hook call, counted as
+ * avoided.  A remap (unmap, map elsewhere) keeps page 1 on the list. */
+START_TEST(shootdown_filter_touched)
+{
+    static const char *const sets[] = { "tlb.shootdown.cycles=100", "tlb.shootdown.filter=touched" };
+    struct rig *r = rig_new(sets, 2, 3, 0);
+    rig_map(r, 1);
+    rig_map(r, 2);
+    ck_assert(!gmmu_referenced(r->gmmu, PG(1) >> 12, 2));
+    rig_send(r, 0, 1, PG(1), REQ_LOAD);
+    rig_run(r);
+    ck_assert(gmmu_referenced(r->gmmu, PG(1) >> 12, 1));
+    ck_assert(!gmmu_referenced(r->gmmu, PG(2) >> 12, 1));
+    ck_assert(tlb_shootdown(r->tlb, PG(1) >> 12, 1000 * CYC));
+    ck_assert_uint_eq(r->sd_calls, 3);
+    for (unsigned i = 0; i < 3; i++) ck_assert_uint_eq(r->sd_until[i], 1100 * CYC);
+    ck_assert(tlb_shootdown(r->tlb, PG(1) >> 12, 1000 * CYC));
+    ck_assert_uint_eq(r->sd_calls, 6);
+    for (unsigned i = 0; i < 3; i++) ck_assert_uint_eq(r->sd_until[i], 1200 * CYC);
+    ck_assert(!tlb_shootdown(r->tlb, PG(2) >> 12, 1000 * CYC));
+    ck_assert_uint_eq(r->sd_calls, 6);
+    gmmu_unmap(r->gmmu, PG(1) >> 12, 1000 * CYC);
+    gmmu_map(r->gmmu, PG(1) >> 12, 0x2000, 1000 * CYC);
+    ck_assert(gmmu_referenced(r->gmmu, PG(1) >> 12, 1));
+    ck_assert_uint_eq(rig_counter(r, "tlb.shootdowns"), 2);
+    ck_assert_uint_eq(rig_counter(r, "tlb.shootdowns_avoided"), 1);
+    ck_assert_uint_eq(rig_counter(r, "tlb.shootdown_stall"), 600);
+    /* A range is on the list when any of its pages is. */
+    ck_assert(gmmu_referenced(r->gmmu, PG(0) >> 12, 3));
+    rig_free(r);
+}
+END_TEST
+
 /* One fault entry per uTLB and page (uvm_gpu_replayable_faults.c: entries
  * carry their uTLB; the driver coalesces the duplicates).  Page A is
  * absent; SMs 0 and 1 look it up at cycle 0 (lookup at 1): their L1
@@ -323,6 +363,7 @@ static Suite *tlb_suite(void)
     tcase_add_test(t, store_needs_dirty_entry);
     tcase_add_test(t, page_sizes_coexist);
     tcase_add_test(t, shootdown_cost_and_scope);
+    tcase_add_test(t, shootdown_filter_touched);
     tcase_add_test(t, one_entry_per_utlb_and_page);
     tcase_add_test(t, pending_faults_hold_no_mshr);
     suite_add_tcase(s, t);

@@ -97,6 +97,7 @@ static inline struct rig *rig_new(const char *const *sets, size_t nsets, unsigne
     tlb_set_walker(r->tlb, gmmu_walk_in(r->gmmu));
     tlb_set_shootdown_hook(r->tlb, rig_shootdown_hook, r);
     tlb_set_remote_hook(r->tlb, gmmu_note_remote_access, r->gmmu);
+    tlb_set_sharer_hook(r->tlb, gmmu_referenced, r->gmmu);
     gmmu_set_stall_hook(r->gmmu, tlb_stall_sm, r->tlb);
     tlb_set_fault_hook(r->tlb, gmmu_utlb_fault, r->gmmu);
     gmmu_set_replay_hook(r->gmmu, tlb_replay, r->tlb);
