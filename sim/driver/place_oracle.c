@@ -5,16 +5,23 @@
  * sorted from hottest to coldest, such that the GDDR bandwidth is fully
  * subscribed" in GPU memory: the hottest pages until they carry the GPU's
  * bandwidth share y/100 of all accesses, or GPU memory is full; the rest
- * in the host's.  Ties keep allocation order (a stable sort). */
+ * in the host's.  Among pages equally hot the choice is arbitrary (the
+ * thesis sorts by count alone); it is a seeded random order, not address
+ * order: address order sent the last 30 % of uniformly read arrays to the
+ * host as one range, which a kernel that walks its arrays in time then
+ * read from DDR4 alone (pathfinder 0.58x BW-AWARE unconstrained,
+ * docs/decisions.md). */
 #include <stdlib.h>
 #include "placement.h"
+#include "../rng.h"
 
-struct pc { uint64_t count, page; };
+struct pc { uint64_t count, tie, page; };
 
 static int hotter(const void *a, const void *b)
 {
     const struct pc *x = a, *y = b;
     if (x->count != y->count) return x->count > y->count ? -1 : 1;
+    if (x->tie != y->tie) return x->tie < y->tie ? -1 : 1;
     return x->page < y->page ? -1 : x->page > y->page;
 }
 
@@ -24,7 +31,8 @@ static void place(const struct place_in *in, uint8_t *where)
     struct pc *p = xmalloc((in->npages ? in->npages : 1) * sizeof *p);
     uint64_t total = 0;
     for (uint64_t i = 0; i < in->npages; i++) {
-        p[i] = (struct pc){ in->page_dram[i], i };
+        uint64_t h = in->seed ^ (i * 0x9e3779b97f4a7c15ULL);
+        p[i] = (struct pc){ in->page_dram[i], splitmix64(&h), i };
         total += in->page_dram[i];
         where[i] = PLACE_HOST;
     }
