@@ -4,9 +4,15 @@
  * 128 B lines of four 32 B sectors, as in Fermi's and Volta's L2.
  *
  * Write-back, write-allocate (Fermi/Volta L2): a store's sectors are
- * written into the line (allocating it, no fetch: coalesced stores write
- * whole sectors) and marked dirty; a dirty victim is written back to its
- * channel.  Loads and atomics fetch their missing sectors through an MSHR
+ * written into the line (allocating it) and marked dirty; a dirty victim is
+ * written back to its channel.  Whether a store that allocates fetches the
+ * rest of its line is l2.write_fill: `none` (coalesced stores write whole
+ * sectors, so a sectored L2 needs no fetch), `partial` (the sectors the
+ * store left invalid are fetched), `full` (the whole line is read, as
+ * GPGPU-Sim 3.x's write-allocate, gpu-cache.cc data_cache::wr_miss_wa,
+ * sends a read of the block on every write miss: the thesis' baseline,
+ * whose srad_v1 result depends on it, Sec. 6.4.1.1).  The store itself is
+ * answered at once; the fetch takes an MSHR with no request waiting.  Loads and atomics fetch their missing sectors through an MSHR
  * per line; later misses on the line merge (asking only for sectors not
  * yet requested).  Atomics are performed here and leave the line dirty.
  *
@@ -27,6 +33,7 @@
 #define BYPASS 0x80000000u
 
 enum l2_hash { H_CHANNEL, H_LINE, H_XOR };
+enum write_fill { WF_NONE, WF_PARTIAL, WF_FULL };
 
 struct rq { struct mem_req **q; uint32_t cap, head, n; };
 
@@ -52,6 +59,7 @@ struct l2 {
     enum l2_hash hash;
     uint32_t ports, bw, wb_max, up_cap;
     bool remote_cache;         /* l2.remote_cache: host-homed lines allocate */
+    enum write_fill write_fill;
     void (*remote)(void *ctx, struct mem_req *r, sim_time now);
     void *remote_ctx;
     void (*mem_hook)(void *ctx, uint64_t pa);   /* NULL: none (profiling) */
@@ -59,6 +67,7 @@ struct l2 {
     uint64_t *hits, *misses, *sector_misses, *merges, *writebacks, *mshr_full,
              *dram_reads, *invalidated, *v_hits, *v_misses;
     uint64_t *remote_reads, *remote_passed;   /* NULL until l2_set_remote */
+    uint64_t *write_fills;     /* NULL with l2.write_fill none */
 };
 
 const struct cfg_key l2_config_keys[] = {
@@ -76,6 +85,10 @@ const struct cfg_key l2_config_keys[] = {
      "lines of host-homed pages are cached in the L2 (CC-NUMA, hardware-coherent: thesis "
      "Sec. 4.2.2 models the DDR4 as GPU-attached, so its lines are cached like any; false: "
      "each access crosses the link uncached, Ch. VI's baseline before selective caching)"},
+    {"l2.write_fill", CFG_ENUM, "none", 0, -1, "none|partial|full",
+     "a store that allocates its line fetches: nothing (sectors are written whole), the "
+     "sectors it left invalid, or the whole line (GPGPU-Sim 3.x write-allocate, "
+     "data_cache::wr_miss_wa: the thesis' HW CC baseline, Sec. 6.4.1.1)"},
     {"l2.hash", CFG_ENUM, "channel", 0, -1, "channel|line|xor",
      "address to slice: the GDDR channel's own interleave, 128 B lines round robin, or an XOR fold of higher bits"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
@@ -163,8 +176,22 @@ static bool lookup(struct slice *s, struct mem_req *r, sim_time now)
         return true;
     }
     if (r->kind == REQ_STORE) {
-        /* A hit when the line is present; a miss allocates it, unfetched. */
+        /* A hit when the line is present; a miss allocates it, fetching
+         * what l2.write_fill says (an MSHR first: without one the store
+         * waits, unwritten). */
         cache_probe(&s->c, r->paddr, r->sector_mask, &tag);
+        if (!tag && l->write_fill != WF_NONE) {
+            uint8_t want = l->write_fill == WF_FULL ? 0xf : (uint8_t)(0xf & ~r->sector_mask);
+            if (want) {
+                struct cache_mshr *m = cache_mshr_find(&s->c, r->paddr);
+                if (!m && !(m = cache_mshr_alloc(&s->c, r->paddr))) {
+                    *l->mshr_full += 1;
+                    return false;
+                }
+                *l->write_fills += 1;
+                if (want & ~m->pending) fetch(s, m, (uint8_t)(want & ~m->pending), now);
+            }
+        }
         cache_fill(&s->c, r->paddr, r->sector_mask, true, &v);
         writeback(s, &v, now);
         *(tag ? l->hits : l->misses) += 1;
@@ -302,6 +329,8 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
     l->wb_max = (uint32_t)cfg_u64(cfg, "l2.writeback_buffer");
     l->up_cap = (uint32_t)cfg_u64(cfg, "l2.queue");
     l->remote_cache = cfg_bool(cfg, "l2.remote_cache");
+    const char *wf = cfg_str(cfg, "l2.write_fill");
+    l->write_fill = !strcmp(wf, "full") ? WF_FULL : !strcmp(wf, "partial") ? WF_PARTIAL : WF_NONE;
     uint64_t size = cfg_u64(cfg, "l2.size") / l->n;
     uint32_t ways = (uint32_t)cfg_u64(cfg, "l2.assoc"), mshrs = (uint32_t)cfg_u64(cfg, "l2.mshrs");
     sim_time lat = (cfg_u64(cfg, "gpu.xbar.latency") + cfg_u64(cfg, "l2.latency")) * dom->period;
@@ -338,6 +367,9 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
     l->dram_reads = stat_counter(st, "l2.dram_reads", "requests", "sector fetches sent to GDDR");
     l->invalidated = stat_counter(st, "l2.invalidated_lines", "lines",
                                   "lines dropped because the driver evicted their page");
+    if (l->write_fill != WF_NONE)
+        l->write_fills = stat_counter(st, "l2.write_fills", "requests",
+                                      "stores that allocated their line and fetched it (l2.write_fill)");
     l->v_hits = stat_vector(st, "l2.slice.hits", l->n, "requests", "L2 hits per slice");
     l->v_misses = stat_vector(st, "l2.slice.misses", l->n, "requests", "L2 misses per slice");
     return l;
