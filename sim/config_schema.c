@@ -5,6 +5,7 @@
 extern const struct cfg_key sim_config_keys[];
 extern const struct cfg_key gpu_config_keys[];
 extern const struct cfg_key oversub_config_keys[];
+extern const struct cfg_key selcache_config_keys[];
 extern const struct cfg_key oversub_ctl_config_keys[];
 extern const struct cfg_key tlb_config_keys[];
 extern const struct cfg_key gmmu_config_keys[];
@@ -65,6 +66,7 @@ const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
     gpu_config_keys,
     oversub_config_keys,
+    selcache_config_keys,
     tlb_config_keys,
     gmmu_config_keys,
     l2_config_keys,

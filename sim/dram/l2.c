@@ -171,7 +171,7 @@ static bool lookup(struct slice *s, struct mem_req *r, sim_time now)
     struct l2 *l = s->l2;
     struct cache_victim v;
     bool tag;
-    if ((r->paddr & PADDR_HOST) && !l->remote_cache) {
+    if ((r->paddr & PADDR_HOST) && (!l->remote_cache || (r->xflags & LINE_NOCACHE))) {
         pass_remote(s, r, now);
         return true;
     }

@@ -271,6 +271,7 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
         q->slot = mi << 8 | l;
         q->t_issue = now;
         q->reply = &s->mem_resp;
+        q->xflags = selcache_line_flags(s->gpu, q->paddr);
         if (!mq_push(&s->l1q, q, now, NULL))
             sim_panic(s->name, now, "L1D input queue full");
     }

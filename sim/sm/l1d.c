@@ -46,8 +46,10 @@ void l1d_access(struct sm *s, struct mem_req *r, sim_time now, bool *stalled)
     struct cache_victim v;
     switch (r->kind) {
     case REQ_LOAD: {
-        /* Host-homed lines bypass when the L1D may not cache them. */
-        if (mi->bypass || (!g->l1_remote && (r->paddr & PADDR_HOST))) break;
+        /* Host-homed lines bypass when the L1D may not cache them, and
+         * so does every line selective caching marked uncacheable. */
+        if (mi->bypass || (r->xflags & LINE_NOCACHE) || (!g->l1_remote && (r->paddr & PADDR_HOST)))
+            break;
         bool tag;
         uint8_t miss = cache_probe(&s->l1, r->paddr, r->sector_mask, &tag);
         if (!miss) {

@@ -146,6 +146,13 @@ struct sm_stats {
 
 struct oversub;
 
+/* Selective caching (selcache.c, thesis Ch. VI). */
+enum sc_remote { SC_ALL, SC_NONE };
+struct selcache {
+    enum sc_remote remote;      /* gpu.caching.remote */
+    uint64_t *uncached;         /* NULL with `all` */
+};
+
 struct gpu {
     struct engine *eng;
     struct oversub *to;                 /* thread oversubscription, or NULL */
@@ -179,6 +186,7 @@ struct gpu {
              *fault_warp_cycles, *stall[ST_NREASONS];
     struct stat_hist *lines_per_inst, *pages_per_inst;
     struct sm_stats v;          /* per-SM vectors */
+    struct selcache sc;
 };
 
 /* A warp became ready: the next tick must look for an issuable warp. */
@@ -277,6 +285,16 @@ void l1d_access(struct sm *s, struct mem_req *r, sim_time now, bool *stalled);
 void l1d_answer(struct sm *s, struct mem_req *r, sim_time now);
 void line_done(struct sm *s, struct mem_req *r, sim_time now);
 bool xbar_send(struct sm *s, sim_time now);
+
+/* selcache.c */
+void selcache_init(struct gpu *g, const struct config *cfg, struct stats *st);
+/* The LINE_* flags of a line request to physical address pa (mem_req.h). */
+static inline uint8_t selcache_line_flags(const struct gpu *g, uint64_t pa)
+{
+    if (g->sc.remote == SC_ALL || !(pa & PADDR_HOST)) return 0;
+    *g->sc.uncached += 1;
+    return LINE_NOCACHE;
+}
 
 /* stall.c */
 void stall_account(struct sm *s, sim_time now);

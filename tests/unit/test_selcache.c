@@ -198,6 +198,56 @@ START_TEST(thesis_ch6_preset_is_table_6_3)
 }
 END_TEST
 
+/* ---- point 2: naive selective caching ---- */
+
+/* One warp: load, load, store, load of one line (the store writes the
+ * whole line).  HW CC: the first load misses both levels and fetches the
+ * line over the link; the second hits the L1D; the store writes through
+ * (the L1D copy updated, no allocation) and hits the L2's line, which
+ * stays dirty; the last load hits the L1D: 1 remote read, 0 writes.
+ * Naive selective caching (gpu.caching.remote none): the host-homed line
+ * is never allocated: no L1D lookup, no L2 hit or miss, each of the four
+ * requests crosses the link (3 reads, 1 posted write).  A GPU-homed line
+ * is cached under both. */
+START_TEST(naive_never_caches_host_lines)
+{
+    trace_begin(1, 32);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 32);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 32);
+    trace_inst(0, 0, "STG.E", HOST_LINE, 32);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 32);
+    trace_end();
+    static const char *const all[] = { "gpu.sms=1" };
+    struct run r = run_trace(100, all, N(all));
+    ck_assert_uint_eq(st(&r, "gpu.l1d.misses"), 1);
+    ck_assert_uint_eq(st(&r, "gpu.l1d.hits"), 2);
+    ck_assert_uint_eq(st(&r, "l2.misses"), 1);
+    ck_assert_uint_eq(st(&r, "l2.hits"), 1);
+    ck_assert_uint_eq(st(&r, "remote.reads"), 1);
+    ck_assert_uint_eq(st(&r, "remote.writes"), 0);
+    ck_assert(!has(&r, "gpu.caching.uncached_lines"));
+    done(&r);
+    static const char *const none[] = { "gpu.sms=1", "gpu.caching.remote=none" };
+    r = run_trace(100, none, N(none));
+    ck_assert_uint_eq(st(&r, "gpu.l1d.misses") + st(&r, "gpu.l1d.hits"), 0);
+    ck_assert_uint_eq(st(&r, "l2.misses") + st(&r, "l2.hits"), 0);
+    ck_assert_uint_eq(st(&r, "l2.remote_uncached"), 4);
+    ck_assert_uint_eq(st(&r, "gpu.caching.uncached_lines"), 4);
+    ck_assert_uint_eq(st(&r, "remote.reads"), 3);
+    ck_assert_uint_eq(st(&r, "remote.writes"), 1);
+    ck_assert_uint_eq(st(&r, "remote.h2d_bytes"), 3 * 128);
+    ck_assert_uint_eq(st(&r, "remote.d2h_bytes"), 128);
+    done(&r);
+    r = run_trace(0, none, N(none));
+    ck_assert_uint_eq(st(&r, "gpu.l1d.misses"), 1);
+    ck_assert_uint_eq(st(&r, "gpu.l1d.hits"), 2);
+    ck_assert_uint_eq(st(&r, "l2.hits"), 1);
+    ck_assert_uint_eq(st(&r, "gpu.caching.uncached_lines"), 0);
+    done(&r);
+    unlink(trace_path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("selcache");
@@ -206,6 +256,7 @@ int main(void)
     tcase_add_test(t, hw_cc_caches_host_lines_in_l1_and_l2);
     tcase_add_test(t, write_fill_fetches_what_the_store_left);
     tcase_add_test(t, thesis_ch6_preset_is_table_6_3);
+    tcase_add_test(t, naive_never_caches_host_lines);
     suite_add_tcase(s, t);
     return run_suite(s);
 }
