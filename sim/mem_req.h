@@ -65,6 +65,10 @@ enum { XLATE_WANT_NACK = 16, XLATE_REPLAYED = 32 };
  * (selective caching, thesis Sec. 6.2.1: the SM decides it from the page's
  * home and permission, sim/sm selcache.c); its answer is not kept either. */
 enum { LINE_NOCACHE = 1 };
+/* Inside the L2 (l2_remote.c): LINE_TOCPU, a slice's own request routed to
+ * the CPU (a line the remote directory holds); LINE_NACK, the CPU's answer
+ * that it does not hold the line. */
+enum { LINE_TOCPU = 2, LINE_NACK = 4 };
 /* Physical addresses with this bit set are in host memory (a page mapped
  * remote: reachable over the link without a fault). */
 #define PADDR_HOST (1ULL << 62)

@@ -96,8 +96,11 @@ void l1d_answer(struct sm *s, struct mem_req *f, sim_time now)
 {
     struct cache_mshr *m = &s->l1.m[f->slot];
     struct cache_victim v;
-    /* Write-through: L1 lines are never dirty, a victim is dropped. */
-    cache_fill(&s->l1, f->paddr, f->sector_mask, false, &v);
+    /* Write-through: L1 lines are never dirty, a victim is dropped.  An
+     * answer marked LINE_NOCACHE (a line the remote directory holds) is
+     * handed to the waiting loads and not kept. */
+    if (!(f->xflags & LINE_NOCACHE))
+        cache_fill(&s->l1, f->paddr, f->sector_mask, false, &v);
     req_release(s->gpu->pool, f);
     if (--m->outstanding) return;
     struct mem_req *r = m->head;
@@ -133,4 +136,13 @@ void gpu_invalidate_frame(struct gpu *g, uint64_t pa)
             struct cache_victim v;
             cache_invalidate(&g->sm[i].l1, a, &v);
         }
+}
+
+void gpu_invalidate_line(struct gpu *g, uint64_t pa)
+{
+    if (!g->l1_enabled) return;
+    for (unsigned i = 0; i < g->nsms; i++) {
+        struct cache_victim v;
+        cache_invalidate(&g->sm[i].l1, pa, &v);
+    }
 }
