@@ -150,7 +150,10 @@ struct oversub;
 enum sc_remote { SC_ALL, SC_NONE };
 struct selcache {
     enum sc_remote remote;      /* gpu.caching.remote */
+    bool coalesce;              /* gpu.caching.coalesce l1 or l1l2: cacheless L1 MSHRs */
+    bool whole_lines;           /* a cacheless MSHR asks for its whole 128 B line */
     uint64_t *uncached;         /* NULL with `all` */
+    uint64_t *remote_loads, *l1_coalesced, *l1_line_sectors, *l1_used_sectors;
 };
 
 struct gpu {
@@ -283,11 +286,19 @@ void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now);
 /* l1d.c */
 void l1d_access(struct sm *s, struct mem_req *r, sim_time now, bool *stalled);
 void l1d_answer(struct sm *s, struct mem_req *r, sim_time now);
+/* A fill request for MSHR m asking `mask` (sent as the request's sectors),
+ * `pending` the sectors it adds to what m waits for, with LINE_* flags. */
+void l1d_fill(struct sm *s, struct cache_mshr *m, uint8_t mask, uint8_t pending,
+              uint8_t flags, sim_time now);
 void line_done(struct sm *s, struct mem_req *r, sim_time now);
 bool xbar_send(struct sm *s, sim_time now);
 
 /* selcache.c */
 void selcache_init(struct gpu *g, const struct config *cfg, struct stats *st);
+/* An uncached load into the L1D with coalescing on (false: no MSHR). */
+bool selcache_l1_load(struct sm *s, struct mem_req *r, sim_time now);
+/* A cacheless MSHR's last answer is in (statistics). */
+void selcache_l1_done(struct sm *s, const struct cache_mshr *m);
 /* The LINE_* flags of a line request to physical address pa (mem_req.h). */
 static inline uint8_t selcache_line_flags(const struct gpu *g, uint64_t pa)
 {

@@ -531,6 +531,122 @@ START_TEST(directory_empty_without_cpu_traffic)
 }
 END_TEST
 
+/* ---- point 4: cacheless request coalescing ---- */
+
+/* Two warps of one SM each read the same host-homed line (32 lanes x 4 B):
+ * both loads are in flight together (a remote round trip is > 2 us, the
+ * second warp issues a cycle after the first).  Naive: two requests cross
+ * the link.  L1 coalescing: the second attaches to the first's cacheless
+ * MSHR: one 128 B request, 2 remote loads of which 1 coalesced, and the
+ * line is not kept (a third read, after both, crosses again: 2 in all).
+ * L1+L2 is the same on one SM. */
+START_TEST(two_warps_one_line_one_request)
+{
+    trace_begin(1, 64);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 32);
+    trace_inst(0, 1, "LDG.E", HOST_LINE, 32);
+    trace_end();
+    static const struct { const char *co; uint64_t reads, coalesced; } c[] = {
+        { "none", 2, 0 }, { "l1", 1, 1 }, { "l1l2", 1, 1 },
+    };
+    for (size_t i = 0; i < N(c); i++) {
+        char co[64];
+        snprintf(co, sizeof co, "gpu.caching.coalesce=%s", c[i].co);
+        const char *const x[] = { "gpu.sms=1", "gpu.caching.remote=none", co };
+        struct run r = run_trace(100, x, N(x));
+        ck_assert_uint_eq(st(&r, "remote.reads"), c[i].reads);
+        ck_assert_uint_eq(st(&r, "remote.h2d_bytes"), 128 * c[i].reads);
+        ck_assert_uint_eq(st(&r, "gpu.caching.l1_coalesced"), c[i].coalesced);
+        ck_assert_uint_eq(st(&r, "gpu.caching.remote_loads"), i ? 2 : 0);
+        ck_assert_uint_eq(st(&r, "gpu.l1d.hits") + st(&r, "gpu.l1d.misses"), 0);
+        ck_assert_uint_eq(st(&r, "l2.hits") + st(&r, "l2.misses"), 0);
+        done(&r);
+    }
+    unlink(trace_path);
+    /* Read again after the line came back: it was discarded. */
+    trace_begin(1, 32);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 32);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 32);
+    trace_end();
+    static const char *const x[] = { "gpu.sms=1", "gpu.caching.remote=none",
+                                     "gpu.caching.coalesce=l1l2" };
+    struct run r = run_trace(100, x, N(x));
+    ck_assert_uint_eq(st(&r, "remote.reads"), 2);
+    ck_assert_uint_eq(st(&r, "gpu.caching.l1_coalesced"), 0);
+    ck_assert_uint_eq(st(&r, "l2.coalesced"), 0);
+    done(&r);
+    unlink(trace_path);
+}
+END_TEST
+
+/* Two SMs (one block each, blocks go round robin) read the same host line
+ * at the same time: each SM's L1 has its own MSHR, so L1 coalescing sends
+ * two requests; L1+L2 coalescing attaches the second SM's 128 B request to
+ * the slice's cacheless MSHR: one request crosses the link, and the line
+ * is delivered to both SMs. */
+START_TEST(two_sms_one_line_one_request_with_l2)
+{
+    trace_begin(2, 32);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 32);
+    trace_inst(1, 0, "LDG.E", HOST_LINE, 32);
+    trace_end();
+    static const struct { const char *co; uint64_t reads, l2co; } c[] = {
+        { "l1", 2, 0 }, { "l1l2", 1, 1 },
+    };
+    for (size_t i = 0; i < N(c); i++) {
+        char co[64];
+        snprintf(co, sizeof co, "gpu.caching.coalesce=%s", c[i].co);
+        const char *const x[] = { "gpu.sms=2", "gpu.caching.remote=none", co };
+        struct run r = run_trace(100, x, N(x));
+        const struct stat_entry *e = stats_find(system_stats(r.s), "sm.mem_insts");
+        ck_assert_uint_eq(e->p.u[0], 1);
+        ck_assert_uint_eq(e->p.u[1], 1);
+        ck_assert_uint_eq(st(&r, "remote.reads"), c[i].reads);
+        ck_assert_uint_eq(st(&r, "gpu.caching.l1_coalesced"), 0);
+        ck_assert_uint_eq(st(&r, "gpu.caching.remote_loads"), 2);
+        ck_assert_uint_eq(st(&r, "l2.coalesced"), c[i].l2co);
+        done(&r);
+    }
+    unlink(trace_path);
+}
+END_TEST
+
+/* 128 B line utilisation (Table 6.2): two warps of one SM read sectors 0-1
+ * (16 lanes) of two different host lines and, for the second line, a
+ * third warp reads sectors 2-3 while it is in flight.  With whole-line
+ * transfers each line brings 4 sectors: 8 came back, 2 + 4 = 6 were asked
+ * for: 75 %; the link carried 2 x 128 B.  Measured at the L1D with L1
+ * coalescing, at the L2 slice with L1+L2 coalescing (where the L1's
+ * request says which sectors it wanted). */
+START_TEST(line_utilisation_counts_asked_sectors)
+{
+    trace_begin(1, 96);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 16);
+    trace_inst(0, 1, "LDG.E", HOST_LINE + 0x1000, 16);
+    trace_inst(0, 2, "LDG.E", HOST_LINE + 0x1000 + 64, 16);
+    trace_end();
+    static const char *const l1[] = { "gpu.sms=1", "gpu.caching.remote=none",
+                                      "gpu.caching.coalesce=l1" };
+    struct run r = run_trace(100, l1, N(l1));
+    ck_assert_uint_eq(st(&r, "remote.reads"), 2);
+    ck_assert_uint_eq(st(&r, "remote.h2d_bytes"), 256);
+    ck_assert_uint_eq(st(&r, "gpu.caching.l1_line_sectors"), 8);
+    ck_assert_uint_eq(st(&r, "gpu.caching.l1_used_sectors"), 6);
+    done(&r);
+    static const char *const l12[] = { "gpu.sms=1", "gpu.caching.remote=none",
+                                       "gpu.caching.coalesce=l1l2" };
+    r = run_trace(100, l12, N(l12));
+    ck_assert_uint_eq(st(&r, "remote.reads"), 2);
+    ck_assert_uint_eq(st(&r, "l2.cacheless_sectors"), 8);
+    /* The L2 sees each L1 MSHR's request once, with the sectors it wanted
+     * when it was sent: the third warp's attach at the L1 comes later, so
+     * the slice counts 2 + 2. */
+    ck_assert_uint_eq(st(&r, "l2.cacheless_used_sectors"), 4);
+    done(&r);
+    unlink(trace_path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("selcache");
@@ -544,6 +660,9 @@ int main(void)
     tcase_add_test(t, cpu_request_flushes_line_into_directory);
     tcase_add_test(t, directory_flushes_at_high_water);
     tcase_add_test(t, directory_empty_without_cpu_traffic);
+    tcase_add_test(t, two_warps_one_line_one_request);
+    tcase_add_test(t, two_sms_one_line_one_request_with_l2);
+    tcase_add_test(t, line_utilisation_counts_asked_sectors);
     suite_add_tcase(s, t);
     return run_suite(s);
 }
