@@ -15,6 +15,7 @@ extern const struct cfg_key dram_config_keys[];
 extern const struct cfg_key hostmem_config_keys[];
 extern const struct cfg_key link_config_keys[];
 extern const struct cfg_key cpu_config_keys[];
+extern const struct cfg_key client_cache_config_keys[];
 extern const struct cfg_key thrashing_config_keys[];
 extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key placement_config_keys[];
@@ -77,6 +78,7 @@ const struct cfg_key *const config_schema_tables[] = {
     hostmem_config_keys,
     link_config_keys,
     cpu_config_keys,
+    client_cache_config_keys,
     driver_config_keys,
     placement_config_keys,
     thrashing_config_keys,

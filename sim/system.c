@@ -198,6 +198,7 @@ struct system *system_build(const struct config *cfg)
     if (remote_possible(cfg, s->wl)) {
         link_remote_enable(s->link);
         l2_set_remote(s->l2, s->st, remote_send, s->link);
+        link_remote_client_cache(s->link, cfg, s->st, s->core.period);
         if (cpu_side(cfg)) {
             s->cpu = link_cpu_create(s->link, cfg, s->st, s->core.period);
             l2_set_cpu(s->l2, &cpu_ops, s->cpu, flush_line, s->gpu);

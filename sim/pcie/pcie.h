@@ -86,6 +86,11 @@ bool link_remote_enabled(const struct link *l);
  * the wire (stores: posted).  Nothing queues at the GPU end: the sender
  * bounds what it has in flight. */
 void link_remote_send(struct link *l, struct mem_req *r, sim_time now);
+/* The CPU-side client cache of the remote path (host.client_cache.*, thesis
+ * Sec. 6.2.2.2; none when its size is 0).  core_period: the GPU core's
+ * clock (its latencies are in its cycles).  After link_remote_enable. */
+void link_remote_client_cache(struct link *l, const struct config *cfg, struct stats *st,
+                              sim_time core_period);
 
 /* ---- the CPU side of selective caching (link_cpu.c) ----
  * The synthetic CPU request stream (cpu.stream.*) and the CPU's answers to

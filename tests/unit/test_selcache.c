@@ -347,6 +347,7 @@ static void bench_init(struct bench *b, const char *const *extra, size_t n)
     link_attach_host(b->link, b->host, &b->pool);
     link_remote_enable(b->link);
     l2_set_remote(b->l, b->st, send_remote, b->link);
+    link_remote_client_cache(b->link, b->c, b->st, b->core.period);
     b->cpu = link_cpu_create(b->link, b->c, b->st, b->core.period);
     l2_set_cpu(b->l, &bench_cpu, b->cpu, NULL, NULL);
     mq_init(&b->reply, "reply", 4096, 0, NULL);
@@ -647,6 +648,84 @@ START_TEST(line_utilisation_counts_asked_sectors)
 }
 END_TEST
 
+/* ---- point 5: the CPU-side client cache ---- */
+
+/* Reads of one host-homed line through a slice that does not keep it
+ * (l2.remote_cache false: each read crosses), with a 512 KiB client cache
+ * (100-cycle access after landing, the 100-cycle hop).  From the request
+ * entering the slice (a core edge t0):
+ *   miss: 128 cycles of crossbar + L2, 16 B request D2H (1000 ps), 1 us,
+ *         the 100 000 ps lookup; DDR4 at its next 800 ps edge: 34 x 800
+ *         ps (two 64 B bursts: tRCD 12 + tCL 12 + 4 + tCCD_L 6), the
+ *         100 000 ps hop; 144 B H2D (9000 ps), 1 us, the next core edge;
+ *   hit:  128 000 + 1000 + 1 000 000 + 100 000 (lookup) + 100 000 (hop)
+ *         + 9000 + 1 000 000 = 2 338 000 ps: the 200 cycles of Sec. 6.3
+ *         between landing and leaving.
+ * A store to the line updates it (write-through: it goes on to DDR4 too);
+ * a store to an absent line does not allocate it: its read misses. */
+START_TEST(client_cache_hit_and_miss_latencies)
+{
+    static const char *const x[] = { "l2.remote_cache=false", "host.client_cache.size=512KiB" };
+    struct bench b;
+    bench_init(&b, x, N(x));
+    uint64_t pa = PADDR_HOST | 0x40000;
+    sim_time t0 = edge(engine_now(b.e) + 1000000, 1000);
+    sim_time miss = bench_access(&b, REQ_LOAD, pa, 0xf, NULL);
+    sim_time land = t0 + 128000 + 1000 + 1000000 + 100000;
+    sim_time back = edge(land, 800) + 34 * 800 + 100000 + 9000 + 1000000;
+    ck_assert_uint_eq(miss, edge(back, 1000) - t0);
+    ck_assert_uint_eq(bstat(&b, "host.client_cache.misses"), 1);
+    ck_assert_uint_eq(bstat(&b, "host.dram.reads"), 1);
+    ck_assert_uint_eq(bench_access(&b, REQ_LOAD, pa, 0xf, NULL), 2338000);
+    ck_assert_uint_eq(bstat(&b, "host.client_cache.hits"), 1);
+    ck_assert_uint_eq(bstat(&b, "host.dram.reads"), 1);
+    /* A hit asks for its own sectors: 2 of them come back, 64 B. */
+    ck_assert_uint_eq(bench_access(&b, REQ_LOAD, pa, 0x3, NULL), 2338000 - 4000);
+    ck_assert_uint_eq(bstat(&b, "remote.h2d_bytes"), 128 + 128 + 64);
+    bench_access(&b, REQ_STORE, pa, 0xf, NULL);
+    ck_assert_uint_eq(bstat(&b, "host.client_cache.write_updates"), 1);
+    ck_assert_uint_eq(bstat(&b, "host.dram.writes"), 1);
+    uint64_t other = PADDR_HOST | 0x80000;
+    bench_access(&b, REQ_STORE, other, 0xf, NULL);
+    ck_assert_uint_eq(bstat(&b, "host.client_cache.write_updates"), 1);
+    bench_access(&b, REQ_LOAD, other, 0xf, NULL);
+    ck_assert_uint_eq(bstat(&b, "host.client_cache.misses"), 2);
+    ck_assert_uint_eq(bstat(&b, "host.client_cache.hits"), 2);
+    bench_free(&b);
+}
+END_TEST
+
+/* Two reads of one line land together: one DDR4 read fills the line, the
+ * second waits for it in the client cache's MSHR (merge) and both are
+ * answered with it. */
+START_TEST(client_cache_merges_reads_of_a_pending_line)
+{
+    static const char *const x[] = { "l2.remote_cache=false", "host.client_cache.size=64KiB" };
+    struct bench b;
+    bench_init(&b, x, N(x));
+    uint64_t pa = PADDR_HOST | 0x40000;
+    sim_time t0 = edge(engine_now(b.e) + 1000000, 1000);
+    engine_run_until(b.e, t0, NULL, NULL, &(enum run_status){ 0 });
+    for (int i = 0; i < 2; i++) {
+        struct mem_req *r = req_alloc(&b.pool);
+        r->kind = REQ_LOAD;
+        r->paddr = pa;
+        r->sector_mask = i ? 0xc : 0x3;
+        r->size = 64;
+        r->reply = &b.reply;
+        ck_assert(mq_push(l2_slice_in(b.l, 0), r, t0, NULL));
+    }
+    engine_run(b.e);
+    ck_assert_uint_eq(b.reply.n, 2);
+    while (b.reply.n) req_release(&b.pool, mq_pop(&b.reply, TIME_NEVER - 1));
+    ck_assert_uint_eq(bstat(&b, "host.client_cache.misses"), 1);
+    ck_assert_uint_eq(bstat(&b, "host.client_cache.merges"), 1);
+    ck_assert_uint_eq(bstat(&b, "host.dram.reads"), 1);
+    ck_assert_uint_eq(bstat(&b, "remote.h2d_bytes"), 128);
+    bench_free(&b);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("selcache");
@@ -663,6 +742,8 @@ int main(void)
     tcase_add_test(t, two_warps_one_line_one_request);
     tcase_add_test(t, two_sms_one_line_one_request_with_l2);
     tcase_add_test(t, line_utilisation_counts_asked_sectors);
+    tcase_add_test(t, client_cache_hit_and_miss_latencies);
+    tcase_add_test(t, client_cache_merges_reads_of_a_pending_line);
     suite_add_tcase(s, t);
     return run_suite(s);
 }
