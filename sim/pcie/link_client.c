@@ -35,6 +35,10 @@ const struct cfg_key client_cache_config_keys[] = {
     {"host.client_cache.mshrs", CFG_INT, "1024", 1, 65536, NULL,
      "client cache lines on their way from DDR4 (not in the thesis: as many as the host "
      "side has in flight, so it never limits)"},
+    {"link.variable_transfers", CFG_BOOL, "false", 0, -1, NULL,
+     "variable-size link transfers (thesis Sec. 6.2.2.3): a cacheless MSHR asks the link for "
+     "the 32 B sectors its loads want (later loads send their extra sectors), and only those "
+     "cross back; false: it asks for the whole 128 B line"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 

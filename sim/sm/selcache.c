@@ -18,7 +18,12 @@
  * gpu.l1d.mshrs as the baseline), marked cacheless: it asks for the whole
  * 128 B line, later loads of the line attach to it, and the answer serves
  * them all from the MSHR's own data latch and is then discarded (l1d.c).
- * `l1l2` coalesces across SMs in the L2 slices' MSHRs too. */
+ * `l1l2` coalesces across SMs in the L2 slices' MSHRs too.
+ *
+ * link.variable_transfers (Sec. 6.2.2.3): a cacheless MSHR asks only for
+ * the 32 B sectors its first load wants; a later load wanting others sends
+ * a request for those while the first is out, and the MSHR is filled by
+ * several answers, each with its own sectors (its `outstanding` count). */
 #include <string.h>
 #include "sm_internal.h"
 #include "../config.h"
@@ -42,7 +47,7 @@ void selcache_init(struct gpu *g, const struct config *cfg, struct stats *st)
     g->sc.remote = !strcmp(m, "none") ? SC_NONE : SC_ALL;
     const char *co = cfg_str(cfg, "gpu.caching.coalesce");
     g->sc.coalesce = strcmp(co, "none") != 0;
-    g->sc.whole_lines = g->sc.coalesce;
+    g->sc.whole_lines = g->sc.coalesce && !cfg_bool(cfg, "link.variable_transfers");
     if (g->sc.remote == SC_ALL) return;
     g->sc.uncached = stat_counter(st, "gpu.caching.uncached_lines", "requests",
                                   "line requests the SMs marked uncacheable (host-homed under "

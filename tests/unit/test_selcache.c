@@ -726,6 +726,69 @@ START_TEST(client_cache_merges_reads_of_a_pending_line)
 }
 END_TEST
 
+/* ---- point 6: variable-size link transfers ---- */
+
+/* NVLink-like packets (16 B flits, one 16 B header per <= 128 B).  One
+ * warp reads sectors 0-1 (16 lanes x 4 B) of a host line with L1
+ * coalescing: whole-line transfers bring 128 B (144 B on the wire), a
+ * variable transfer the 2 sectors asked: 64 B + one header flit = 80 B.
+ * Then two warps read sectors 0-1 and 2-3 of one line in flight: one
+ * MSHR; with whole lines one request and 144 B, with variable transfers
+ * the second warp's sectors go out as a second request and the MSHR is
+ * filled by two answers of 80 B. */
+START_TEST(variable_transfers_move_asked_sectors)
+{
+    static const char *const pk[] = { "link.header=16B", "link.flit=16B",
+                                      "link.completion_header=16B", "link.max_payload=128B",
+                                      "link.max_read_request=128B", "link.rcb=0B",
+                                      "gpu.sms=1", "gpu.caching.remote=none",
+                                      "gpu.caching.coalesce=l1", NULL };
+    const char *x[12];
+    memcpy(x, pk, sizeof pk);
+    trace_begin(1, 32);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 16);
+    trace_end();
+    struct run r = run_trace(100, x, 9);
+    ck_assert_uint_eq(st(&r, "remote.h2d_bytes"), 128);
+    ck_assert_uint_eq(st(&r, "link.h2d.remote_wire_bytes"), 144);
+    done(&r);
+    x[9] = "link.variable_transfers=true";
+    r = run_trace(100, x, 10);
+    ck_assert_uint_eq(st(&r, "remote.reads"), 1);
+    ck_assert_uint_eq(st(&r, "remote.h2d_bytes"), 64);
+    ck_assert_uint_eq(st(&r, "link.h2d.remote_wire_bytes"), 80);
+    ck_assert_uint_eq(st(&r, "gpu.caching.l1_line_sectors"), 2);
+    ck_assert_uint_eq(st(&r, "gpu.caching.l1_used_sectors"), 2);
+    done(&r);
+    unlink(trace_path);
+
+    trace_begin(1, 64);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 16);
+    trace_inst(0, 1, "LDG.E", HOST_LINE + 64, 16);
+    trace_end();
+    r = run_trace(100, x, 9);
+    ck_assert_uint_eq(st(&r, "remote.reads"), 1);
+    ck_assert_uint_eq(st(&r, "gpu.caching.l1_coalesced"), 1);
+    ck_assert_uint_eq(st(&r, "link.h2d.remote_wire_bytes"), 144);
+    done(&r);
+    r = run_trace(100, x, 10);
+    ck_assert_uint_eq(st(&r, "remote.reads"), 2);
+    ck_assert_uint_eq(st(&r, "gpu.caching.l1_coalesced"), 1);
+    ck_assert_uint_eq(st(&r, "remote.h2d_bytes"), 128);
+    ck_assert_uint_eq(st(&r, "link.h2d.remote_wire_bytes"), 160);
+    done(&r);
+    /* The same through the slices' MSHRs (L1+L2). */
+    x[8] = "gpu.caching.coalesce=l1l2";
+    r = run_trace(100, x, 10);
+    ck_assert_uint_eq(st(&r, "remote.reads"), 2);
+    ck_assert_uint_eq(st(&r, "link.h2d.remote_wire_bytes"), 160);
+    ck_assert_uint_eq(st(&r, "l2.cacheless_sectors"), 4);
+    ck_assert_uint_eq(st(&r, "l2.cacheless_used_sectors"), 4);
+    done(&r);
+    unlink(trace_path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("selcache");
@@ -744,6 +807,7 @@ int main(void)
     tcase_add_test(t, line_utilisation_counts_asked_sectors);
     tcase_add_test(t, client_cache_hit_and_miss_latencies);
     tcase_add_test(t, client_cache_merges_reads_of_a_pending_line);
+    tcase_add_test(t, variable_transfers_move_asked_sectors);
     suite_add_tcase(s, t);
     return run_suite(s);
 }
