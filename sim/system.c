@@ -108,6 +108,9 @@ static void remote_send(void *ctx, struct mem_req *r, sim_time now)
  * every L1D. */
 static void cpu_read(void *ctx, uint64_t pa, sim_time now) { l2_cpu_read(ctx, pa, now); }
 static void flush_line(void *ctx, uint64_t pa) { gpu_invalidate_line(ctx, pa); }
+/* A host page made read-write (promiscuous read-only caching): its lines
+ * leave the L2 too. */
+static void prot_flush(void *ctx, uint64_t pa) { l2_invalidate_frame(ctx, pa); }
 static const struct l2_cpu cpu_ops = { link_cpu_probe, link_cpu_answer };
 
 static bool cpu_side(const struct config *cfg)
@@ -194,6 +197,7 @@ struct system *system_build(const struct config *cfg)
     gmmu_set_memory(s->gmmu, l2_port(s->l2), &s->pool);
     gmmu_set_link(s->gmmu, s->link);
     driver_set_unmap_hook(s->drv, frame_unmapped, s);
+    gpu_set_prot_flush(s->gpu, prot_flush, s->l2);
     driver_set_workload(s->drv, s->wl);
     if (remote_possible(cfg, s->wl)) {
         link_remote_enable(s->link);

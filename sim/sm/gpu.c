@@ -224,6 +224,7 @@ void gpu_free(struct gpu *g)
         mq_free(&s->l1q);
     }
     oversub_free(g);
+    rofault_free(g);
     free(g->sm);
     free(g);
 }

@@ -5,7 +5,9 @@
  *   all   the HW CC baseline: cached like any, coherent at no cost (the
  *         per-level gpu.l1d.remote_cache and l2.remote_cache still apply);
  *   none  naive selective caching (Sec. 6.2.1, principle 2): the GPU never
- *         caches data homed in CPU memory.
+ *         caches data homed in CPU memory;
+ *   readonly  promiscuous read-only caching on top (Sec. 6.2.3, rofault.c):
+ *         lines of host pages still read-only in the kernel are cached.
  * The SM decides it once per line request, when the page's translation
  * comes back (the TLB entry says where the page lives), and marks the
  * request LINE_NOCACHE (mem_req.h): the L1D does not allocate it, nor does
@@ -30,10 +32,18 @@
 #include "../stats.h"
 
 const struct cfg_key selcache_config_keys[] = {
-    {"gpu.caching.remote", CFG_ENUM, "all", 0, -1, "all|none",
+    {"gpu.caching.remote", CFG_ENUM, "all", 0, -1, "all|none|readonly",
      "lines of host-homed pages in the GPU's caches: all (HW CC, thesis Ch. VI's baseline: "
-     "cached coherently at no cost) or none (naive selective caching, Sec. 6.2.1: the GPU "
-     "never caches data homed in CPU memory)"},
+     "cached coherently at no cost), none (naive selective caching, Sec. 6.2.1: the GPU "
+     "never caches data homed in CPU memory) or readonly (promiscuous read-only caching, "
+     "Sec. 6.2.3: lines of pages still read-only in the kernel are cached)"},
+    {"gpu.caching.ro_fault_latency", CFG_TIME, "20us", 0, 1e12, NULL,
+     "a GPU write to a speculatively read-only host page: the protection fault's unloaded "
+     "latency (thesis Sec. 6.2.3: 20 us measured on Maxwell; 20-40 us in Fig. 6.7)"},
+    {"gpu.caching.ro_zero_cost", CFG_BOOL, "false", 0, -1, NULL,
+     "RO-ZeroCost (thesis Fig. 6.7): the read-only to read-write transition costs nothing"},
+    {"gpu.sm.max_prot_faults", CFG_INT, "16", 1, 4096, NULL,
+     "pending protection faults per SM; one more blocks the SM (thesis Table 6.3: 16)"},
     {"gpu.caching.coalesce", CFG_ENUM, "none", 0, -1, "none|l1|l1l2",
      "cacheless request coalescing of uncached loads (thesis Sec. 6.2.2.1): none (each goes "
      "to the link as the lane coalescer made it), l1 (in each SM's L1D MSHRs), l1l2 (also "
@@ -44,11 +54,12 @@ const struct cfg_key selcache_config_keys[] = {
 void selcache_init(struct gpu *g, const struct config *cfg, struct stats *st)
 {
     const char *m = cfg_str(cfg, "gpu.caching.remote");
-    g->sc.remote = !strcmp(m, "none") ? SC_NONE : SC_ALL;
+    g->sc.remote = !strcmp(m, "none") ? SC_NONE : !strcmp(m, "readonly") ? SC_READONLY : SC_ALL;
     const char *co = cfg_str(cfg, "gpu.caching.coalesce");
     g->sc.coalesce = strcmp(co, "none") != 0;
     g->sc.whole_lines = g->sc.coalesce && !cfg_bool(cfg, "link.variable_transfers");
     if (g->sc.remote == SC_ALL) return;
+    if (g->sc.remote == SC_READONLY) rofault_create(g, cfg, st);
     g->sc.uncached = stat_counter(st, "gpu.caching.uncached_lines", "requests",
                                   "line requests the SMs marked uncacheable (host-homed under "
                                   "selective caching)");

@@ -105,6 +105,7 @@ struct sm {
     struct mq *xlate_out;
     struct mem_port mem_out;
     sim_time blocked_until;     /* no issue before this (shootdowns) */
+    bool pf_blocked;            /* a protection fault found no slot: no issue (rofault.c) */
     sim_time issue_at;          /* no warp can issue before this (0: look) */
     struct ring xq;             /* translations waiting for the TLB port */
     struct ring oq;             /* line requests waiting for the crossbar port */
@@ -147,7 +148,8 @@ struct sm_stats {
 struct oversub;
 
 /* Selective caching (selcache.c, thesis Ch. VI). */
-enum sc_remote { SC_ALL, SC_NONE };
+enum sc_remote { SC_ALL, SC_NONE, SC_READONLY };
+struct rofault;
 struct selcache {
     enum sc_remote remote;      /* gpu.caching.remote */
     bool coalesce;              /* gpu.caching.coalesce l1 or l1l2: cacheless L1 MSHRs */
@@ -190,6 +192,7 @@ struct gpu {
     struct stat_hist *lines_per_inst, *pages_per_inst;
     struct sm_stats v;          /* per-SM vectors */
     struct selcache sc;
+    struct rofault *ro;         /* promiscuous read-only caching, or NULL */
 };
 
 /* A warp became ready: the next tick must look for an issuable warp. */
@@ -299,13 +302,22 @@ void selcache_init(struct gpu *g, const struct config *cfg, struct stats *st);
 bool selcache_l1_load(struct sm *s, struct mem_req *r, sim_time now);
 /* A cacheless MSHR's last answer is in (statistics). */
 void selcache_l1_done(struct sm *s, const struct cache_mshr *m);
-/* The LINE_* flags of a line request to physical address pa (mem_req.h). */
-static inline uint8_t selcache_line_flags(const struct gpu *g, uint64_t pa)
+/* The LINE_* flags of the line requests of translation r's page (mem_req.h),
+ * once per translation.  *held: the page is a read-only host page that r's
+ * write must fault on (rofault.c): r is held until the fault is over. */
+uint8_t rofault_page(struct sm *s, struct mem_req *r, bool *held, sim_time now);
+static inline uint8_t selcache_page_flags(struct sm *s, struct mem_req *r, bool *held,
+                                          sim_time now)
 {
-    if (g->sc.remote == SC_ALL || !(pa & PADDR_HOST)) return 0;
-    *g->sc.uncached += 1;
+    *held = false;
+    if (s->gpu->sc.remote == SC_READONLY) return rofault_page(s, r, held, now);
+    if (s->gpu->sc.remote == SC_ALL || !(r->paddr & PADDR_HOST)) return 0;
     return LINE_NOCACHE;
 }
+
+/* rofault.c */
+void rofault_create(struct gpu *g, const struct config *cfg, struct stats *st);
+void rofault_free(struct gpu *g);
 
 /* stall.c */
 void stall_account(struct sm *s, sim_time now);

@@ -50,6 +50,25 @@ static void trace_inst(unsigned cta, unsigned warp, const char *op, uint64_t bas
     fprintf(trace_f, "\n");
 }
 
+/* A further kernel launch (grid launch id `id`). */
+static void trace_launch(unsigned id, unsigned ctas, unsigned threads)
+{
+    fprintf(trace_f, "MEMTRACE: CTX 0x1 - LAUNCH - Kernel pc 0x0 - Kernel name k%u - grid launch "
+                     "id %u - grid size %u,1,1 - block size %u,1,1 - nregs 16 - shmem 0 - cuda "
+                     "stream id 0\n", id, id, ctas, threads);
+}
+
+/* trace_inst in launch `id`. */
+static void trace_inst_k(unsigned id, unsigned cta, unsigned warp, const char *op, uint64_t base,
+                         unsigned lanes)
+{
+    fprintf(trace_f, "MEMTRACE: CTX 0x1 - grid_launch_id %u - CTA %u,0,0 - warp %u - %s -",
+            id, cta, warp, op);
+    for (unsigned i = 0; i < 32; i++)
+        fprintf(trace_f, " 0x%llx", i < lanes ? (unsigned long long)(base + 4 * i) : 0ULL);
+    fprintf(trace_f, "\n");
+}
+
 static void trace_end(void)
 {
     ck_assert_int_eq(fclose(trace_f), 0);
@@ -789,6 +808,127 @@ START_TEST(variable_transfers_move_asked_sectors)
 }
 END_TEST
 
+/* ---- point 7: promiscuous read-only caching ---- */
+
+static struct run run_ro(const char *lat, const char *max, const char *const *more, size_t n)
+{
+    char l[64], m[64];
+    snprintf(l, sizeof l, "gpu.caching.ro_fault_latency=%s", lat);
+    snprintf(m, sizeof m, "gpu.sm.max_prot_faults=%s", max);
+    const char *x[16] = { "gpu.sms=1", "gpu.caching.remote=readonly", l, m };
+    ck_assert_uint_le(4 + n, 16);
+    if (n) memcpy(x + 4, more, n * sizeof *more);
+    return run_trace(100, x, 4 + n);
+}
+
+/* Three warps of one SM: warps 0 and 2 write page A (whole lines), warp 1
+ * reads a line of page B twice.  The first write to A raises a protection
+ * fault; warp 2's write to A attaches to it; both warps wait the fault's
+ * latency, then re-execute (translation again), uncached over the link.
+ * Warp 1 is not held: B stays read-only, its second read hits the L1D.
+ * Raising the latency from 20 to 40 us moves each stalled warp's wait by
+ * exactly 20 us (20 000 cycles at 1 GHz; all times whole cycles): the
+ * fault-stalled warp-cycles grow by 2 x 20 000 -- two warps, not three --
+ * and the run's end by 20 us. */
+START_TEST(write_to_readonly_page_costs_fault_latency)
+{
+    uint64_t a = HOST_LINE, b = HOST_LINE + 0x10000;
+    trace_begin(1, 96);
+    trace_inst(0, 0, "STG.E", a, 32);
+    trace_inst(0, 1, "LDG.E", b, 32);
+    trace_inst(0, 1, "LDG.E", b, 32);
+    trace_inst(0, 2, "STG.E", a + 128, 32);
+    trace_end();
+    struct run r20 = run_ro("20us", "16", NULL, 0);
+    struct run r40 = run_ro("40us", "16", NULL, 0);
+    ck_assert_uint_eq(st(&r20, "gpu.caching.prot_faults"), 1);
+    ck_assert_uint_eq(st(&r20, "gpu.caching.prot_fault_waits"), 1);
+    ck_assert_uint_eq(st(&r20, "gpu.caching.rw_pages"), 1);
+    ck_assert_uint_eq(st(&r20, "gpu.l1d.hits"), 1);
+    ck_assert_uint_eq(st(&r20, "remote.reads"), 1);
+    ck_assert_uint_eq(st(&r20, "remote.writes"), 2);
+    ck_assert_uint_eq(st(&r20, "gpu.caching.pages_touched"), 2);
+    ck_assert_uint_eq(st(&r20, "gpu.caching.pages_written"), 1);
+    ck_assert_uint_eq(st(&r40, "gpu.fault_warp_cycles") - st(&r20, "gpu.fault_warp_cycles"),
+                      2 * 20000);
+    ck_assert_uint_eq(end_of(&r40) - end_of(&r20), 20000000);
+    ck_assert_uint_ge(st(&r20, "gpu.fault_warp_cycles"), 2 * 20000);
+    done(&r20);
+    done(&r40);
+    /* RO-ZeroCost: no fault, the page turns read-write at once. */
+    static const char *const zc[] = { "gpu.caching.ro_zero_cost=true" };
+    struct run z = run_ro("20us", "16", zc, 1);
+    ck_assert_uint_eq(st(&z, "gpu.caching.prot_faults"), 0);
+    ck_assert_uint_eq(st(&z, "gpu.caching.rw_pages"), 1);
+    ck_assert_uint_eq(st(&z, "gpu.fault_warp_cycles"), 0);
+    ck_assert_uint_lt(end_of(&z), 20000000);
+    done(&z);
+    unlink(trace_path);
+}
+END_TEST
+
+/* Cached lines of a page that turns read-write are discarded: warp 0 reads
+ * a line of page A (cached in L1D and L2), writes it (fault), reads it
+ * again: the last read crosses the link (2 remote reads) and hits no
+ * cache.  A second kernel re-marks A read-only (every launch): its write
+ * faults again. */
+START_TEST(readonly_page_turns_uncached_and_rearms_per_kernel)
+{
+    trace_begin(1, 32);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 32);
+    trace_inst(0, 0, "STG.E", HOST_LINE, 32);
+    trace_inst(0, 0, "LDG.E", HOST_LINE, 32);
+    trace_launch(1, 1, 32);
+    trace_inst_k(1, 0, 0, "LDG.E", HOST_LINE, 32);
+    trace_inst_k(1, 0, 0, "STG.E", HOST_LINE, 32);
+    trace_end();
+    struct run r = run_ro("20us", "16", NULL, 0);
+    ck_assert_uint_eq(st(&r, "gpu.kernels"), 2);
+    ck_assert_uint_eq(st(&r, "gpu.caching.prot_faults"), 2);
+    ck_assert_uint_eq(st(&r, "gpu.caching.rw_pages"), 2);
+    /* Kernel 1: miss, (fault, write), remote read; kernel 2: its read is
+     * cacheable again and misses (the lines went at the fault): 3. */
+    ck_assert_uint_eq(st(&r, "remote.reads"), 3);
+    ck_assert_uint_eq(st(&r, "gpu.l1d.hits"), 0);
+    ck_assert_uint_eq(st(&r, "gpu.l1d.misses"), 2);
+    ck_assert_uint_eq(st(&r, "remote.writes"), 2);
+    done(&r);
+    unlink(trace_path);
+}
+END_TEST
+
+/* 17 warps of one SM each write a page of its own (17 faults).  With 16
+ * slots the 17th fault finds none: the SM stops issuing until the first
+ * fault is over (20 us after it was raised), then raises the 17th, which
+ * ends 20 us later: the run ends 20 us later than with 17 slots, less the
+ * time between the first translation's return and the 17th's (17 page
+ * walks, overlapping in the walker, each a few hundred cycles with its
+ * PTE reads through the 120-cycle L2: under 500 ns), and the SM was
+ * blocked once, for that long. */
+START_TEST(seventeenth_fault_blocks_the_sm)
+{
+    trace_begin(1, 17 * 32);
+    for (unsigned w = 0; w < 17; w++) trace_inst(0, w, "STG.E", HOST_LINE + w * 0x1000, 32);
+    trace_end();
+    struct run r16 = run_ro("20us", "16", NULL, 0);
+    struct run r17 = run_ro("20us", "17", NULL, 0);
+    ck_assert_uint_eq(st(&r16, "gpu.caching.prot_faults"), 17);
+    ck_assert_uint_eq(st(&r17, "gpu.caching.prot_faults"), 17);
+    ck_assert_uint_eq(st(&r16, "gpu.caching.prot_fault_blocks"), 1);
+    ck_assert_uint_eq(st(&r17, "gpu.caching.prot_fault_blocks"), 0);
+    ck_assert_uint_eq(st(&r17, "gpu.caching.prot_fault_blocked_ps"), 0);
+    uint64_t blocked = st(&r16, "gpu.caching.prot_fault_blocked_ps");
+    ck_assert_uint_le(blocked, 20000000);
+    ck_assert_uint_ge(blocked, 20000000 - 500000);
+    sim_time d = end_of(&r16) - end_of(&r17);
+    ck_assert_uint_le(d, 20000000);
+    ck_assert_uint_ge(d, 20000000 - 500000);
+    done(&r16);
+    done(&r17);
+    unlink(trace_path);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("selcache");
@@ -808,6 +948,9 @@ int main(void)
     tcase_add_test(t, client_cache_hit_and_miss_latencies);
     tcase_add_test(t, client_cache_merges_reads_of_a_pending_line);
     tcase_add_test(t, variable_transfers_move_asked_sectors);
+    tcase_add_test(t, write_to_readonly_page_costs_fault_latency);
+    tcase_add_test(t, readonly_page_turns_uncached_and_rearms_per_kernel);
+    tcase_add_test(t, seventeenth_fault_blocks_the_sm);
     suite_add_tcase(s, t);
     return run_suite(s);
 }
