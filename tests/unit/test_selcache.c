@@ -220,6 +220,38 @@ START_TEST(thesis_ch6_preset_is_table_6_3)
 }
 END_TEST
 
+/* thesis-ch6-inputs.yaml is thesis-ch6.yaml's machine with the input
+ * sizes of thesis-ch4-inputs.yaml: every key outside workload.* the same. */
+static const struct config *cmp_other;
+static int cmp_diffs;
+static void cmp_key(void *ctx, const struct cfg_value *v)
+{
+    (void)ctx;
+    if (!strncmp(v->key->path, "workload.", 9)) return;
+    const struct cfg_value *o = cfg_get(cmp_other, v->key->path);
+    if (!o || strcmp(o->text, v->text)) {
+        fprintf(stderr, "%s: %s vs %s\n", v->key->path, v->text, o ? o->text : "-");
+        cmp_diffs++;
+    }
+}
+
+START_TEST(thesis_ch6_inputs_keep_the_machine)
+{
+    struct cfg_error err;
+    struct config *a = config_load("configs/thesis-ch6.yaml", NULL, 0, &err);
+    if (!a) ck_abort_msg("config: %s", err.msg);
+    struct config *b = config_load("configs/thesis-ch6-inputs.yaml", NULL, 0, &err);
+    if (!b) ck_abort_msg("config: %s", err.msg);
+    cmp_other = a;
+    cmp_diffs = 0;
+    config_foreach(b, cmp_key, NULL);
+    ck_assert_int_eq(cmp_diffs, 0);
+    ck_assert_uint_eq(cfg_u64(b, "workload.bfs.nodes"), 250000);
+    config_free(a);
+    config_free(b);
+}
+END_TEST
+
 /* ---- point 2: naive selective caching ---- */
 
 /* One warp: load, load, store, load of one line (the store writes the
@@ -937,6 +969,7 @@ int main(void)
     tcase_add_test(t, hw_cc_caches_host_lines_in_l1_and_l2);
     tcase_add_test(t, write_fill_fetches_what_the_store_left);
     tcase_add_test(t, thesis_ch6_preset_is_table_6_3);
+    tcase_add_test(t, thesis_ch6_inputs_keep_the_machine);
     tcase_add_test(t, naive_never_caches_host_lines);
     tcase_add_test(t, directory_filter_sizing_and_false_positives);
     tcase_add_test(t, cpu_request_flushes_line_into_directory);
