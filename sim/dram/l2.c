@@ -300,8 +300,7 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
     l->mshr_full = stat_counter(st, "l2.mshr_full", "cycles", "lookups refused for want of an MSHR");
     l->dram_reads = stat_counter(st, "l2.dram_reads", "requests", "sector fetches sent to GDDR");
     l->invalidated = stat_counter(st, "l2.invalidated_lines", "lines",
-                                  "lines dropped because the driver evicted their page (or, "
-                                  "read-only caching, their host page turned read-write)");
+                                  "lines dropped because the driver evicted their page");
     if (l->write_fill != WF_NONE)
         l->write_fills = stat_counter(st, "l2.write_fills", "requests",
                                       "stores that allocated their line and fetched it (l2.write_fill)");
