@@ -23,6 +23,8 @@ struct cache_line {
 /* One outstanding line miss: requests merged on it wait in a list. */
 struct cache_mshr {
     bool used;
+    bool nocache;         /* cacheless (thesis Sec. 6.2.2.1): the answer is not kept */
+    uint8_t want;         /* sectors its waiting requests asked for (cacheless) */
     uint64_t line;
     uint8_t pending;      /* sectors requested from below */
     uint16_t outstanding; /* requests below not yet answered */

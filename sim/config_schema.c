@@ -5,13 +5,17 @@
 extern const struct cfg_key sim_config_keys[];
 extern const struct cfg_key gpu_config_keys[];
 extern const struct cfg_key oversub_config_keys[];
+extern const struct cfg_key selcache_config_keys[];
 extern const struct cfg_key oversub_ctl_config_keys[];
 extern const struct cfg_key tlb_config_keys[];
 extern const struct cfg_key gmmu_config_keys[];
 extern const struct cfg_key l2_config_keys[];
+extern const struct cfg_key l2_remote_config_keys[];
 extern const struct cfg_key dram_config_keys[];
 extern const struct cfg_key hostmem_config_keys[];
 extern const struct cfg_key link_config_keys[];
+extern const struct cfg_key cpu_config_keys[];
+extern const struct cfg_key client_cache_config_keys[];
 extern const struct cfg_key thrashing_config_keys[];
 extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key placement_config_keys[];
@@ -67,12 +71,16 @@ const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
     gpu_config_keys,
     oversub_config_keys,
+    selcache_config_keys,
     tlb_config_keys,
     gmmu_config_keys,
     l2_config_keys,
+    l2_remote_config_keys,
     dram_config_keys,
     hostmem_config_keys,
     link_config_keys,
+    cpu_config_keys,
+    client_cache_config_keys,
     driver_config_keys,
     placement_config_keys,
     migration_config_keys,

@@ -42,7 +42,7 @@ struct mem_req {
     uint64_t paddr;        /* filled by translation */
     uint32_t size;         /* REQ_XLATE answer: bytes of the translated page */
     uint8_t sector_mask;
-    uint8_t xflags;        /* REQ_XLATE answer: XLATE_* below */
+    uint8_t xflags;        /* REQ_XLATE answer: XLATE_* below; line requests: LINE_* */
     uint16_t sm;
     uint32_t warp;         /* global warp slot id of the issuing SM */
     uint32_t slot;         /* issuer's index (page or line within the instruction) */
@@ -60,6 +60,15 @@ enum { XLATE_DIRTY = 1, XLATE_READONLY = 2, XLATE_REMOTE = 4, XLATE_FAULT = 8 };
  * walker parks the walks of clients without one); XLATE_REPLAYED: the
  * access is being re-executed by a replay (sim/gmmu replay.c). */
 enum { XLATE_WANT_NACK = 16, XLATE_REPLAYED = 32 };
+/* Flags of a line request (REQ_LOAD, REQ_STORE, REQ_ATOMIC) in xflags,
+ * 0 from req_alloc.  LINE_NOCACHE: no GPU cache level may allocate the line
+ * (selective caching, thesis Sec. 6.2.1: the SM decides it from the page's
+ * home and permission, sim/sm selcache.c); its answer is not kept either. */
+enum { LINE_NOCACHE = 1 };
+/* Inside the L2 (l2_remote.c): LINE_TOCPU, a slice's own request routed to
+ * the CPU (a line the remote directory holds); LINE_NACK, the CPU's answer
+ * that it does not hold the line. */
+enum { LINE_TOCPU = 2, LINE_NACK = 4 };
 /* Physical addresses with this bit set are in host memory (a page mapped
  * remote: reachable over the link without a fault). */
 #define PADDR_HOST (1ULL << 62)
@@ -82,6 +91,7 @@ static inline struct mem_req *req_alloc(struct req_pool *p)
     if (!r) r = req_alloc_slow(p);
     p->free = r->next;
     r->next = NULL;
+    r->xflags = 0;
     r->id = p->next_id++;
     p->live++;
     return r;

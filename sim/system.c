@@ -37,6 +37,7 @@ struct system {
     struct dram *dram, *host;
     struct l2 *l2;
     struct link *link;
+    struct link_cpu *cpu;       /* selective caching's CPU side, or NULL */
     struct driver *drv;
     double *ipc;
     uint64_t *cycles, *footprint, *host_steps;
@@ -124,6 +125,22 @@ static void remote_send(void *ctx, struct mem_req *r, sim_time now)
     link_remote_send(ctx, r, now);
 }
 
+/* Selective caching's CPU side (thesis Sec. 6.2.1): CPU reads of GPU-homed
+ * lines reach the L2 slices; GPU requests the remote directory routes go
+ * to the CPU over the link; the directory's probe-and-discard reaches
+ * every L1D. */
+static void cpu_read(void *ctx, uint64_t pa, sim_time now) { l2_cpu_read(ctx, pa, now); }
+static void flush_line(void *ctx, uint64_t pa) { gpu_invalidate_line(ctx, pa); }
+/* A host page made read-write (promiscuous read-only caching): its lines
+ * leave the L2 too. */
+static void prot_flush(void *ctx, uint64_t pa) { l2_invalidate_frame(ctx, pa); }
+static const struct l2_cpu cpu_ops = { link_cpu_probe, link_cpu_answer };
+
+static bool cpu_side(const struct config *cfg)
+{
+    return strcmp(cfg_str(cfg, "gpu.caching.remote"), "all") || cfg_u64(cfg, "cpu.stream.interval");
+}
+
 /* Whether any page can be homed in host memory and reached remotely: a
  * static placement (driver.placement), advice that maps to the host
  * (preferred location host, accessed-by), or thrashing's pinning at the
@@ -133,7 +150,7 @@ static void remote_send(void *ctx, struct mem_req *r, sim_time now)
 static bool remote_possible(const struct config *cfg, const struct workload *wl)
 {
     return strcmp(cfg_str(cfg, "driver.placement"), "fault") || wl->host_advice ||
-           cfg_bool(cfg, "driver.thrashing.enabled");
+           cfg_bool(cfg, "driver.thrashing.enabled") || cfg_u64(cfg, "cpu.stream.interval");
 }
 
 
@@ -203,10 +220,17 @@ struct system *system_build(const struct config *cfg)
     gmmu_set_memory(s->gmmu, l2_port(s->l2), &s->pool);
     gmmu_set_link(s->gmmu, s->link);
     driver_set_unmap_hook(s->drv, frame_unmapped, s);
+    gpu_set_prot_flush(s->gpu, prot_flush, s->l2);
     driver_set_workload(s->drv, s->wl);
     if (remote_possible(cfg, s->wl)) {
         link_remote_enable(s->link);
         l2_set_remote(s->l2, s->st, remote_send, s->link);
+        link_remote_client_cache(s->link, cfg, s->st, s->core.period);
+        if (cpu_side(cfg)) {
+            s->cpu = link_cpu_create(s->link, cfg, s->st, s->core.period);
+            l2_set_cpu(s->l2, &cpu_ops, s->cpu, flush_line, s->gpu);
+            link_cpu_start(s->cpu, cpu_read, s->l2);
+        }
     }
     driver_place(s->drv, cfg, s->wl,
                  driver_bo_share(cfg, dram_peak_bandwidth(s->dram), dram_peak_bandwidth(s->host)),
@@ -274,6 +298,7 @@ void system_free(struct system *s)
 {
     if (!s) return;
     driver_free(s->drv);
+    link_cpu_free(s->cpu);
     link_free(s->link);
     dram_free(s->host);
     l2_free(s->l2);

@@ -4,9 +4,15 @@
  * 128 B lines of four 32 B sectors, as in Fermi's and Volta's L2.
  *
  * Write-back, write-allocate (Fermi/Volta L2): a store's sectors are
- * written into the line (allocating it, no fetch: coalesced stores write
- * whole sectors) and marked dirty; a dirty victim is written back to its
- * channel.  Loads and atomics fetch their missing sectors through an MSHR
+ * written into the line (allocating it) and marked dirty; a dirty victim is
+ * written back to its channel.  Whether a store that allocates fetches the
+ * rest of its line is l2.write_fill: `none` (coalesced stores write whole
+ * sectors, so a sectored L2 needs no fetch), `partial` (the sectors the
+ * store left invalid are fetched), `full` (the whole line is read, as
+ * GPGPU-Sim 3.x's write-allocate, gpu-cache.cc data_cache::wr_miss_wa,
+ * sends a read of the block on every write miss: the thesis' baseline,
+ * whose srad_v1 result depends on it, Sec. 6.4.1.1).  The store itself is
+ * answered at once; the fetch takes an MSHR with no request waiting.  Loads and atomics fetch their missing sectors through an MSHR
  * per line; later misses on the line merge (asking only for sectors not
  * yet requested).  Atomics are performed here and leave the line dirty.
  *
@@ -16,50 +22,9 @@
  * answer carries its sectors, a store answer is one cycle). */
 #include <stdlib.h>
 #include <string.h>
-#include "dram.h"
-#include "../cache.h"
+#include "l2_int.h"
 #include "../config.h"
 #include "../stats.h"
-
-#define WB_SLOT UINT32_MAX
-/* A slice's own request standing for an SM request that it does not cache
- * (a host-homed line with l2.remote_cache off): slot = BYPASS | index. */
-#define BYPASS 0x80000000u
-
-enum l2_hash { H_CHANNEL, H_LINE, H_XOR };
-
-struct rq { struct mem_req **q; uint32_t cap, head, n; };
-
-struct slice {
-    struct component comp;
-    char name[24];
-    struct l2 *l2;
-    unsigned id;
-    struct mq in, fill;
-    struct cache c;
-    struct rq down, up;        /* waiting for a DRAM queue / the output port */
-    sim_time port_free;
-    uint32_t nwait, wb_out;    /* requests parked on MSHRs; write-backs in flight */
-    struct mem_req **byp;      /* SM requests passed through uncached, by index */
-    uint32_t byp_free;         /* free list through byp[] (as uintptr_t) */
-};
-
-struct l2 {
-    struct dram *dram;
-    struct req_pool *pool;
-    unsigned n;
-    struct slice *s;
-    enum l2_hash hash;
-    uint32_t ports, bw, wb_max, up_cap;
-    bool remote_cache;         /* l2.remote_cache: host-homed lines allocate */
-    void (*remote)(void *ctx, struct mem_req *r, sim_time now);
-    void *remote_ctx;
-    void (*mem_hook)(void *ctx, uint64_t pa, unsigned sectors);   /* NULL: none (profiling) */
-    void *mem_ctx;
-    uint64_t *hits, *misses, *sector_misses, *merges, *writebacks, *mshr_full,
-             *dram_reads, *invalidated, *v_hits, *v_misses;
-    uint64_t *remote_reads, *remote_passed;   /* NULL until l2_set_remote */
-};
 
 const struct cfg_key l2_config_keys[] = {
     {"l2.size", CFG_SIZE, "1536KiB", 0, 1e12, NULL,
@@ -76,23 +41,17 @@ const struct cfg_key l2_config_keys[] = {
      "lines of host-homed pages are cached in the L2 (CC-NUMA, hardware-coherent: thesis "
      "Sec. 4.2.2 models the DDR4 as GPU-attached, so its lines are cached like any; false: "
      "each access crosses the link uncached, Ch. VI's baseline before selective caching)"},
+    {"l2.write_fill", CFG_ENUM, "none", 0, -1, "none|partial|full",
+     "a store that allocates its line fetches: nothing (sectors are written whole), the "
+     "sectors it left invalid, or the whole line (GPGPU-Sim 3.x write-allocate, "
+     "data_cache::wr_miss_wa: the thesis' HW CC baseline, Sec. 6.4.1.1)"},
     {"l2.hash", CFG_ENUM, "channel", 0, -1, "channel|line|xor",
      "address to slice: the GDDR channel's own interleave, 128 B lines round robin, or an XOR fold of higher bits"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-static void rq_push(struct slice *s, struct rq *q, struct mem_req *r)
-{
-    SIM_ASSERT(q->n < q->cap, s->name, engine_now(s->comp.eng), "queue overflow");
-    uint32_t t = q->head + q->n++;
-    if (t >= q->cap) t -= q->cap;
-    q->q[t] = r;
-}
-static struct mem_req *rq_head(const struct rq *q) { return q->n ? q->q[q->head] : NULL; }
-static void rq_drop(struct rq *q) { if (++q->head == q->cap) q->head = 0; q->n--; }
-
-static struct mem_req *own_req(struct slice *s, enum req_kind k, uint64_t addr,
-                               uint8_t mask, uint32_t slot, sim_time now)
+struct mem_req *l2_own_req(struct slice *s, enum req_kind k, uint64_t addr,
+                           uint8_t mask, uint32_t slot, sim_time now)
 {
     struct mem_req *r = req_alloc(s->l2->pool);
     r->kind = k;
@@ -107,17 +66,17 @@ static struct mem_req *own_req(struct slice *s, enum req_kind k, uint64_t addr,
     return r;
 }
 
-static void writeback(struct slice *s, const struct cache_victim *v, sim_time now)
+void l2_writeback(struct slice *s, const struct cache_victim *v, sim_time now)
 {
     if (!v->valid || !v->dirty) return;
-    own_req(s, REQ_STORE, v->addr, v->dirty, WB_SLOT, now);
+    l2_own_req(s, REQ_STORE, v->addr, v->dirty, WB_SLOT, now);
     s->wb_out++;
     *s->l2->writebacks += 1;
 }
 
-static void fetch(struct slice *s, struct cache_mshr *m, uint8_t mask, sim_time now)
+void l2_fetch(struct slice *s, struct cache_mshr *m, uint8_t mask, sim_time now)
 {
-    own_req(s, REQ_LOAD, m->line << LINE_SHIFT, mask, cache_mshr_index(&s->c, m), now);
+    l2_own_req(s, REQ_LOAD, m->line << LINE_SHIFT, mask, cache_mshr_index(&s->c, m), now);
     m->pending |= mask;
     m->outstanding++;
     if (m->line << LINE_SHIFT & PADDR_HOST) {
@@ -129,44 +88,32 @@ static void fetch(struct slice *s, struct cache_mshr *m, uint8_t mask, sim_time 
     }
 }
 
-/* A host-homed line the L2 does not cache: a store is posted on (and
- * answered now, as a write into the L2 would be); a load or an atomic
- * goes to host memory as a request of the slice's own, and its answer is
- * the SM request's. */
-static void pass_remote(struct slice *s, struct mem_req *r, sim_time now)
-{
-    SIM_ASSERT(s->l2->remote, s->name, now, "host-homed line %#llx and no remote path "
-               "(l2_set_remote)", (unsigned long long)r->paddr);
-    *s->l2->remote_passed += 1;
-    if (r->kind == REQ_STORE) {
-        own_req(s, REQ_STORE, r->paddr, r->sector_mask, WB_SLOT, now);
-        s->wb_out++;
-        rq_push(s, &s->up, r);
-        return;
-    }
-    uint32_t i = s->byp_free;
-    SIM_ASSERT(i != UINT32_MAX, s->name, now, "more uncached remote requests than l2.queue");
-    s->byp_free = (uint32_t)(uintptr_t)s->byp[i];
-    s->byp[i] = r;
-    own_req(s, r->kind, r->paddr, r->sector_mask, BYPASS | i, now);
-    s->nwait++;
-}
-
 /* false: no MSHR free, the request stays queued. */
 static bool lookup(struct slice *s, struct mem_req *r, sim_time now)
 {
     struct l2 *l = s->l2;
     struct cache_victim v;
     bool tag;
-    if ((r->paddr & PADDR_HOST) && !l->remote_cache) {
-        pass_remote(s, r, now);
-        return true;
-    }
+    if (l2_keeps_out(l, r)) return l2_uncached(s, r, now);
     if (r->kind == REQ_STORE) {
-        /* A hit when the line is present; a miss allocates it, unfetched. */
+        /* A hit when the line is present; a miss allocates it, fetching
+         * what l2.write_fill says (an MSHR first: without one the store
+         * waits, unwritten). */
         cache_probe(&s->c, r->paddr, r->sector_mask, &tag);
+        if (!tag && l->write_fill != WF_NONE) {
+            uint8_t want = l->write_fill == WF_FULL ? 0xf : (uint8_t)(0xf & ~r->sector_mask);
+            if (want) {
+                struct cache_mshr *m = cache_mshr_find(&s->c, r->paddr);
+                if (!m && !(m = cache_mshr_alloc(&s->c, r->paddr))) {
+                    *l->mshr_full += 1;
+                    return false;
+                }
+                *l->write_fills += 1;
+                if (want & ~m->pending) l2_fetch(s, m, (uint8_t)(want & ~m->pending), now);
+            }
+        }
         cache_fill(&s->c, r->paddr, r->sector_mask, true, &v);
-        writeback(s, &v, now);
+        l2_writeback(s, &v, now);
         *(tag ? l->hits : l->misses) += 1;
         (tag ? l->v_hits : l->v_misses)[s->id] += 1;
         rq_push(s, &s->up, r);
@@ -184,14 +131,14 @@ static bool lookup(struct slice *s, struct mem_req *r, sim_time now)
     if (m) {
         uint8_t extra = (uint8_t)(miss & ~m->pending);
         *l->merges += 1;
-        if (extra) fetch(s, m, extra, now);
+        if (extra) l2_fetch(s, m, extra, now);
     } else {
         m = cache_mshr_alloc(&s->c, r->paddr);
         if (!m) { *l->mshr_full += 1; return false; }
         *l->misses += 1;
         l->v_misses[s->id] += 1;
         if (tag) *l->sector_misses += 1;
-        fetch(s, m, miss, now);
+        l2_fetch(s, m, miss, now);
     }
     cache_mshr_wait(m, r);
     s->nwait++;
@@ -205,28 +152,37 @@ static void filled(struct slice *s, struct mem_req *f, sim_time now)
         req_release(s->l2->pool, f);
         return;
     }
-    if (f->slot & BYPASS) {
-        uint32_t i = f->slot & ~BYPASS;
-        struct mem_req *r = s->byp[i];
-        s->byp[i] = (struct mem_req *)(uintptr_t)s->byp_free;
-        s->byp_free = i;
-        req_release(s->l2->pool, f);
-        s->nwait--;
-        rq_push(s, &s->up, r);
+    if (f->slot & BYPASS) {             /* and CPU_SLOT */
+        l2_remote_filled(s, f, now);
         return;
     }
     struct cache_mshr *m = &s->c.m[f->slot];
     struct cache_victim v;
-    cache_fill(&s->c, f->paddr, f->sector_mask, false, &v);
-    writeback(s, &v, now);
+    if (l2_fill_keeps(s, m, f)) {
+        cache_fill(&s->c, f->paddr, f->sector_mask, false, &v);
+        l2_writeback(s, &v, now);
+    }
     req_release(s->l2->pool, f);
     if (--m->outstanding) return;
     struct mem_req *r = m->head;
+    /* A cacheless MSHR's data latch (thesis Sec. 6.2.2.1) serves its
+     * waiters and is discarded; they are told not to keep it either. */
+    bool nocache = m->nocache;
+    uint8_t got = m->pending;
+    if (nocache) l2_cacheless_done(s, m);
     cache_mshr_release(&s->c, m);
     while (r) {
         struct mem_req *n = r->next;
         r->next = NULL;
-        if (r->kind == REQ_ATOMIC) cache_write_present(&s->c, r->paddr, r->sector_mask, true);
+        if (nocache) {
+            r->xflags |= LINE_NOCACHE;
+            if (s->l2->whole_lines && r->kind == REQ_LOAD) {
+                r->sector_mask = got;
+                r->size = sector_count(got) * SECTOR_SIZE;
+            }
+        } else if (r->kind == REQ_ATOMIC) {
+            cache_write_present(&s->c, r->paddr, r->sector_mask, true);
+        }
         s->nwait--;
         rq_push(s, &s->up, r);
         r = n;
@@ -248,6 +204,11 @@ static sim_time slice_tick(struct component *c, sim_time now)
         mq_pop(&s->in, now);
     }
     while ((r = rq_head(&s->down))) {
+        if (r->xflags & LINE_TOCPU) {
+            l->cpu->probe(l->cpu_ctx, r, l2_cpu_holds(l, r->paddr), now);
+            rq_drop(&s->down);
+            continue;
+        }
         if (r->paddr & PADDR_HOST) {
             /* Host memory, over the link: nothing queues at this end. */
             SIM_ASSERT(l->remote, s->name, now, "write-back of host-homed line %#llx and no "
@@ -302,12 +263,14 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
     l->wb_max = (uint32_t)cfg_u64(cfg, "l2.writeback_buffer");
     l->up_cap = (uint32_t)cfg_u64(cfg, "l2.queue");
     l->remote_cache = cfg_bool(cfg, "l2.remote_cache");
+    const char *wf = cfg_str(cfg, "l2.write_fill");
+    l->write_fill = !strcmp(wf, "full") ? WF_FULL : !strcmp(wf, "partial") ? WF_PARTIAL : WF_NONE;
     uint64_t size = cfg_u64(cfg, "l2.size") / l->n;
     uint32_t ways = (uint32_t)cfg_u64(cfg, "l2.assoc"), mshrs = (uint32_t)cfg_u64(cfg, "l2.mshrs");
     sim_time lat = (cfg_u64(cfg, "gpu.xbar.latency") + cfg_u64(cfg, "l2.latency")) * dom->period;
     /* DRAM-bound requests: up to 4 sector reads per MSHR, the write-back
      * buffer, and one write-back per fill. */
-    uint32_t down = mshrs * 8 + l->wb_max;
+    uint32_t down = mshrs * 8 + l->wb_max + 2 * L2_CPU_MAX;
     /* Answers come back into `fill`: those, and the uncached remote
      * requests (at most l2.queue: each holds room for its answer). */
     uint32_t fillq = down + l->up_cap;
@@ -338,6 +301,10 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
     l->dram_reads = stat_counter(st, "l2.dram_reads", "requests", "sector fetches sent to GDDR");
     l->invalidated = stat_counter(st, "l2.invalidated_lines", "lines",
                                   "lines dropped because the driver evicted their page");
+    if (l->write_fill != WF_NONE)
+        l->write_fills = stat_counter(st, "l2.write_fills", "requests",
+                                      "stores that allocated their line and fetched it (l2.write_fill)");
+    l2_remote_create(l, cfg, st);
     l->v_hits = stat_vector(st, "l2.slice.hits", l->n, "requests", "L2 hits per slice");
     l->v_misses = stat_vector(st, "l2.slice.misses", l->n, "requests", "L2 misses per slice");
     return l;
@@ -355,6 +322,7 @@ void l2_free(struct l2 *l)
         free(s->up.q);
         free(s->byp);
     }
+    l2_remote_free(l);
     free(l->s);
     free(l);
 }

@@ -72,6 +72,23 @@ void link_h2d_reserve(struct link *l, uint64_t payload, sim_time first);
  * it left.  Its wire time counts as remote in the statistics. */
 sim_time link_send_remote(struct link *l, enum link_dir d, uint64_t payload, sim_time ready);
 void link_remote_free(struct remote *m);
+/* The CPU-side client cache (link_client.c), NULL when host.client_cache.size
+ * is 0.  client_cache_read: a GPU read h landed (after the access time):
+ * CC_HIT (answer it `hop` later), CC_MERGED (it waits for its line, on its
+ * way), CC_MISS (it waits in MSHR *mshr: read the line from DDR4 and hand
+ * the answer to client_cache_filled, which returns the waiting reads,
+ * linked through ->next), CC_BYPASS (to DDR4 as it is). */
+struct client_cache;
+enum cc_result { CC_HIT, CC_MERGED, CC_MISS, CC_BYPASS };
+struct client_cache *client_cache_create(const struct config *cfg, struct stats *st,
+                                         sim_time core_period);
+void client_cache_free(struct client_cache *cc);
+sim_time client_cache_access(const struct client_cache *cc);
+sim_time client_cache_hop(const struct client_cache *cc);
+enum cc_result client_cache_read(struct client_cache *cc, struct mem_req *h, uint32_t *mshr);
+struct mem_req *client_cache_filled(struct client_cache *cc, uint32_t mshr);
+/* A GPU write (or atomic) landed: write-through, no-write-allocate. */
+void client_cache_write(struct client_cache *cc, const struct mem_req *h);
 /* The host side's loop and request pool (link_host.c). */
 struct hloop *link_host_loop(const struct link *l);
 struct req_pool *link_host_pool(const struct link *l);

@@ -24,6 +24,9 @@
  * So an idle read of one 128 B line takes
  *   ser(D2H read request) + link.latency + host DDR4 access + hop
  *   + ser(H2D completion of 128 B) + link.latency.
+ * With the CPU-side client cache (link_client.c) every request is looked up
+ * there first, host.client_cache.latency after it lands: a hit is answered
+ * the hop later, a miss reads its whole line through the DDR4 channel. 
  *
  * The loop and the engine: requests reach host memory, so the host side
  * cannot run ahead of the engine while remote accesses are possible; and
@@ -63,12 +66,19 @@ struct remote {
     uint32_t ahead, an, landed; /* landed: the first `landed` of the an */
     uint32_t outstanding;       /* host DDR4 requests in flight */
     struct mq replies;
+    /* The CPU-side client cache (link_client.c), or NULL. */
+    struct client_cache *cc;
+    sim_time cc_access, cc_hop;
+    uint32_t *hits, hcap, hhead, hn;   /* entries hit, in answer order */
+    struct mem_req *stash;      /* taken from the landed ring, its channel was full */
     uint64_t *reads, *writes, *bytes_d2h, *bytes_h2d;
     struct stat_avg *lat;
     struct stat_hist *lat_hist;
 };
 
 #define NONE UINT32_MAX
+/* A host request that reads a line into the client cache: warp = FILL | MSHR. */
+#define FILL 0x80000000u
 
 static uint32_t entry_new(struct remote *m)
 {
@@ -109,39 +119,118 @@ static void deliver(void *obj, uint64_t arg, sim_time now)
         sim_panic("link.remote", now, "reply queue '%s' full", r->reply->name);
 }
 
+/* Entry i's answer leaves the host end now: a read's data as one
+ * completion of its sector bytes, H2D. */
+static void answer(struct remote *m, uint32_t i, sim_time now)
+{
+    struct link *l = m->l;
+    struct rentry *e = &m->e[i];
+    struct mem_req *h = e->h;
+    if (e->r) {
+        sim_time t = link_send_remote(l, LINK_H2D, h->size, now) + l->latency;
+        *m->bytes_h2d += h->size;
+        *l->d[LINK_H2D].messages += 1;
+        stat_avg_add(m->lat, (double)(t - e->t_send));
+        stat_hist_add(m->lat_hist, (t - e->t_send) / 1000);
+        engine_at(l->eng, t, l->dom, deliver, m, (uint64_t)(uintptr_t)e->r);
+    }
+    entry_free(m, i);
+    req_release(m->pool, h);
+}
+
+/* A client-cache hit's answer is due (hits are answered in order: the same
+ * delay after each). */
+static void hit_due(void *obj, sim_time now)
+{
+    struct remote *m = obj;
+    uint32_t i = m->hits[m->hhead];
+    m->hhead = (m->hhead + 1) % m->hcap;
+    m->hn--;
+    answer(m, i, now);
+}
+
+static void hit(struct remote *m, uint32_t i, sim_time now)
+{
+    if (!m->cc_hop) { answer(m, i, now); return; }
+    if (m->hn == m->hcap) {
+        /* Grows to the peak of hits waiting, then never again. */
+        uint32_t cap = m->hcap ? 2 * m->hcap : 64;
+        uint32_t *a = xmalloc(cap * sizeof *a);
+        for (uint32_t k = 0; k < m->hn; k++) a[k] = m->hits[(m->hhead + k) % m->hcap];
+        free(m->hits);
+        m->hits = a;
+        m->hhead = 0;
+        m->hcap = cap;
+    }
+    m->hits[(m->hhead + m->hn++) % m->hcap] = i;
+    hl_at(m->loop, now + m->cc_hop, hit_due, m);
+}
+
+/* What a landed request asks of host memory: itself, a line fill for the
+ * client cache, or nothing (the client cache answers or will). */
+static struct mem_req *to_memory(struct remote *m, uint32_t i, sim_time now)
+{
+    struct mem_req *h = m->e[i].h;
+    if (!m->cc) return h;
+    if (h->kind != REQ_LOAD) {
+        client_cache_write(m->cc, h);
+        return h;
+    }
+    uint32_t k;
+    switch (client_cache_read(m->cc, h, &k)) {
+    case CC_HIT: hit(m, i, now); return NULL;
+    case CC_MERGED: return NULL;
+    case CC_BYPASS: return h;
+    case CC_MISS: break;
+    }
+    struct mem_req *f = req_alloc(m->pool);
+    f->kind = REQ_LOAD;
+    f->vaddr = f->paddr = h->paddr & ~(uint64_t)(LINE_SIZE - 1);
+    f->size = LINE_SIZE;
+    f->sector_mask = 0xf;
+    f->reply = &m->replies;
+    f->slot = m->id;
+    f->warp = FILL | k;
+    return f;
+}
+
 static sim_time remote_tick(void *obj, unsigned arg, sim_time now)
 {
     (void)arg;
     struct remote *m = obj;
-    struct link *l = m->l;
     struct mem_req *h;
     while ((h = mq_pop(&m->replies, now))) {
-        uint32_t i = h->warp;
-        struct rentry *e = &m->e[i];
         m->outstanding--;
-        if (e->r) {
-            /* The read's data: one completion of its sector bytes, H2D. */
-            sim_time t = link_send_remote(l, LINK_H2D, h->size, now) + l->latency;
-            *m->bytes_h2d += h->size;
-            *l->d[LINK_H2D].messages += 1;
-            stat_avg_add(m->lat, (double)(t - e->t_send));
-            stat_hist_add(m->lat_hist, (t - e->t_send) / 1000);
-            engine_at(l->eng, t, l->dom, deliver, m, (uint64_t)(uintptr_t)e->r);
+        if (h->warp & FILL) {
+            /* The client cache's line is in: its waiting reads are answered. */
+            struct mem_req *w = client_cache_filled(m->cc, h->warp & ~FILL);
+            req_release(m->pool, h);
+            while (w) {
+                struct mem_req *n = w->next;
+                w->next = NULL;
+                answer(m, w->warp, now);
+                w = n;
+            }
+            continue;
         }
-        entry_free(m, i);
-        req_release(m->pool, h);
+        answer(m, h->warp, now);
     }
-    while (m->landed && m->outstanding < MAX_OUT) {
-        uint32_t i = m->arr[m->ahead];
-        h = m->e[i].h;
+    for (;;) {
+        if (!m->stash) {
+            if (!m->landed || m->outstanding >= MAX_OUT) break;
+            uint32_t i = m->arr[m->ahead];
+            m->ahead = (m->ahead + 1) % m->cap;
+            m->an--;
+            m->landed--;
+            if (!(m->stash = to_memory(m, i, now))) continue;
+        }
+        h = m->stash;
         unsigned ch = dram_channel_of(m->host, h->paddr);
         if (hl_wait_if_full(m->loop, ch, m->id)) return TIME_NEVER;
         h->t_issue = now;
         hl_push(m->loop, ch, h, now);
         m->outstanding++;
-        m->ahead = (m->ahead + 1) % m->cap;
-        m->an--;
-        m->landed--;
+        m->stash = NULL;
     }
     /* Landings and answers wake us. */
     return TIME_NEVER;
@@ -252,17 +341,30 @@ void link_remote_send(struct link *l, struct mem_req *r, sim_time now)
     h->warp = i;
     m->e[i] = (struct rentry){ write ? NULL : r, h, now, NONE };
     m->arr[(m->ahead + m->an++) % m->cap] = i;
-    /* A link with neither latency nor wire time (header 0) lands it now. */
-    sim_time at = left + l->latency;
+    /* A link with neither latency nor wire time (header 0) lands it now.
+     * With the client cache, its lookup follows (every request passes it). */
+    sim_time at = left + l->latency + m->cc_access;
     if (at > now) hl_at(m->loop, at, landed, m);
     else landed(m, now);
     /* Posted: the write is its sender's again once it has left. */
     if (write) engine_at(l->eng, left, l->dom, deliver, m, (uint64_t)(uintptr_t)r);
 }
 
+void link_remote_client_cache(struct link *l, const struct config *cfg, struct stats *st,
+                              sim_time core_period)
+{
+    struct remote *m = l->remote;
+    SIM_ASSERT(m, "link", 0, "the client cache needs the remote path (link_remote_enable)");
+    if (m->cc || !(m->cc = client_cache_create(cfg, st, core_period))) return;
+    m->cc_access = client_cache_access(m->cc);
+    m->cc_hop = client_cache_hop(m->cc);
+}
+
 void link_remote_free(struct remote *m)
 {
     if (!m) return;
+    client_cache_free(m->cc);
+    free(m->hits);
     mq_free(&m->replies);
     free(m->e);
     free(m->arr);

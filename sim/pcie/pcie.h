@@ -86,6 +86,27 @@ bool link_remote_enabled(const struct link *l);
  * the wire (stores: posted).  Nothing queues at the GPU end: the sender
  * bounds what it has in flight. */
 void link_remote_send(struct link *l, struct mem_req *r, sim_time now);
+/* The CPU-side client cache of the remote path (host.client_cache.*, thesis
+ * Sec. 6.2.2.2; none when its size is 0).  core_period: the GPU core's
+ * clock (its latencies are in its cycles).  After link_remote_enable. */
+void link_remote_client_cache(struct link *l, const struct config *cfg, struct stats *st,
+                              sim_time core_period);
+
+/* ---- the CPU side of selective caching (link_cpu.c) ----
+ * The synthetic CPU request stream (cpu.stream.*) and the CPU's answers to
+ * GPU requests the remote directory routes to it.  core_period: the GPU
+ * core clock's (host.latency is in its cycles).  Needs the remote path. */
+struct link_cpu;
+struct link_cpu *link_cpu_create(struct link *l, const struct config *cfg, struct stats *st,
+                                 sim_time core_period);
+void link_cpu_free(struct link_cpu *c);
+/* Start the stream: each CPU read lands in read(ctx, pa, now) (fits
+ * l2_cpu_read through a wrapper); its data leaves with link_cpu_answer. */
+void link_cpu_start(struct link_cpu *c, void (*read)(void *ctx, uint64_t pa, sim_time now),
+                    void *ctx);
+/* Fit struct l2_cpu (dram.h): ctx is the link_cpu. */
+void link_cpu_answer(void *ctx, uint64_t pa, sim_time now);
+void link_cpu_probe(void *ctx, struct mem_req *r, bool held, sim_time now);
 
 /* Credit the packets that have left either wire by `now` to link.*.bytes,
  * wire_bytes and busy_ps (each transfer's are credited in full once it

@@ -252,6 +252,9 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
     struct warp *w = &s->w[r->warp];
     uint32_t mi = r->slot >> 8, p = r->slot & 0xff;
     struct minst *m = &w->mi[mi];
+    bool held;
+    uint8_t flags = selcache_page_flags(s, r, &held, now);
+    if (held) return;                   /* a protection fault holds it */
     page_translated(s, w, m, p, now);
     if (s->gpu->ref_fn) {
         struct gpu_ref ref = { w->ctx.k->seq, w->ctx.block, m->inst, m->c.page_vpn[p], w->ctx.warp };
@@ -271,6 +274,8 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
         q->slot = mi << 8 | l;
         q->t_issue = now;
         q->reply = &s->mem_resp;
+        q->xflags = flags;
+        if (flags & LINE_NOCACHE) *s->gpu->sc.uncached += 1;
         if (!mq_push(&s->l1q, q, now, NULL))
             sim_panic(s->name, now, "L1D input queue full");
     }
@@ -333,6 +338,7 @@ static sim_time next_tick(struct sm *s, sim_time now, bool xq_blocked)
         sim_time t = sched_issue_at(s, &s->sch[k], now, p);
         if (t < issue) issue = t;
     }
+    if (s->pf_blocked) issue = TIME_NEVER;      /* until a protection fault ends */
     s->issue_at = issue;
     next = issue;
     if (mq_peek(&s->l1q, now) || (s->xq.n && !xq_blocked)) return now + p;
@@ -371,7 +377,7 @@ sim_time sm_tick(struct component *c, sim_time now)
     xbar_send(s, now);
     bool issued = false;
     /* Ticks for memory traffic alone skip the scheduler scan. */
-    if (now >= s->blocked_until && now >= s->issue_at) {
+    if (now >= s->blocked_until && now >= s->issue_at && !s->pf_blocked) {
         sim_time p = c->dom->period;
         for (uint32_t k = 0; k < g->nsched; k++) {
             struct scheduler *sk = &s->sch[k];

@@ -154,6 +154,7 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
     uint32_t l1_mshrs = (uint32_t)cfg_u64(cfg, "gpu.l1d.mshrs");
     g->l1_enabled = l1_size > 0;
     register_stats(g, st);
+    selcache_init(g, cfg, st);
 
     /* Everything an SM can have in flight: every warp's slots full of
      * 32-line instructions, plus one fill per MSHR sector. */
@@ -223,6 +224,7 @@ void gpu_free(struct gpu *g)
         mq_free(&s->l1q);
     }
     oversub_free(g);
+    rofault_free(g);
     free(g->sm);
     free(g);
 }

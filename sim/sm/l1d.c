@@ -20,9 +20,11 @@
 
 #define FILL_WARP UINT32_MAX
 
-static void fill_request(struct sm *s, struct cache_mshr *m, uint8_t mask, sim_time now)
+void l1d_fill(struct sm *s, struct cache_mshr *m, uint8_t mask, uint8_t pending,
+              uint8_t flags, sim_time now)
 {
     struct mem_req *f = req_alloc(s->gpu->pool);
+    f->xflags = flags;
     f->kind = REQ_LOAD;
     f->paddr = f->vaddr = m->line << LINE_SHIFT;
     f->sector_mask = mask;
@@ -33,8 +35,13 @@ static void fill_request(struct sm *s, struct cache_mshr *m, uint8_t mask, sim_t
     f->t_issue = now;
     f->reply = &s->mem_resp;
     ring_push(s, &s->oq, f);
-    m->pending |= mask;
+    m->pending |= pending;
     m->outstanding++;
+}
+
+static void fill_request(struct sm *s, struct cache_mshr *m, uint8_t mask, sim_time now)
+{
+    l1d_fill(s, m, mask, mask, 0, now);
 }
 
 void l1d_access(struct sm *s, struct mem_req *r, sim_time now, bool *stalled)
@@ -46,8 +53,15 @@ void l1d_access(struct sm *s, struct mem_req *r, sim_time now, bool *stalled)
     struct cache_victim v;
     switch (r->kind) {
     case REQ_LOAD: {
-        /* Host-homed lines bypass when the L1D may not cache them. */
+        /* Host-homed lines bypass when the L1D may not cache them, and
+         * so does every line selective caching marked uncacheable --
+         * unless cacheless coalescing holds it in an MSHR (selcache.c). */
         if (mi->bypass || (!g->l1_remote && (r->paddr & PADDR_HOST))) break;
+        if (r->xflags & LINE_NOCACHE) {
+            if (!g->sc.coalesce) break;
+            *stalled = !selcache_l1_load(s, r, now);
+            return;
+        }
         bool tag;
         uint8_t miss = cache_probe(&s->l1, r->paddr, r->sector_mask, &tag);
         if (!miss) {
@@ -94,11 +108,16 @@ void l1d_answer(struct sm *s, struct mem_req *f, sim_time now)
 {
     struct cache_mshr *m = &s->l1.m[f->slot];
     struct cache_victim v;
-    /* Write-through: L1 lines are never dirty, a victim is dropped. */
-    cache_fill(&s->l1, f->paddr, f->sector_mask, false, &v);
+    /* Write-through: L1 lines are never dirty, a victim is dropped.  An
+     * answer marked LINE_NOCACHE (a line the remote directory holds) is
+     * handed to the waiting loads and not kept. */
+    if (!(f->xflags & LINE_NOCACHE) && !m->nocache)
+        cache_fill(&s->l1, f->paddr, f->sector_mask, false, &v);
     req_release(s->gpu->pool, f);
     if (--m->outstanding) return;
     struct mem_req *r = m->head;
+    /* A cacheless MSHR's latch serves its loads and is discarded. */
+    if (m->nocache && s->gpu->sc.l1_line_sectors) selcache_l1_done(s, m);
     cache_mshr_release(&s->l1, m);
     while (r) {
         struct mem_req *n = r->next;
@@ -131,4 +150,13 @@ void gpu_invalidate_frame(struct gpu *g, uint64_t pa)
             struct cache_victim v;
             cache_invalidate(&g->sm[i].l1, a, &v);
         }
+}
+
+void gpu_invalidate_line(struct gpu *g, uint64_t pa)
+{
+    if (!g->l1_enabled) return;
+    for (unsigned i = 0; i < g->nsms; i++) {
+        struct cache_victim v;
+        cache_invalidate(&g->sm[i].l1, pa, &v);
+    }
 }

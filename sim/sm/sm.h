@@ -39,6 +39,13 @@ void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until);
  * drops its lines (write-through: none is dirty).  For the driver to call
  * when it unmaps a page, with l2_invalidate_frame. */
 void gpu_invalidate_frame(struct gpu *g, uint64_t pa);
+/* Every SM's L1D drops the 128 B line at pa (selective caching's remote
+ * directory: the CPU requested it). */
+void gpu_invalidate_line(struct gpu *g, uint64_t pa);
+/* Promiscuous read-only caching (gpu.caching.remote readonly): a host page
+ * made read-write drops its lines from every L1D and calls fn(ctx, pa) for
+ * the rest of the GPU's caches (the L2: l2_invalidate_frame). */
+void gpu_set_prot_flush(struct gpu *g, void (*fn)(void *ctx, uint64_t pa), void *ctx);
 /* Host steps between kernels (prefetch, memcpy, advise: workload.h
  * wl_host_step) go to `fn`, which must call gpu_host_step_done when the
  * step has completed; the next kernel launches only then (program order,

@@ -105,6 +105,7 @@ struct sm {
     struct mq *xlate_out;
     struct mem_port mem_out;
     sim_time blocked_until;     /* no issue before this (shootdowns) */
+    bool pf_blocked;            /* a protection fault found no slot: no issue (rofault.c) */
     sim_time issue_at;          /* no warp can issue before this (0: look) */
     struct ring xq;             /* translations waiting for the TLB port */
     struct ring oq;             /* line requests waiting for the crossbar port */
@@ -146,6 +147,17 @@ struct sm_stats {
 
 struct oversub;
 
+/* Selective caching (selcache.c, thesis Ch. VI). */
+enum sc_remote { SC_ALL, SC_NONE, SC_READONLY };
+struct rofault;
+struct selcache {
+    enum sc_remote remote;      /* gpu.caching.remote */
+    bool coalesce;              /* gpu.caching.coalesce l1 or l1l2: cacheless L1 MSHRs */
+    bool whole_lines;           /* a cacheless MSHR asks for its whole 128 B line */
+    uint64_t *uncached;         /* NULL with `all` */
+    uint64_t *remote_loads, *l1_coalesced, *l1_line_sectors, *l1_used_sectors;
+};
+
 struct gpu {
     struct engine *eng;
     struct oversub *to;                 /* thread oversubscription, or NULL */
@@ -179,6 +191,8 @@ struct gpu {
              *fault_warp_cycles, *stall[ST_NREASONS];
     struct stat_hist *lines_per_inst, *pages_per_inst;
     struct sm_stats v;          /* per-SM vectors */
+    struct selcache sc;
+    struct rofault *ro;         /* promiscuous read-only caching, or NULL */
 };
 
 /* A warp became ready: the next tick must look for an issuable warp. */
@@ -275,8 +289,35 @@ void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now);
 /* l1d.c */
 void l1d_access(struct sm *s, struct mem_req *r, sim_time now, bool *stalled);
 void l1d_answer(struct sm *s, struct mem_req *r, sim_time now);
+/* A fill request for MSHR m asking `mask` (sent as the request's sectors),
+ * `pending` the sectors it adds to what m waits for, with LINE_* flags. */
+void l1d_fill(struct sm *s, struct cache_mshr *m, uint8_t mask, uint8_t pending,
+              uint8_t flags, sim_time now);
 void line_done(struct sm *s, struct mem_req *r, sim_time now);
 bool xbar_send(struct sm *s, sim_time now);
+
+/* selcache.c */
+void selcache_init(struct gpu *g, const struct config *cfg, struct stats *st);
+/* An uncached load into the L1D with coalescing on (false: no MSHR). */
+bool selcache_l1_load(struct sm *s, struct mem_req *r, sim_time now);
+/* A cacheless MSHR's last answer is in (statistics). */
+void selcache_l1_done(struct sm *s, const struct cache_mshr *m);
+/* The LINE_* flags of the line requests of translation r's page (mem_req.h),
+ * once per translation.  *held: the page is a read-only host page that r's
+ * write must fault on (rofault.c): r is held until the fault is over. */
+uint8_t rofault_page(struct sm *s, struct mem_req *r, bool *held, sim_time now);
+static inline uint8_t selcache_page_flags(struct sm *s, struct mem_req *r, bool *held,
+                                          sim_time now)
+{
+    *held = false;
+    if (s->gpu->sc.remote == SC_READONLY) return rofault_page(s, r, held, now);
+    if (s->gpu->sc.remote == SC_ALL || !(r->paddr & PADDR_HOST)) return 0;
+    return LINE_NOCACHE;
+}
+
+/* rofault.c */
+void rofault_create(struct gpu *g, const struct config *cfg, struct stats *st);
+void rofault_free(struct gpu *g);
 
 /* stall.c */
 void stall_account(struct sm *s, sim_time now);

@@ -32,6 +32,7 @@ void stall_account(struct sm *s, sim_time now)
 static enum stall reason(const struct sm *s, sim_time now)
 {
     if (now < s->blocked_until) return ST_SHOOTDOWN;
+    if (s->pf_blocked) return ST_FAULT;     /* protection faults (rofault.c) */
     if (s->nfault_mem) return ST_FAULT;
     if (s->nstate[W_MEM]) return ST_MEMORY;
     if (s->nstate[W_BARRIER]) return ST_BARRIER;
