@@ -11,7 +11,7 @@ for f in configs/sweeps/thesis-ch6-fig6.4.yaml configs/sweeps/thesis-ch6-fig6.5.
 done
 n=$(for f in configs/sweeps/thesis-ch6-fig6.*.yaml; do "$UVMSIM" sweep plan "$f"; done 2>/dev/null |
     sed -n 's/.*: \([0-9]*\) points.*/\1/p' | awk '{s += $1} END {print s}')
-check "242 points in the Ch. VI sweeps" test "$n" = 242
+check "264 points in the Ch. VI sweeps (12 workloads)" test "$n" = 264
 
 # One short run per variant: naive, L1+L2 coalescing with the client cache
 # and variable transfers, read-only caching with the CPU stream on; each
