@@ -54,6 +54,10 @@ done
 check "oracle fills the 25 frames" [ "$(stat0 "$TMP/oracle.h5" placement/gpu_pages)" = 25 ]
 
 # errors: exit 2, one line, located, no result
+# Inside one check, so a wrong message or key fails it (not only the count).
+one_line_naming() {
+    [ "$(wc -l <"$3")" -eq 1 ] && grep -qF -- "$1" "$3" && grep -qF -- "key '$2'" "$3"
+}
 bad() {
     what=$1 want=$2 key=$3
     shift 3
@@ -61,8 +65,7 @@ bad() {
     "$UVMSIM" run "$@" -o "$TMP/e.h5" --quiet 2>"$TMP/err"
     rc=$?
     check "$what: exit 2" [ $rc -eq 2 ]
-    check "$what: one line naming '$want' and key '$key'" \
-        [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF -- "$want" "$TMP/err" && grep -qF -- "key '$key'" "$TMP/err"
+    check "$what: one line naming '$want' and key '$key'" one_line_naming "$want" "$key" "$TMP/err"
     check "$what: no result" [ ! -e "$TMP/e.h5" ]
 }
 printf 'uvmsim-profile 2\n' >"$TMP/v2.prof"
