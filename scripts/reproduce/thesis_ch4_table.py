@@ -231,12 +231,65 @@ def fig411(df, rows):
         claim(rows, "gap INTERLEAVE -> annotated, smallest (TH4-11: 1.01x)", 1.01, min(gaps))
 
 
+def read_profile(path):
+    """(allocs [(name, bytes, refs, dram)], per-page DRAM sectors incl. zeros)"""
+    allocs, pages = [], {}
+    with open(path) as f:
+        for line in f:
+            t = line.split("#")[0].split()
+            if not t:
+                continue
+            if t[0] == "alloc":
+                allocs.append((t[1], int(t[2]), int(t[3]), int(t[4])))
+            elif t[0] == "page":
+                pages[(int(t[1]), int(t[2]))] = int(t[3])
+    counts = []
+    for a, (_, size, _, _) in enumerate(allocs):
+        counts += [pages.get((a, k), 0) for k in range((size + 4095) // 4096)]
+    return allocs, counts
+
+
+def cdf(pdir, rows):
+    """TH4-7 (Figs. 4.5-4.8) from the oracle's profiles: the share of DRAM
+    traffic (32 B sectors) carried by the hottest 10 % of the footprint's
+    pages, and per workload the pages never accessed."""
+    files = sorted(f for f in os.listdir(pdir) if f.startswith("thesis-ch4-") and f.endswith(".prof"))
+    if not files:
+        return
+    print("### Figs. 4.5-4.8: DRAM traffic by page hotness (profiles, pass 1 of the oracle)\n")
+    print("| workload | pages | never accessed | traffic in hottest 10 % | hottest allocations (share of traffic / of footprint) |")
+    print("|---|---:|---:|---:|---|")
+    top = {}
+    for f in files:
+        w = f[len("thesis-ch4-"):-len(".prof")]
+        allocs, counts = read_profile(os.path.join(pdir, f))
+        tot = sum(counts)
+        if not tot:
+            continue
+        srt = sorted(counts, reverse=True)
+        top[w] = sum(srt[:max(1, len(srt) // 10)]) / tot
+        foot = sum(a[1] for a in allocs)
+        hot = sorted(allocs, key=lambda a: -a[3])[:3]
+        desc = ", ".join(f"{a[0]} {a[3] / tot:.2f}/{a[1] / foot:.2f}" for a in hot)
+        zero = sum(1 for c in counts if c == 0)
+        print(f"| {w} | {len(counts)} | {zero} ({zero / len(counts):.0%}) | {top[w]:.2f} | {desc} |")
+    print()
+    for w in ("bfs", "xsbench"):
+        if w in top:
+            claim(rows, f"{w}: traffic in the hottest 10 % of pages (TH4-7: > 60 %)", "> 0.6",
+                  f3(top[w]), "yes" if top[w] > 0.6 else "no")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
     ap.add_argument("-o", "--figure", help="Fig. 4.2 as a PNG")
+    ap.add_argument("--profiles", default="profiles",
+                    help="directory of the profiles (scripts/thesis_ch4_profiles.sh)")
     a = ap.parse_args()
     rows = []
+    if os.path.isdir(a.profiles):
+        cdf(a.profiles, rows)
     for fig, fn in (("4.2", lambda d: fig42(d, rows, a.figure)), ("4.3", lambda d: fig43(d, rows)),
                     ("4.4", lambda d: fig44(d, rows)), ("4.9", lambda d: fig49(d, rows)),
                     ("4.11", lambda d: fig411(d, rows))):
