@@ -87,4 +87,15 @@ for want in "sms: 15" "channels: 8" "size: 1MiB" "placement: host" "migration: t
     check "thesis-ch5: $want" grep -q "^ *$want\$" "$TMP/ch5"
 done
 
+# thesis-ch5-inputs.yaml (the sweeps' base) is thesis-ch5.yaml's machine
+# with thesis-ch4-inputs.yaml's workload sizes: outside the workload
+# section the two resolve alike.
+"$UVMSIM" config show configs/thesis-ch5-inputs.yaml >"$TMP/ch5i" 2>&1
+no_workload() { awk '/^[a-z]/ { w = ($0 ~ /^workload:/) } !w' "$1"; }
+no_workload "$TMP/ch5" >"$TMP/ch5.m"
+no_workload "$TMP/ch5i" >"$TMP/ch5i.m"
+check "thesis-ch5-inputs: the machine is thesis-ch5's" cmp -s "$TMP/ch5.m" "$TMP/ch5i.m"
+check "thesis-ch5-inputs: kmeans at the Ch. IV sweeps' 100000 points" \
+    grep -q "^ *points: 100000\$" "$TMP/ch5i"
+
 [ "$FAILS" -eq 0 ]
