@@ -14,22 +14,9 @@
 #include "dram/dram.h"
 #include "pcie/pcie.h"
 #include "system.h"
+#include "remote_bench.h"
 
 #define N(a) (sizeof a / sizeof a[0])
-
-struct bench {
-    struct config *c;
-    struct engine *e;
-    struct stats *st;
-    struct req_pool pool;
-    struct domain core, dd, ld, hd;
-    struct dram *d, *host;
-    struct l2 *l;
-    struct link *link;
-    struct mq reply;
-};
-
-static void send_remote(void *ctx, struct mem_req *r, sim_time now) { link_remote_send(ctx, r, now); }
 
 /* A clean machine for hand timing: 1 GHz core (1000 ps cycles), one GDDR
  * channel (one L2 slice), a 16 GB/s link with neither line code nor DLLPs
@@ -43,51 +30,7 @@ static const char *const base_sets[] = {
 
 static void bench_init(struct bench *b, const char *const *extra, size_t n)
 {
-    const char *sets[32];
-    size_t k = N(base_sets);
-    memcpy(sets, base_sets, sizeof base_sets);
-    ck_assert_uint_le(k + n, 32);
-    if (n) memcpy(sets + k, extra, n * sizeof *extra);
-    struct cfg_error err;
-    struct engine_limits lim = { 0, 0, 0 };
-    b->c = config_load(NULL, sets, k + n, &err);
-    if (!b->c) ck_abort_msg("config: %s", err.msg);
-    b->e = engine_new(&lim);
-    b->st = stats_new();
-    req_pool_init(&b->pool);
-    b->core = (struct domain){ "core", cfg_period(b->c, "gpu.clock"), 0 };
-    b->dd = (struct domain){ "dram", cfg_period(b->c, "dram.clock"), 1 };
-    b->ld = (struct domain){ "link", 1, 2 };
-    b->hd = (struct domain){ "host", hostmem_period(b->c), 4 };
-    b->d = dram_create(b->e, b->c, b->st, &b->dd);
-    b->host = hostmem_create(b->e, b->c, b->st, &b->hd);
-    b->l = l2_create(b->e, b->c, b->st, &b->pool, &b->core, b->d);
-    b->link = link_create(b->e, b->c, b->st, &b->ld);
-    link_attach_host(b->link, b->host, &b->pool);
-    link_remote_enable(b->link);
-    l2_set_remote(b->l, b->st, send_remote, b->link);
-    mq_init(&b->reply, "reply", 4096, 0, NULL);
-}
-
-static void bench_free(struct bench *b)
-{
-    mq_free(&b->reply);
-    link_free(b->link);
-    l2_free(b->l);
-    dram_free(b->host);
-    dram_free(b->d);
-    ck_assert_uint_eq(b->pool.live, 0);
-    req_pool_free(&b->pool);
-    stats_free(b->st);
-    engine_free(b->e);
-    config_free(b->c);
-}
-
-static uint64_t bstat(struct bench *b, const char *name)
-{
-    const struct stat_entry *s = stats_find(b->st, name);
-    ck_assert_msg(s != NULL, "no stat %s", name);
-    return *s->p.u;
+    bench_setup(b, base_sets, N(base_sets), extra, n);
 }
 
 static struct mem_req *req(struct bench *b, enum req_kind k, uint64_t pa, uint8_t mask, sim_time t0)

@@ -20,6 +20,7 @@
 #include "rng.h"
 #include "dram/dram.h"
 #include "pcie/pcie.h"
+#include "remote_bench.h"
 
 #define N(a) (sizeof a / sizeof a[0])
 
@@ -351,20 +352,6 @@ END_TEST
  * side attached: 1 GHz core, a 16 GB/s link of 16 B flits and 16 B
  * headers (a request or a NACK 16 B = 1000 ps, a 128 B answer 144 B = 9000
  * ps), 1 us one way, the 100-cycle hop. */
-struct bench {
-    struct config *c;
-    struct engine *e;
-    struct stats *st;
-    struct req_pool pool;
-    struct domain core, dd, ld, hd;
-    struct dram *d, *host;
-    struct l2 *l;
-    struct link *link;
-    struct link_cpu *cpu;
-    struct mq reply;
-};
-
-static void send_remote(void *ctx, struct mem_req *r, sim_time now) { link_remote_send(ctx, r, now); }
 static const struct l2_cpu bench_cpu = { link_cpu_probe, link_cpu_answer };
 
 static void bench_init(struct bench *b, const char *const *extra, size_t n)
@@ -375,55 +362,10 @@ static void bench_init(struct bench *b, const char *const *extra, size_t n)
         "link.header=16B", "link.flit=16B", "link.completion_header=16B", "link.max_payload=128B",
         "link.max_read_request=128B", "link.rcb=0B", "dram.tREFI=0",
     };
-    const char *sets[32];
-    size_t k = N(base);
-    memcpy(sets, base, sizeof base);
-    ck_assert_uint_le(k + n, 32);
-    if (n) memcpy(sets + k, extra, n * sizeof *extra);
-    struct cfg_error err;
-    struct engine_limits lim = { 0, 0, 0 };
-    b->c = config_load(NULL, sets, k + n, &err);
-    if (!b->c) ck_abort_msg("config: %s", err.msg);
-    b->e = engine_new(&lim);
-    b->st = stats_new();
-    req_pool_init(&b->pool);
-    b->core = (struct domain){ "core", cfg_period(b->c, "gpu.clock"), 0 };
-    b->dd = (struct domain){ "dram", cfg_period(b->c, "dram.clock"), 1 };
-    b->ld = (struct domain){ "link", 1, 2 };
-    b->hd = (struct domain){ "host", hostmem_period(b->c), 4 };
-    b->d = dram_create(b->e, b->c, b->st, &b->dd);
-    b->host = hostmem_create(b->e, b->c, b->st, &b->hd);
-    b->l = l2_create(b->e, b->c, b->st, &b->pool, &b->core, b->d);
-    b->link = link_create(b->e, b->c, b->st, &b->ld);
-    link_attach_host(b->link, b->host, &b->pool);
-    link_remote_enable(b->link);
-    l2_set_remote(b->l, b->st, send_remote, b->link);
+    bench_setup(b, base, N(base), extra, n);
     link_remote_client_cache(b->link, b->c, b->st, b->core.period);
     b->cpu = link_cpu_create(b->link, b->c, b->st, b->core.period);
     l2_set_cpu(b->l, &bench_cpu, b->cpu, NULL, NULL);
-    mq_init(&b->reply, "reply", 4096, 0, NULL);
-}
-
-static void bench_free(struct bench *b)
-{
-    mq_free(&b->reply);
-    link_cpu_free(b->cpu);
-    link_free(b->link);
-    l2_free(b->l);
-    dram_free(b->host);
-    dram_free(b->d);
-    ck_assert_uint_eq(b->pool.live, 0);
-    req_pool_free(&b->pool);
-    stats_free(b->st);
-    engine_free(b->e);
-    config_free(b->c);
-}
-
-static uint64_t bstat(struct bench *b, const char *name)
-{
-    const struct stat_entry *s = stats_find(b->st, name);
-    ck_assert_msg(s != NULL, "no stat %s", name);
-    return *s->p.u;
 }
 
 static sim_time edge(sim_time t, sim_time p) { return (t + p - 1) / p * p; }
