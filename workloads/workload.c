@@ -64,6 +64,7 @@ bool wl_next_step(struct workload *wl, struct wl_step *out)
     if (!wl->ops->next_step(wl->impl, out)) return false;
     if (out->kind == WL_STEP_KERNEL) {
         out->kernel.seq = wl->kernels++;
+        if (!wl->program) out->kernel.site = UINT32_MAX;
     } else {
         const struct wl_host_step *h = &out->host;
         SIM_ASSERT(h->alloc < wl->nallocs &&

@@ -60,6 +60,10 @@ struct wl_kernel {
     uint64_t seq;         /* launch number (kernels only, from 0) */
     uint32_t id;          /* generator-private: which kernel of the program */
     uint64_t arg;         /* generator-private: iteration / launch argument */
+    /* The program node (wl_program.node index) that launched it: the static
+     * target region of SC19 Sec. 4.  UINT32_MAX: the generator does not
+     * describe its program. */
+    uint32_t site;
 };
 
 /* Host-side steps between kernels.  They run in program order: the next
@@ -87,6 +91,61 @@ struct wl_step {
         struct wl_kernel kernel;  /* WL_STEP_KERNEL */
         struct wl_host_step host; /* every other kind */
     };
+};
+
+/* The program as a compiler sees it (Li & Chapman SC19, Sec. 4.1-4.3): the
+ * launch CFG -- steps in nested loops and two-way branches, in a flat
+ * bracketed encoding -- and per kernel the allocations it uses with static
+ * access estimates.  The runtime layer (sim/runtime) reads it before the
+ * run; the step stream itself still comes from next_step. */
+enum wl_pn_kind {
+    WL_PN_STEP,     /* step[node.step]: a kernel (a target region) or a host step */
+    WL_PN_LOOP,     /* the nodes up to the matching END are the loop's body */
+    WL_PN_IF,       /* then-branch: the nodes up to its ELSE or END */
+    WL_PN_ELSE,     /* else-branch: the nodes up to the END */
+    WL_PN_END,      /* closes the innermost open LOOP or IF */
+};
+
+/* How a compiler knows a loop's trip count: a compile-time constant, or
+ * data-dependent (LLVM's static heuristic then assumes the 124:4 back edge,
+ * 32 iterations; spec B.3.3). */
+enum wl_trip { WL_TRIP_CONST, WL_TRIP_DATA };
+
+struct wl_pnode {
+    enum wl_pn_kind kind;
+    uint32_t step;      /* STEP: index into wl_program.step */
+    uint32_t end;       /* LOOP, IF, ELSE: index of the matching END (an IF
+                         * with an else-branch: of its ELSE) */
+    enum wl_trip trip;  /* LOOP */
+    double trips;       /* LOOP: iterations per entry -- the constant
+                         * (CONST), or the run's own mean (DATA: known
+                         * only to an exact / oracle analysis) */
+    double p_then;      /* IF: static probability of the then-branch
+                         * (0.5: LLVM's unknown condition) */
+};
+
+struct wl_program {
+    const struct wl_pnode *node;
+    uint32_t n;
+    const struct wl_step *step;   /* kernel steps carry their id and site */
+    uint32_t nsteps;
+};
+
+/* wl_use.mode bits */
+#define WL_USE_R 1u
+#define WL_USE_W 2u
+
+/* One allocation a kernel uses (SC19 Sec. 4.1-4.2), as the compiler would
+ * estimate it from the kernel's code: per loop iteration (= per GPU
+ * thread, "each loop iteration is executed by exactly one GPU thread"). */
+struct wl_use {
+    uint32_t alloc;       /* index into workload.allocs */
+    unsigned mode;        /* WL_USE_R | WL_USE_W */
+    double freq;          /* RL: sum of the static execution frequencies of
+                           * the accesses to the allocation (Sec. 4.1) */
+    double bytes_iter;    /* B_iter: sum of frequency x access size in
+                           * bytes (Sec. 4.2); density = B_iter x threads /
+                           * allocation size */
 };
 
 enum inst_op { INST_COMPUTE, INST_LOAD, INST_STORE, INST_ATOMIC,
@@ -154,6 +213,12 @@ struct workload {
      * location host, accessed-by): set by wl_add_alloc_hint for initial
      * advice, and by a generator whose program advises so. */
     bool host_advice;
+    /* SC19 program description, optional (set by create; NULL when the
+     * generator does not describe itself): the launch CFG, and the
+     * allocations kernel K uses (at most MAX written; the count returned). */
+    const struct wl_program *program;
+    size_t (*kernel_uses)(const void *impl, const struct wl_kernel *k,
+                          struct wl_use *out, size_t max);
 };
 
 /* Picks the generator named by `workload.kind`. */

@@ -1,0 +1,37 @@
+/* What the SC19 compiler analyses tell the runtime (Li & Chapman SC19,
+ * Sec. 4): per static target region (a kernel step of the program) and per
+ * data object (an allocation).  rt_analysis.c fills it from the workload's
+ * program description; the runtime policies (rt_*.c) only read it, so their
+ * tests can fill one by hand.  Internal to sim/runtime. */
+#ifndef UVMSIM_RT_INFO_H
+#define UVMSIM_RT_INFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../../workloads/workload.h"
+
+#define RT_MAX_REGIONS 64
+
+struct rt_info {
+    uint32_t nregions;                  /* kernel steps of the program */
+    uint32_t nobjs;                     /* = workload.nallocs */
+    uint32_t site[RT_MAX_REGIONS];      /* region r's program node */
+    double rf[RT_MAX_REGIONS];          /* RF: static invocations per run (Sec. 4.1) */
+    bool uses[RT_MAX_REGIONS][WL_MAX_ALLOCS];
+    unsigned mode[RT_MAX_REGIONS][WL_MAX_ALLOCS];       /* WL_USE_* */
+    double rl[RT_MAX_REGIONS][WL_MAX_ALLOCS];           /* RL; 0: unused */
+    double bytes_iter[RT_MAX_REGIONS][WL_MAX_ALLOCS];   /* B_iter (Sec. 4.2) */
+    double gl[WL_MAX_ALLOCS];           /* GL, Eq. 1: sum_r RF_r x RL_r,d */
+    uint8_t gl8[WL_MAX_ALLOCS];         /* GL as the runtime stores it (8 bits) */
+    /* Expected target regions met from the end of region r until region
+     * r2 starts (Listing 2, steps 1-2). */
+    double dist[RT_MAX_REGIONS][RT_MAX_REGIONS];
+    /* Target reuse distance of object d at region r (Sec. 4.3, step 3):
+     * min over the regions r2 that use d of dist[r][r2]. */
+    double rd[RT_MAX_REGIONS][WL_MAX_ALLOCS];
+};
+
+/* Region index of program node SITE; UINT32_MAX if it is not a region. */
+uint32_t rt_region_of_site(const struct rt_info *ri, uint32_t site);
+
+#endif
