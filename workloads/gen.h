@@ -102,6 +102,22 @@ void wl_prog_kernel(struct wl_prog *p, const char *name, uint32_t id,
 void wl_prog_host(struct wl_prog *p, enum wl_step_kind kind, uint32_t alloc,
                   uint64_t offset, uint64_t bytes, enum wl_dir dir,
                   enum wl_advice advice);
+/* Nested loops and branches (SC19's launch CFG; issue 21 builds them):
+ * wl_prog_loop_begin opens a loop whose body is every node added until the
+ * matching wl_prog_end, run ITERS times per entry (0: skipped); TRIP says
+ * how a compiler knows the count.  wl_prog_if opens a two-way branch whose
+ * then-branch runs when COND(IMPL, VISIT) is true (VISIT counts this
+ * branch's executions from 0); P_THEN is its static probability.  Inside
+ * nested loops a kernel's arg is the innermost loop's iteration.
+ * wl_prog_program is the program as wl_program nodes (site = node index).
+ *
+ * void wl_prog_loop_begin(struct wl_prog *p, enum wl_trip trip, uint64_t iters);
+ * void wl_prog_if(struct wl_prog *p, double p_then,
+ *                 bool (*cond)(const void *impl, uint64_t visit), const void *impl);
+ * void wl_prog_else(struct wl_prog *p);
+ * void wl_prog_end(struct wl_prog *p);
+ * const struct wl_program *wl_prog_program(const struct wl_prog *p);
+ */
 /* Steps [from, n) so far form the loop body, run ITERS times (0: skipped). */
 void wl_prog_loop(struct wl_prog *p, uint32_t from, uint64_t iters);
 bool wl_prog_next(struct wl_prog *p, struct wl_step *out);

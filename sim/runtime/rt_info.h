@@ -31,6 +31,27 @@ struct rt_info {
     double rd[RT_MAX_REGIONS][WL_MAX_ALLOCS];
 };
 
+/* Where the analyses get a kernel's uses: the workload's static estimate
+ * (workload.kernel_uses) or a functional profile of the kernel. */
+typedef size_t (*rt_uses_fn)(void *ctx, const struct wl_kernel *k,
+                             struct wl_use *out, size_t max);
+
+struct rt_opts {
+    /* runtime.cfg.trip exact: data-dependent loops run their own mean trip
+     * count (an oracle) instead of LLVM's static 32 (spec B.3.3). */
+    bool exact_trips;
+    /* An object never used again: RD +inf instead of the expected regions
+     * to the program's end (Listing 2's exit-block quirk, spec B.3.3). */
+    bool exit_inf;
+};
+
+/* Fills RI from the program and each kernel step's uses.  False, with the
+ * reason in ERR, when the program has more than RT_MAX_REGIONS kernel
+ * steps or is malformed (unbalanced LOOP/IF/END). */
+bool rt_analyze(struct rt_info *ri, const struct wl_program *prog,
+                uint32_t nobjs, rt_uses_fn uses, void *ctx,
+                const struct rt_opts *o, char *err, size_t errlen);
+
 /* Region index of program node SITE; UINT32_MAX if it is not a region. */
 uint32_t rt_region_of_site(const struct rt_info *ri, uint32_t site);
 
