@@ -77,6 +77,19 @@ def verdict(got, paper):
     return "yes" if same and close else ("direction only" if same else "no")
 
 
+def effect_verdict(got, paper):
+    """For a claim stated as a change (-16 %, +6 %, a 2 % worst-case
+    slowdown): the change itself, got - 1 against paper - 1, must have the
+    paper's sign and be within +-25 % of its size.  (The ratio test of
+    verdict() would pass a 20 % slowdown against a claimed 2 %.)"""
+    if got != got:
+        return "missing"
+    e, p = got - 1, paper - 1
+    if e * p <= 0:
+        return "no"
+    return "yes" if abs(e / p - 1) <= 0.25 else "direction only"
+
+
 def f3(x):
     return "-" if x != x else f"{x:.3f}"
 

@@ -98,4 +98,13 @@ check "thesis-ch5-inputs: the machine is thesis-ch5's" cmp -s "$TMP/ch5.m" "$TMP
 check "thesis-ch5-inputs: kmeans at the Ch. IV sweeps' 100000 points" \
     grep -q "^ *points: 100000\$" "$TMP/ch5i"
 
+# The Ch. V sweeps plan (docs/validation.md runs them): workloads x scheme
+# rows as each file lists them -- 12 x 10, 12 x 6, 11 x 3, 12 x 18,
+# 12 x 6 and 3 x 4 points.
+for fn in fig5.2:120 fig5.3:72 table5.2:33 fig5.5:216 fig5.9:72 repeat:12; do
+    f=configs/sweeps/thesis-ch5-${fn%%:*}.yaml
+    check "$f plans ${fn#*:} points" sh -c \
+        "'$UVMSIM' sweep plan $f 2>&1 | head -n 1 | grep -q ': ${fn#*:} points'"
+done
+
 [ "$FAILS" -eq 0 ]
