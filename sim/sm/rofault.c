@@ -42,6 +42,7 @@ struct pfault {
 struct rofault {
     sim_time latency;
     bool zero_cost;
+    bool remark;                /* gpu.caching.ro_remark launch */
     uint32_t max;               /* pending faults per SM */
     struct idxmap rw;           /* host page -> kernel seq + 1 it became read-write in */
     struct idxmap pend;         /* host page -> pending fault */
@@ -60,7 +61,8 @@ static inline uint64_t host_page(uint64_t pa) { return (pa & ~PADDR_HOST) >> PAG
 
 static bool is_rw(const struct gpu *g, uint64_t page)
 {
-    return idxmap_get(&g->ro->rw, page) == (uint32_t)(g->k.seq + 1);
+    uint32_t k = idxmap_get(&g->ro->rw, page);
+    return g->ro->remark ? k == (uint32_t)(g->k.seq + 1) : k != IDXMAP_NONE;
 }
 
 /* The page becomes read-write: its cached lines go (the shootdown). */
@@ -210,6 +212,7 @@ void rofault_create(struct gpu *g, const struct config *cfg, struct stats *st)
     struct rofault *f = xcalloc(1, sizeof *f);
     f->latency = cfg_u64(cfg, "gpu.caching.ro_fault_latency");
     f->zero_cost = cfg_bool(cfg, "gpu.caching.ro_zero_cost");
+    f->remark = !strcmp(cfg_str(cfg, "gpu.caching.ro_remark"), "launch");
     f->max = (uint32_t)cfg_u64(cfg, "gpu.sm.max_prot_faults");
     uint64_t pages = g->wl->footprint / PAGE_SIZE + 64;
     if (pages > UINT32_MAX / 4) user_error("gpu.caching.remote readonly: footprint too large");

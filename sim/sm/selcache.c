@@ -40,6 +40,11 @@ const struct cfg_key selcache_config_keys[] = {
     {"gpu.caching.ro_fault_latency", CFG_TIME, "20us", 0, 1e12, NULL,
      "a GPU write to a speculatively read-only host page: the protection fault's unloaded "
      "latency (thesis Sec. 6.2.3: 20 us measured on Maxwell; 20-40 us in Fig. 6.7)"},
+    {"gpu.caching.ro_remark", CFG_ENUM, "launch", 0, -1, "launch|never",
+     "when read-write host pages become read-only again: at every kernel launch (thesis "
+     "Sec. 6.3, literal: every DDR page is marked read-only upon launch) or never (a page "
+     "written once stays read-write and uncached for the run: one fault per written page, "
+     "a bound on what re-marking costs short kernels)"},
     {"gpu.caching.ro_zero_cost", CFG_BOOL, "false", 0, -1, NULL,
      "RO-ZeroCost (thesis Fig. 6.7): the read-only to read-write transition costs nothing"},
     {"gpu.sm.max_prot_faults", CFG_INT, "16", 1, 4096, NULL,

@@ -866,6 +866,23 @@ START_TEST(readonly_page_turns_uncached_and_rearms_per_kernel)
     ck_assert_uint_eq(st(&r, "gpu.l1d.hits"), 0);
     ck_assert_uint_eq(st(&r, "gpu.l1d.misses"), 2);
     ck_assert_uint_eq(st(&r, "remote.writes"), 2);
+    /* gpu.caching.ro_remark never: A stays read-write after kernel 1, so
+     * kernel 2's write does not fault (1 fault, 1 page made read-write)
+     * and its read goes uncached (one L1D miss, kernel 1's first read);
+     * the same 3 remote reads and 2 writes; kernel 2 no longer waits one
+     * 20 us fault, so the run ends 20 us earlier, give or take the cycles
+     * a cacheable miss and an uncached read differ by (< 1 us). */
+    static const char *const nv[] = { "gpu.caching.ro_remark=never" };
+    struct run n = run_ro("20us", "16", nv, 1);
+    ck_assert_uint_eq(st(&n, "gpu.caching.prot_faults"), 1);
+    ck_assert_uint_eq(st(&n, "gpu.caching.rw_pages"), 1);
+    ck_assert_uint_eq(st(&n, "remote.reads"), 3);
+    ck_assert_uint_eq(st(&n, "remote.writes"), 2);
+    ck_assert_uint_eq(st(&n, "gpu.l1d.misses"), 1);
+    uint64_t saved = end_of(&r) - end_of(&n);
+    ck_assert_uint_ge(saved, 19000000);
+    ck_assert_uint_le(saved, 21000000);
+    done(&n);
     done(&r);
     unlink(trace_path);
 }
