@@ -3,55 +3,6 @@
 #include <string.h>
 #include "gen.h"
 
-void wl_prog_kernel(struct wl_prog *p, const char *name, uint32_t id,
-                    struct dim3 grid, struct dim3 block, uint32_t regs,
-                    uint32_t smem)
-{
-    SIM_ASSERT(p->n < 16, "workload", 0, "program longer than 16 steps");
-    struct wl_step *s = &p->s[p->n++];
-    memset(s, 0, sizeof *s);
-    s->kind = WL_STEP_KERNEL;
-    snprintf(s->kernel.name, sizeof s->kernel.name, "%s", name);
-    s->kernel.id = id;
-    s->kernel.grid = grid;
-    s->kernel.block = block;
-    s->kernel.regs_per_thread = regs;
-    s->kernel.smem_per_block = smem;
-}
-
-void wl_prog_host(struct wl_prog *p, enum wl_step_kind kind, uint32_t alloc,
-                  uint64_t offset, uint64_t bytes, enum wl_dir dir,
-                  enum wl_advice advice)
-{
-    SIM_ASSERT(p->n < 16, "workload", 0, "program longer than 16 steps");
-    struct wl_step *s = &p->s[p->n++];
-    memset(s, 0, sizeof *s);
-    s->kind = kind;
-    s->host = (struct wl_host_step){ alloc, offset, bytes, dir, advice, false };
-}
-
-void wl_prog_loop(struct wl_prog *p, uint32_t from, uint64_t iters)
-{
-    p->loop_from = from;
-    p->loop_to = p->n;
-    p->iters = iters;
-}
-
-bool wl_prog_next(struct wl_prog *p, struct wl_step *out)
-{
-    bool body = p->loop_to > p->loop_from;
-    if (body && p->pc == p->loop_from && p->iters == 0) p->pc = p->loop_to;
-    if (body && p->pc == p->loop_to && p->it + 1 < p->iters) {
-        p->it++;
-        p->pc = p->loop_from;
-    }
-    if (p->pc >= p->n) return false;
-    bool in_loop = body && p->pc >= p->loop_from && p->pc < p->loop_to;
-    *out = p->s[p->pc++];
-    if (out->kind == WL_STEP_KERNEL) out->kernel.arg = in_loop ? p->it : 0;
-    return true;
-}
-
 bool wl_simple_next_step(void *impl, struct wl_step *out)
 {
     return wl_prog_next(&((struct wl_simple *)impl)->prog, out);

@@ -81,12 +81,29 @@ typedef bool (*wl_lane_fn)(const void *impl, const struct warp_ctx *w,
 /* Positions of warp W (all lanes), evaluated at warp start. */
 typedef uint64_t (*wl_npos_fn)(const void *impl, const struct warp_ctx *w);
 
+/* A program of steps in nested loops and branches (prog.c): built once by
+ * the generator's create, walked by next_step, and described to the SC19
+ * analyses as bracketed wl_program nodes. */
+#define WL_PROG_STEPS 64
+#define WL_PROG_NODES 128
+#define WL_PROG_DEPTH 16
+typedef bool (*wl_cond_fn)(const void *impl, uint64_t visit);
 struct wl_prog {
-    struct wl_step s[16];
-    uint32_t n, loop_from, loop_to;
-    uint64_t iters;
-    uint32_t pc;
-    uint64_t it;
+    struct wl_step s[WL_PROG_STEPS];
+    uint32_t n;                         /* steps so far */
+    struct wl_pnode node[WL_PROG_NODES];
+    uint32_t nn;                        /* nodes so far */
+    uint32_t opener[WL_PROG_NODES];     /* END: its LOOP or IF */
+    uint64_t iters[WL_PROG_NODES];      /* LOOP: trips per entry */
+    wl_cond_fn cond[WL_PROG_NODES];     /* IF */
+    const void *cond_impl[WL_PROG_NODES];
+    uint32_t open[WL_PROG_DEPTH], nopen;        /* constructs being built */
+    /* walking */
+    uint32_t pc;                        /* next node */
+    uint64_t it[WL_PROG_NODES];         /* LOOP: its iteration */
+    uint64_t visit[WL_PROG_NODES];      /* IF: executions so far */
+    uint32_t loops[WL_PROG_DEPTH], nloops;      /* enclosing loops at pc */
+    struct wl_program view;
 };
 
 /* A generator written per thread: the impl struct starts with this. */
@@ -102,23 +119,21 @@ void wl_prog_kernel(struct wl_prog *p, const char *name, uint32_t id,
 void wl_prog_host(struct wl_prog *p, enum wl_step_kind kind, uint32_t alloc,
                   uint64_t offset, uint64_t bytes, enum wl_dir dir,
                   enum wl_advice advice);
-/* Nested loops and branches (SC19's launch CFG; issue 21 builds them):
- * wl_prog_loop_begin opens a loop whose body is every node added until the
- * matching wl_prog_end, run ITERS times per entry (0: skipped); TRIP says
- * how a compiler knows the count.  wl_prog_if opens a two-way branch whose
- * then-branch runs when COND(IMPL, VISIT) is true (VISIT counts this
- * branch's executions from 0); P_THEN is its static probability.  Inside
- * nested loops a kernel's arg is the innermost loop's iteration.
- * wl_prog_program is the program as wl_program nodes (site = node index).
- *
- * void wl_prog_loop_begin(struct wl_prog *p, enum wl_trip trip, uint64_t iters);
- * void wl_prog_if(struct wl_prog *p, double p_then,
- *                 bool (*cond)(const void *impl, uint64_t visit), const void *impl);
- * void wl_prog_else(struct wl_prog *p);
- * void wl_prog_end(struct wl_prog *p);
- * const struct wl_program *wl_prog_program(const struct wl_prog *p);
- */
-/* Steps [from, n) so far form the loop body, run ITERS times (0: skipped). */
+/* Nested loops and branches (SC19's launch CFG): wl_prog_loop_begin opens
+ * a loop whose body is every node added until the matching wl_prog_end,
+ * run ITERS times per entry (0: skipped); TRIP says how a compiler knows
+ * the count.  wl_prog_if opens a two-way branch whose then-branch runs
+ * when COND(IMPL, VISIT) is true (VISIT counts this branch's executions
+ * from 0); P_THEN is its static probability.  Inside loops a kernel's arg
+ * is the innermost loop's iteration (0 outside).  wl_prog_program is the
+ * program as wl_program nodes (a kernel's site is its node's index). */
+void wl_prog_loop_begin(struct wl_prog *p, enum wl_trip trip, uint64_t iters);
+void wl_prog_if(struct wl_prog *p, double p_then, wl_cond_fn cond, const void *impl);
+void wl_prog_else(struct wl_prog *p);
+void wl_prog_end(struct wl_prog *p);
+const struct wl_program *wl_prog_program(const struct wl_prog *p);
+/* Steps [from, n) so far form a loop body, run ITERS times (0: skipped): a
+ * data-dependent loop (every generator's loop count is an input). */
 void wl_prog_loop(struct wl_prog *p, uint32_t from, uint64_t iters);
 bool wl_prog_next(struct wl_prog *p, struct wl_step *out);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "workload.h"
+#include "gen.h"
 #include "catalog.h"
 #include "../sim/config.h"
 
@@ -46,6 +47,10 @@ struct workload *workload_create(const struct config *cfg)
         user_error_push_cleanup(free, wl);
         wl->impl = wl->ops->create(wl, cfg);
         user_error_pop_cleanup();
+        /* A per-thread generator's wl_prog describes its program to the
+         * SC19 analyses (sim/runtime) unless the generator said more. */
+        if (wl->ops->next_step == wl_simple_next_step && !wl->program)
+            wl->program = wl_prog_program(&((struct wl_simple *)wl->impl)->prog);
         return wl;
     }
     sim_panic("workload", 0, "no generator '%s'", kind);
