@@ -175,6 +175,12 @@ struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
         cfg_u64(cfg, "runtime.decision_cost"),
     };
     if (p.policy == RT_NONE) return NULL;
+    /* Static placement maps every page before the first kernel and the
+     * driver skips prefetches then (drv_step.c): nothing would move. */
+    if (strcmp(cfg_str(cfg, "driver.placement"), "fault"))
+        user_error("key 'runtime.policy': %s decides placement per kernel; driver.placement %s "
+                   "places every page before the program (use driver.placement fault)",
+                   pol[p.policy], cfg_str(cfg, "driver.placement"));
     struct rt_info *ri = NULL;
     if (wl->program && wl->kernel_uses) {
         ri = xcalloc(1, sizeof *ri);
