@@ -4,9 +4,7 @@
  *   um:    default unified memory (UM_DEF): no runtime action, the driver
  *          migrates on demand, prefetches and evicts;
  *   um_pf: cudaMemPrefetchAsync of every object the kernel uses before it
- *          (re-prefetching resident data moves nothing: drv_step.c);
- *   host:  every object pinned to CPU memory (preferred location host +
- *          accessed-by at its first use), read remotely, never migrated.
+ *          (re-prefetching resident data moves nothing: drv_step.c).
  * The SC19 programs are OpenMP ports whose only host-side data movement is
  * the map clauses, which unified memory makes no-ops: every policy but
  * none drops the generator's own host steps. */
@@ -27,13 +25,6 @@ static void um_pf_before(struct runtime *rt)
     }
 }
 
-static void host_before(struct runtime *rt)
-{
-    for (uint32_t d = 0; d < rt->nobjs; d++)
-        if (rt->ri.uses[rt->region][d]) rt_pin(rt, d);
-}
-
 const struct rt_ops rt_none_ops = { "none", NULL, NULL, true };
 const struct rt_ops rt_um_ops = { "um", um_before, NULL, false };
 const struct rt_ops rt_um_pf_ops = { "um_pf", um_pf_before, NULL, false };
-const struct rt_ops rt_host_ops = { "host", host_before, NULL, false };
