@@ -6,6 +6,7 @@
 #include "suite_main.h"
 #include <string.h>
 #include "runtime/rt_internal.h"
+#include "stats.h"
 
 #define MiB (1ULL << 20)
 
@@ -567,6 +568,68 @@ START_TEST(host_pins_once)
 }
 END_TEST
 
+/* ---- the /runtime rows and runtime.* totals ----
+ * partial_split's launch with a registry: rows (seq 7 as the kernel says,
+ * object, decision, bytes, trc 1, density): X to_gpu_explicit 2 MiB
+ * (density 1), Y partial_gpu_explicit 6 MiB, Y partial_host 4 MiB;
+ * totals: 3 decisions, 3 steps, 2 MiB to the GPU, 6 MiB partial. */
+static const char *row_str(const struct rec_table *t, size_t i, size_t off)
+{ return (const char *)t->rows + i * t->row_bytes + off; }
+static uint64_t row_u64(const struct rec_table *t, size_t i, size_t off)
+{
+    uint64_t v;
+    memcpy(&v, t->rows + i * t->row_bytes + off, 8);
+    return v;
+}
+
+START_TEST(table_rows)
+{
+    static const char *const names[] = {"X", "Y"};
+    static const uint64_t sizes[] = {2 * MiB, 10 * MiB};
+    mk_wl(2, names, sizes);
+    static struct rt_info ri;
+    memset(&ri, 0, sizeof ri);
+    ri.nregions = 1;
+    ri.site[0] = 10;
+    ri.uses[0][0] = ri.uses[0][1] = true;
+    ri.rd[0][1] = 1;
+    ri.bytes_iter[0][0] = 2048;
+    ri.bytes_iter[0][1] = 10240;
+    struct stats *st = stats_new();
+    struct rt_params pp = params(RT_RDM);
+    rt = rt_new(&pp, &ri, &wl, 9 * MiB, st);
+    struct wl_kernel k = kern(0, 1024);
+    k.seq = 7;
+    rt_before_kernel(rt, &k);
+    const struct rec_table *t = NULL;
+    for (size_t i = 0; i < stats_table_count(st); i++)
+        if (!strcmp(stats_table_at(st, i)->name, "runtime")) t = stats_table_at(st, i);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(t->nrows, 3);
+    /* seq 0, kernel 8, object 40, decision 72, bytes 104, trc 112, density 120 */
+    static const char *const obj[] = {"X", "Y", "Y"};
+    static const char *const dec[] = {"to_gpu_explicit", "partial_gpu_explicit", "partial_host"};
+    static const uint64_t bytes[] = {2 * MiB, 6 * MiB, 4 * MiB};
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_uint_eq(row_u64(t, i, 0), 7);
+        ck_assert_str_eq(row_str(t, i, 8), "TR_0");
+        ck_assert_str_eq(row_str(t, i, 40), obj[i]);
+        ck_assert_str_eq(row_str(t, i, 72), dec[i]);
+        ck_assert_uint_eq(row_u64(t, i, 104), bytes[i]);
+        ck_assert_uint_eq(row_u64(t, i, 112), 1);
+        double dens;
+        memcpy(&dens, t->rows + i * t->row_bytes + 120, 8);
+        ck_assert(dens == 1.0);
+    }
+    ck_assert_uint_eq(stats_find(st, "runtime.decisions")->p.u[0], 3);
+    ck_assert_uint_eq(stats_find(st, "runtime.steps_emitted")->p.u[0], 3);
+    ck_assert_uint_eq(stats_find(st, "runtime.to_gpu_bytes")->p.u[0], 2 * MiB);
+    ck_assert_uint_eq(stats_find(st, "runtime.partial_gpu_bytes")->p.u[0], 6 * MiB);
+    runtime_free(rt);
+    stats_free(st);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("runtime");
@@ -584,6 +647,7 @@ int main(void)
     tcase_add_test(tc, step_source_baseline);
     tcase_add_test(tc, step_source_um_pf_and_none);
     tcase_add_test(tc, host_pins_once);
+    tcase_add_test(tc, table_rows);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
