@@ -23,14 +23,18 @@ struct rt_params {
     sim_time decision_cost;     /* per object decision (Sec. 5.2 "Overhead") */
 };
 
-/* Granularity of the GPU portion of a partially mapped object and of the
- * space accounting: the 2 MiB VA block (spec B.2.6 / B.9.7). */
+/* Granularity of the GPU portion of a partially mapped object: the 2 MiB
+ * VA block (spec B.2.6 / B.9.7). */
 #define RT_BLOCK (2ULL << 20)
+/* Granularity of the space accounting: the 64 KiB big page, the larger
+ * driver.page_size and the smallest chunk the real driver allocates
+ * (uvm_pmm_gpu.c), so an object never takes more frames than counted. */
+#define RT_GRAIN (64ULL << 10)
 
 /* One GOT entry (Sec. 3.2 "Runtime Book Keeping", Sec. 3.4). */
 struct rt_obj {
     uint64_t size;          /* the allocation's bytes */
-    uint64_t acct;          /* what it takes on the GPU whole: size in 2 MiB blocks */
+    uint64_t acct;          /* what it takes on the GPU whole: size in 64 KiB units */
     uint64_t gpu;           /* accounted bytes the runtime placed on the GPU:
                              * 0 (CPU), acct (GPU) or whole blocks (partial) */
     uint64_t next_reuse;    /* RDM: TRC + RD at its last use (64-bit, Sec. 3.4) */

@@ -8,9 +8,7 @@
  *
  * Space is whole objects' bytes against the GPU's capacity (B.9.8: an
  * implicitly moved object reserves its whole size even if only part of it
- * will fault in), in 2 MiB blocks (allocations are 2 MiB aligned, so a
- * VA block -- a root chunk under driver.evict_unit=chunk -- never holds
- * two objects). */
+ * will fault in), each rounded up to 64 KiB (RT_GRAIN). */
 #include "rt_internal.h"
 
 static void sort_region(const struct runtime *rt, const struct rt_scheme *s,

@@ -58,7 +58,7 @@ struct runtime *rt_new(const struct rt_params *p, const struct rt_info *ri,
     for (uint32_t d = 0; d < rt->nobjs; d++) {
         struct rt_obj *o = &rt->obj[d];
         o->size = wl->allocs[d].size;
-        o->acct = (o->size + RT_BLOCK - 1) / RT_BLOCK * RT_BLOCK;
+        o->acct = (o->size + RT_GRAIN - 1) / RT_GRAIN * RT_GRAIN;
         o->remote_lo = o->size;
     }
     if (st) {

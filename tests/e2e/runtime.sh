@@ -6,7 +6,7 @@
 # - host pins every object before its first use: no page fault at all;
 # - um_pf prefetches every used object before its first kernel: the
 #   prefetched bytes are the used objects' sizes in 4 KiB pages, and
-#   nothing faults (GPU memory holds the footprint);
+#   nothing faults (8 MiB of GPU memory hold the 2.4 MB footprint);
 # - oversubscribed (GPU memory 50 % of the footprint) rdm still completes,
 #   and places something in CPU memory or maps it in part;
 # - user errors: a policy that needs the program on a workload without
@@ -43,7 +43,7 @@ fi
 
 # ---- every policy ----
 for p in um um_pf baseline host lru rlm glm rdm; do
-    if run "$p" -s runtime.policy=$p; then
+    if run "$p" -s runtime.policy=$p -s gpu.memory.capacity=8MiB; then
         n=$(rows "$TMP/$p.h5" runtime | wc -l)
         check "$p: completes with /runtime rows ($n)" [ "$n" -gt 0 ]
     else
