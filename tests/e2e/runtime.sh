@@ -42,7 +42,16 @@ else
 fi
 
 # ---- every policy ----
-for p in um um_pf baseline host lru rlm glm rdm; do
+# Until the workload describes its program (workload.program and
+# kernel_uses, issue 21 point 1) only um runs it; the cases below turn on
+# by themselves when it does.
+if ! run probe -s runtime.policy=host && grep -q "does not describe its program" "$TMP/probe.err"; then
+    echo "ok - # SKIP per-policy cases: backprop does not describe its program yet"
+    POLICIES=""
+else
+    POLICIES="um um_pf baseline host lru rlm glm rdm"
+fi
+for p in $POLICIES; do
     if run "$p" -s runtime.policy=$p -s gpu.memory.capacity=8MiB; then
         n=$(rows "$TMP/$p.h5" runtime | wc -l)
         check "$p: completes with /runtime rows ($n)" [ "$n" -gt 0 ]
@@ -66,7 +75,9 @@ if [ -f "$TMP/um_pf.h5" ]; then
     check "um_pf: no page faults" [ "$(stat0 "$TMP/um_pf.h5" driver/faults)" = 0 ]
 fi
 
-if run rdm_half -s runtime.policy=rdm -s gpu.memory.fraction=50%; then
+if [ -z "$POLICIES" ]; then
+    :
+elif run rdm_half -s runtime.policy=rdm -s gpu.memory.fraction=50%; then
     pin=$(stat0 "$TMP/rdm_half.h5" runtime/pinned_bytes)
     part=$(stat0 "$TMP/rdm_half.h5" runtime/partial_gpu_bytes)
     check "rdm at 50 %: something pinned ($pin) or mapped in part ($part)" [ $((pin + part)) -gt 0 ]
