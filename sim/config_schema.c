@@ -21,6 +21,7 @@ extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key placement_config_keys[];
 extern const struct cfg_key migration_config_keys[];
 extern const struct cfg_key evict_config_keys[];
+extern const struct cfg_key runtime_config_keys[];
 extern const struct cfg_key workload_config_keys[];
 extern const struct cfg_key stream_config_keys[];
 extern const struct cfg_key compute_config_keys[];
@@ -87,6 +88,7 @@ const struct cfg_key *const config_schema_tables[] = {
     thrashing_config_keys,
     oversub_ctl_config_keys,
     evict_config_keys,
+    runtime_config_keys,
     workload_config_keys,
     stream_config_keys,
     compute_config_keys,

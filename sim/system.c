@@ -18,6 +18,7 @@
 #include "dram/dram.h"
 #include "pcie/pcie.h"
 #include "driver/driver.h"
+#include "runtime/runtime.h"
 #include "../workloads/workload.h"
 #include "trace/trace.h"
 
@@ -39,6 +40,7 @@ struct system {
     struct link *link;
     struct link_cpu *cpu;       /* selective caching's CPU side, or NULL */
     struct driver *drv;
+    struct runtime *rt;         /* runtime.policy's layer, or NULL */
     double *ipc;
     uint64_t *cycles, *footprint, *host_steps;
     const uint64_t *warp_insts;
@@ -95,6 +97,12 @@ static void walk_hit(void *ctx, uint64_t vpn, sim_time now)
 static void page_ref(void *ctx, const struct gpu_ref *r)
 {
     driver_reference(ctx, r->kernel, r->block, r->inst, r->warp, r->vpn);
+}
+
+/* The SC19 runtime layer rewrites the program's steps around kernels. */
+static bool runtime_step(void *ctx, struct wl_step *out, sim_time now, sim_time *delay)
+{
+    return runtime_next_step(ctx, out, now, delay);
 }
 
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
@@ -189,6 +197,8 @@ struct system *system_build(const struct config *cfg)
     s->wl = wl;
     s->eng = engine_new(&lim);
     s->st = stats_new();
+    /* Before the remote path is decided: a pinning policy advises host. */
+    s->rt = runtime_create(cfg, wl, pages * PAGE_SIZE, s->st);
     req_pool_init(&s->pool);
     s->core = (struct domain){ "core", cfg_period(cfg, "gpu.clock"), ORDER_CORE };
     s->dram_dom = (struct domain){ "dram", cfg_period(cfg, "dram.clock"), ORDER_DRAM };
@@ -244,6 +254,7 @@ struct system *system_build(const struct config *cfg)
      * blocks per SM (batch-aware Sec. 4.1). */
     driver_set_oversub_hook(s->drv, gpu_set_oversub_extra, s->gpu);
     gpu_set_host_step_hook(s->gpu, host_step, s);
+    if (s->rt) gpu_set_step_source(s->gpu, runtime_step, s->rt);
     /* Policies that rank pages by use see every walk hit (the HPE paper's
      * "ideal" feed; with the HIR on, HPE takes the HIR records instead). */
     if (driver_wants_walk_hits(s->drv)) gmmu_set_walk_hit_hook(s->gmmu, walk_hit, s->drv);
@@ -298,6 +309,7 @@ void system_free(struct system *s)
 {
     if (!s) return;
     driver_free(s->drv);
+    runtime_free(s->rt);
     link_cpu_free(s->cpu);
     link_free(s->link);
     dram_free(s->host);

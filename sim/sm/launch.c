@@ -128,8 +128,11 @@ static void kernel_end(struct gpu *g, sim_time now)
 static void launch_after(struct gpu *g, sim_time now)
 {
     struct wl_step st;
+    sim_time delay = 0;
     for (;;) {
-        if (!wl_next_step(g->wl, &st)) { g->program_done = true; return; }
+        bool more = g->step_fn ? g->step_fn(g->step_ctx, &st, now, &delay)
+                               : wl_next_step(g->wl, &st);
+        if (!more) { g->program_done = true; return; }
         if (st.kind == WL_STEP_KERNEL) break;
         if (g->host_fn) {               /* the driver runs it, then calls back */
             g->host_step = st;
@@ -138,7 +141,7 @@ static void launch_after(struct gpu *g, sim_time now)
         }
     }
     g->k = st.kernel;
-    engine_at(g->eng, now + g->launch_latency, g->dom, launch_next, g, 0);
+    engine_at(g->eng, now + delay + g->launch_latency, g->dom, launch_next, g, 0);
 }
 
 void launch_next(void *obj, uint64_t arg, sim_time now)
@@ -174,6 +177,12 @@ void gpu_set_host_step_hook(struct gpu *g, gpu_host_step_fn fn, void *ctx)
 }
 
 void gpu_host_step_done(struct gpu *g, sim_time now) { launch_after(g, now); }
+
+void gpu_set_step_source(struct gpu *g, gpu_step_fn fn, void *ctx)
+{
+    g->step_fn = fn;
+    g->step_ctx = ctx;
+}
 
 void gpu_set_ref_hook(struct gpu *g, gpu_ref_fn fn, void *ctx)
 {

@@ -54,6 +54,11 @@ struct wl_step;
 typedef void (*gpu_host_step_fn)(void *ctx, const struct wl_step *step, sim_time now);
 void gpu_set_host_step_hook(struct gpu *g, gpu_host_step_fn fn, void *ctx);
 void gpu_host_step_done(struct gpu *g, sim_time now);
+/* Where the program's steps come from instead of wl_next_step (sim/runtime
+ * rewrites the program around each kernel): false at its end; *delay is
+ * host time spent before a kernel (added to its launch latency). */
+typedef bool (*gpu_step_fn)(void *ctx, struct wl_step *out, sim_time now, sim_time *delay);
+void gpu_set_step_source(struct gpu *g, gpu_step_fn fn, void *ctx);
 /* Every page reference of a warp memory instruction, reported when its
  * translation reaches the SM (after the fault, for a faulted page), with
  * its place in the program's logical order: kernel launch number, thread

@@ -177,6 +177,8 @@ struct gpu {
     struct wl_step host_step;           /* the step the driver is running */
     gpu_host_step_fn host_fn;
     void *host_ctx;
+    gpu_step_fn step_fn;                /* NULL: wl_next_step */
+    void *step_ctx;
     gpu_ref_fn ref_fn;                  /* page references, or NULL */
     void *ref_ctx;
     bool kernel_active, program_done;

@@ -1,0 +1,206 @@
+/* The runtime layer's frame: its keys, the GOT's setup, the step source
+ * that rewrites the program (launch.c asks it for the next step), the
+ * /runtime table and the runtime.* statistics. */
+#include <stdlib.h>
+#include <string.h>
+#include "rt_internal.h"
+#include "../config.h"
+#include "../stats.h"
+
+const struct cfg_key runtime_config_keys[] = {
+    {"runtime.policy", CFG_ENUM, "none", 0, 0,
+     "none|um|um_pf|baseline|host|lru|rlm|glm|rdm",
+     "object placement before each kernel (Li & Chapman SC19 Sec. 2.3, 3, 5.2): none = the "
+     "workload's own steps; um = unified memory on demand; um_pf = prefetch every used object; "
+     "baseline = whole-object copies around each kernel; host = pin to host memory; lru = "
+     "object-level LRU; rlm / glm / rdm = regional locality / global locality / target reuse "
+     "distance (docs/decisions.md \"SC19 runtime\")"},
+    {"runtime.density_threshold", CFG_FLOAT, "0.5", 0, 1e9, NULL,
+     "access density (B_iter x threads / object size) at or above which an object moved to the "
+     "GPU is prefetched, below which it faults in on demand (SC19 Sec. 3.1: 0.5, \"empirically "
+     "selected\")"},
+    {"runtime.transfer", CFG_ENUM, "hybrid", 0, 0, "hybrid|implicit|explicit",
+     "rlm / glm / rdm: transfer by the density switch, or on demand only, or prefetch only "
+     "(SC19 Fig. 6's breakdown)"},
+    {"runtime.partial", CFG_BOOL, "true", 0, 0, NULL,
+     "rdm: partial mapping -- the first object that does not fit goes to the GPU in part, its "
+     "lowest addresses in whole 2 MiB blocks up to the free space, the rest pinned (SC19 Sec. 3.4)"},
+    {"runtime.decision_cost", CFG_TIME, "0ns", 0, 1e15, NULL,
+     "host time per object decision before a kernel (SC19 Sec. 5.2 measured the runtime at 0.9 % "
+     "of GPU compute time on bfs; 0: free, as the paper treats it)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+static const struct rt_ops *const policies[] = {
+    [RT_NONE] = &rt_none_ops, [RT_UM] = &rt_um_ops, [RT_UM_PF] = &rt_um_pf_ops,
+    [RT_BASELINE] = &rt_baseline_ops, [RT_HOST] = &rt_host_ops, [RT_LRU] = &rt_lru_ops,
+    [RT_RLM] = &rt_rlm_ops, [RT_GLM] = &rt_glm_ops, [RT_RDM] = &rt_rdm_ops,
+};
+
+uint32_t rt_region(const struct rt_info *ri, uint32_t site)
+{
+    for (uint32_t r = 0; r < ri->nregions; r++)
+        if (ri->site[r] == site) return r;
+    return UINT32_MAX;
+}
+
+struct runtime *rt_new(const struct rt_params *p, const struct rt_info *ri,
+                       struct workload *wl, uint64_t capacity, struct stats *st)
+{
+    struct runtime *rt = xcalloc(1, sizeof *rt);
+    rt->p = *p;
+    rt->ops = policies[p->policy];
+    if (ri) { rt->ri = *ri; rt->have_info = true; }
+    rt->wl = wl;
+    rt->capacity = capacity;
+    rt->nobjs = (uint32_t)wl->nallocs;
+    rt->region = UINT32_MAX;
+    for (uint32_t d = 0; d < rt->nobjs; d++) {
+        struct rt_obj *o = &rt->obj[d];
+        o->size = wl->allocs[d].size;
+        o->acct = (o->size + RT_GRAIN - 1) / RT_GRAIN * RT_GRAIN;
+        o->remote_lo = o->size;
+    }
+    if (st) {
+        static const struct rec_field f[] = {
+            {"seq", REC_U64, ""}, {"kernel", REC_STR32, ""}, {"object", REC_STR32, ""},
+            {"decision", REC_STR32, ""}, {"bytes", REC_U64, "bytes"}, {"trc", REC_U64, "regions"},
+            {"density", REC_F64, "fraction"},
+        };
+        rt->table = stat_table(st, "runtime", "one row per object decision of the SC19 runtime "
+                               "before (baseline: and after) each kernel launch",
+                               f, sizeof f / sizeof f[0]);
+        rt->st.decisions = stat_counter(st, "runtime.decisions", "decisions",
+                                        "object decisions (rows of /runtime)");
+        rt->st.emitted = stat_counter(st, "runtime.steps_emitted", "steps",
+                                      "host steps the runtime emitted (prefetch, memcpy, advise)");
+        rt->st.dropped = stat_counter(st, "runtime.steps_dropped", "steps",
+                                      "the generator's own host steps the policy dropped");
+        rt->st.to_gpu = stat_counter(st, "runtime.to_gpu_bytes", "bytes",
+                                     "bytes of objects decided to the GPU (whole objects)");
+        rt->st.evicted = stat_counter(st, "runtime.evicted_bytes", "bytes",
+                                      "bytes of GPU-resident objects replaced (sent to host memory)");
+        rt->st.pinned = stat_counter(st, "runtime.pinned_bytes", "bytes",
+                                     "bytes of objects newly placed in CPU memory");
+        rt->st.partial_gpu = stat_counter(st, "runtime.partial_gpu_bytes", "bytes",
+                                          "bytes added to GPU portions of partially mapped objects");
+        rt->st.unknown = stat_counter(st, "runtime.unknown_launches", "kernels",
+                                      "launches of kernels that are no region of the program (left alone)");
+    }
+    return rt;
+}
+
+void rt_before_kernel(struct runtime *rt, const struct wl_kernel *k)
+{
+    rt->trc++;                          /* Sec. 3.4: +1 at every target region */
+    rt->k = k;
+    rt->threads = (uint64_t)k->grid.x * k->grid.y * k->grid.z *
+                  (uint64_t)k->block.x * k->block.y * k->block.z;
+    rt->ndecisions = 0;
+    rt->partial_done = false;
+    memset(rt->placed, 0, sizeof rt->placed);
+    rt->region = rt->have_info ? rt_region(&rt->ri, k->site) : UINT32_MAX;
+    if (rt->region == UINT32_MAX) {
+        if (rt->st.unknown && rt->ops->before) *rt->st.unknown += 1;
+        return;
+    }
+    if (rt->ops->before) rt->ops->before(rt);
+    SIM_ASSERT(rt->used <= rt->capacity, "runtime", 0, "%llu bytes placed on a %llu-byte GPU",
+               (unsigned long long)rt->used, (unsigned long long)rt->capacity);
+}
+
+void rt_after_kernel(struct runtime *rt)
+{
+    if (rt->region != UINT32_MAX && rt->ops->after) rt->ops->after(rt);
+}
+
+bool runtime_next_step(struct runtime *rt, struct wl_step *out, sim_time now, sim_time *delay)
+{
+    (void)now;
+    *delay = 0;
+    for (;;) {
+        if (rt->qhead < rt->qn) {
+            *out = rt->q[rt->qhead++];
+            /* Counted as handed out, so workload.host_steps_skipped is
+             * the generator's steps the policy dropped. */
+            rt->wl->host_steps++;
+            return true;
+        }
+        rt->qhead = rt->qn = 0;
+        if (rt->kernel_pending) {
+            rt->kernel_pending = false;
+            *out = rt->kernel;
+            *delay = rt->p.decision_cost * rt->ndecisions;
+            rt->k = &rt->kernel.kernel;
+            rt_after_kernel(rt);        /* queued: they run once the kernel is over */
+            return true;
+        }
+        if (!wl_next_step(rt->wl, out)) return false;
+        if (out->kind != WL_STEP_KERNEL) {
+            if (rt->ops->keep_program_steps) return true;
+            if (rt->st.dropped) *rt->st.dropped += 1;
+            continue;
+        }
+        rt->kernel = *out;
+        rt->kernel_pending = true;
+        rt_before_kernel(rt, &rt->kernel.kernel);
+    }
+}
+
+static size_t uses_of(void *ctx, const struct wl_kernel *k, struct wl_use *out, size_t max)
+{
+    const struct workload *wl = ctx;
+    return wl->kernel_uses(wl->impl, k, out, max);
+}
+
+static unsigned choice(const struct config *cfg, const char *key, const char *const *names, unsigned n)
+{
+    const char *v = cfg_str(cfg, key);
+    for (unsigned i = 0; i < n; i++)
+        if (!strcmp(v, names[i])) return i;
+    sim_panic("runtime", 0, "%s: '%s' passed the schema", key, v);
+}
+
+struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
+                               uint64_t capacity, struct stats *st)
+{
+    static const char *const pol[] = { "none", "um", "um_pf", "baseline", "host", "lru",
+                                       "rlm", "glm", "rdm" };
+    static const char *const tr[] = { "hybrid", "implicit", "explicit" };
+    struct rt_params p = {
+        (enum rt_policy)choice(cfg, "runtime.policy", pol, 9),
+        cfg_f64(cfg, "runtime.density_threshold"),
+        (enum rt_transfer)choice(cfg, "runtime.transfer", tr, 3),
+        cfg_bool(cfg, "runtime.partial"),
+        cfg_u64(cfg, "runtime.decision_cost"),
+    };
+    if (p.policy == RT_NONE) return NULL;
+    /* Static placement maps every page before the first kernel and the
+     * driver skips prefetches then (drv_step.c): nothing would move. */
+    if (strcmp(cfg_str(cfg, "driver.placement"), "fault"))
+        user_error("key 'runtime.policy': %s decides placement per kernel; driver.placement %s "
+                   "places every page before the program (use driver.placement fault)",
+                   pol[p.policy], cfg_str(cfg, "driver.placement"));
+    struct rt_info *ri = NULL;
+    if (wl->program && wl->kernel_uses) {
+        ri = xcalloc(1, sizeof *ri);
+        struct rt_opts o = { false, false };
+        char err[256];
+        if (!rt_analyze(ri, wl->program, (uint32_t)wl->nallocs, uses_of, wl, &o, err, sizeof err)) {
+            free(ri);
+            user_error("key 'runtime.policy': %s: the workload's program: %s", pol[p.policy], err);
+        }
+    } else if (p.policy != RT_UM) {
+        user_error("key 'runtime.policy': %s needs the kernels' data objects, and workload '%s' "
+                   "does not describe its program (policies none and um run it)",
+                   pol[p.policy], wl->ops->name);
+    }
+    /* Pinning and replacement map pages to host memory by advice: the
+     * remote path must be on (system.c remote_possible). */
+    if (p.policy == RT_HOST || p.policy >= RT_LRU) wl->host_advice = true;
+    struct runtime *rt = rt_new(&p, ri, wl, capacity, st);
+    free(ri);
+    return rt;
+}
+
+void runtime_free(struct runtime *rt) { free(rt); }

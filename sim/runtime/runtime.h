@@ -1,0 +1,36 @@
+/* The SC19 runtime layer (Li & Chapman SC19, Sec. 2.3, 3): before each
+ * kernel launch it decides, per data object the kernel uses, where the
+ * object goes and how it moves, and turns the decisions into the driver's
+ * own host steps (prefetch, advise), so their cost is simulated.  It sits
+ * between the workload's step stream and the front end (sim/sm launch.c's
+ * step source); runtime.policy none leaves the stream untouched.  The one
+ * public header of sim/runtime. */
+#ifndef UVMSIM_RUNTIME_H
+#define UVMSIM_RUNTIME_H
+
+#include "../base.h"
+
+struct config;
+struct stats;
+struct workload;
+struct wl_step;
+
+struct runtime;
+
+/* NULL with runtime.policy none.  CAPACITY: GPU memory in bytes (the
+ * driver's frames).  Registers runtime.* statistics and the /runtime
+ * table in ST; sets wl->host_advice when the policy may pin objects to
+ * host memory (the remote path must be on).  User errors exit 2. */
+struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
+                               uint64_t capacity, struct stats *st);
+void runtime_free(struct runtime *rt);
+
+/* The program's next step as the runtime rewrites it: the decisions' host
+ * steps before each kernel (and after it, for the baseline's copies back),
+ * the generator's own host steps dropped or kept per policy.  False at the
+ * program's end.  *DELAY: host time the runtime spends deciding before a
+ * kernel (runtime.decision_cost per decision), 0 for host steps. */
+bool runtime_next_step(struct runtime *rt, struct wl_step *out, sim_time now,
+                       sim_time *delay);
+
+#endif
