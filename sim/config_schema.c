@@ -67,6 +67,7 @@ extern const struct cfg_key minife_config_keys[];
 extern const struct cfg_key comd_config_keys[];
 extern const struct cfg_key cns_config_keys[];
 extern const struct cfg_key mummergpu_config_keys[];
+extern const struct cfg_key nn_config_keys[], cfd_config_keys[], minivite_config_keys[];
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -129,6 +130,9 @@ const struct cfg_key *const config_schema_tables[] = {
     comd_config_keys,
     cns_config_keys,
     mummergpu_config_keys,
+    nn_config_keys,
+    cfd_config_keys,
+    minivite_config_keys,
     graph_config_keys,
     pagerank_config_keys,
     bc_config_keys,

@@ -49,5 +49,6 @@ extern const struct wl_info minife_info;
 extern const struct wl_info comd_info;
 extern const struct wl_info cns_info;
 extern const struct wl_info mummergpu_info;
+extern const struct wl_info nn_info, cfd_info, minivite_info;
 
 #endif

@@ -54,6 +54,9 @@ run minife 1 -s workload.minife.nx=8 -s workload.minife.ny=8 -s workload.minife.
 run comd 4 -s workload.comd.x=3 -s workload.comd.y=3 -s workload.comd.z=3
 run cns 9 -s workload.cns.nx=32 -s workload.cns.ny=8 -s workload.cns.nz=8
 run mummergpu 1 -s workload.mummergpu.ref_len=20000 -s workload.mummergpu.queries=300 -s workload.mummergpu.query_len=50
+run nn 1 -s workload.nn.records=20000
+run cfd 9 -s workload.cfd.elements=2000 -s workload.cfd.iterations=1
+run minivite "" -s workload.minivite.vertices=500
 run compute 2 -s workload.compute.kernels=2 -s workload.compute.insts=100 -s workload.compute.load_warps=1
 # Graph kernels on a small R-MAT graph; launch counts depend on its depth
 # (tested against independent BFS/SSSP/colouring in the unit suites).
