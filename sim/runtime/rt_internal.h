@@ -105,8 +105,6 @@ struct runtime *rt_new(const struct rt_params *p, const struct rt_info *ri,
  * the kernel itself is not queued.  For tests and runtime_next_step. */
 void rt_before_kernel(struct runtime *rt, const struct wl_kernel *k);
 void rt_after_kernel(struct runtime *rt);
-/* Region of program node SITE in RI (UINT32_MAX: none). */
-uint32_t rt_region(const struct rt_info *ri, uint32_t site);
 
 /* ---- rt_steps.c: decisions -> host steps (spec B.2.7) and /runtime rows ---- */
 void rt_push(struct runtime *rt, enum wl_step_kind kind, uint32_t d, uint64_t off,

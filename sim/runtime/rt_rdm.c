@@ -5,11 +5,13 @@
  * on a tie if its global locality is lower, never if reused sooner (then
  * the search stops: every other object is reused sooner still).
  * Assumptions (spec B.9): the region's objects already placed this call
- * are not candidates (B.9.5); a next-reuse time already passed (< TRC: a
- * prediction that did not come true, e.g. after a loop exit) counts as
- * +inf (B.9.6).  RD comes from the compiler as an expected count of
- * regions (rt_info.rd, regions met strictly between the two uses); the
- * runtime's clock is integral, so it is rounded to the nearest integer. */
+ * are not candidates (B.9.5); a prediction that did not come true counts
+ * as +inf (B.9.6): RD counts the regions up to and including the next
+ * user (rt_analysis.c, the paper's Fig. 3: O at TR_0 has RD 2), so an
+ * object predicted for this launch or an earlier one (next_reuse <= TRC)
+ * that this launch does not use was mispredicted (e.g. after a loop exit).
+ * RD is an expected count; the runtime's clock is integral, so it is
+ * rounded to the nearest integer. */
 #include <math.h>
 #include "rt_internal.h"
 
@@ -18,7 +20,7 @@
 static uint64_t reuse_at(const struct runtime *rt, uint32_t x)
 {
     uint64_t t = rt->obj[x].next_reuse;
-    return t < rt->trc ? RT_INF : t;
+    return t <= rt->trc && !rt->ri.uses[rt->region][x] ? RT_INF : t;
 }
 
 static int cmp(const struct runtime *rt, uint32_t a, uint32_t b)

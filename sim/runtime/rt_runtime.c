@@ -25,6 +25,14 @@ const struct cfg_key runtime_config_keys[] = {
     {"runtime.partial", CFG_BOOL, "true", 0, 0, NULL,
      "rdm: partial mapping -- the first object that does not fit goes to the GPU in part, its "
      "lowest addresses in whole 2 MiB blocks up to the free space, the rest pinned (SC19 Sec. 3.4)"},
+    {"runtime.cfg.trip", CFG_ENUM, "heuristic", 0, 0, "heuristic|exact",
+     "trip counts the analyses assume for data-dependent loops: heuristic = LLVM's static "
+     "back-edge weight 124:4, 32 iterations (SC19 Sec. 4.1 uses LLVM's BlockFrequencyInfo); "
+     "exact = the run's own mean (an oracle, not in the paper)"},
+    {"runtime.cfg.exit", CFG_ENUM, "end", 0, 0, "end|inf",
+     "reuse distance of an object never used again: end = the regions left to the program's end "
+     "(Listing 2's exit block has no successor, SC19 Sec. 4.3; spec B.3.3), inf = +inf "
+     "(distances conditioned on reaching the next user)"},
     {"runtime.decision_cost", CFG_TIME, "0ns", 0, 1e15, NULL,
      "host time per object decision before a kernel (SC19 Sec. 5.2 measured the runtime at 0.9 % "
      "of GPU compute time on bfs; 0: free, as the paper treats it)"},
@@ -36,13 +44,6 @@ static const struct rt_ops *const policies[] = {
     [RT_BASELINE] = &rt_baseline_ops, [RT_HOST] = &rt_host_ops, [RT_LRU] = &rt_lru_ops,
     [RT_RLM] = &rt_rlm_ops, [RT_GLM] = &rt_glm_ops, [RT_RDM] = &rt_rdm_ops,
 };
-
-uint32_t rt_region(const struct rt_info *ri, uint32_t site)
-{
-    for (uint32_t r = 0; r < ri->nregions; r++)
-        if (ri->site[r] == site) return r;
-    return UINT32_MAX;
-}
 
 struct runtime *rt_new(const struct rt_params *p, const struct rt_info *ri,
                        struct workload *wl, uint64_t capacity, struct stats *st)
@@ -99,7 +100,7 @@ void rt_before_kernel(struct runtime *rt, const struct wl_kernel *k)
     rt->ndecisions = 0;
     rt->partial_done = false;
     memset(rt->placed, 0, sizeof rt->placed);
-    rt->region = rt->have_info ? rt_region(&rt->ri, k->site) : UINT32_MAX;
+    rt->region = rt->have_info ? rt_region_of_site(&rt->ri, k->site) : UINT32_MAX;
     if (rt->region == UINT32_MAX) {
         if (rt->st.unknown && rt->ops->before) *rt->st.unknown += 1;
         return;
@@ -184,7 +185,8 @@ struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
     struct rt_info *ri = NULL;
     if (wl->program && wl->kernel_uses) {
         ri = xcalloc(1, sizeof *ri);
-        struct rt_opts o = { false, false };
+        struct rt_opts o = { !strcmp(cfg_str(cfg, "runtime.cfg.trip"), "exact"),
+                             !strcmp(cfg_str(cfg, "runtime.cfg.exit"), "inf") };
         char err[256];
         if (!rt_analyze(ri, wl->program, (uint32_t)wl->nallocs, uses_of, wl, &o, err, sizeof err)) {
             free(ri);

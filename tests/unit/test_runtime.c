@@ -41,7 +41,7 @@ static void mk_wl(unsigned n, const char *const *names, const uint64_t *sizes)
     nscript = pos = 0;
 }
 
-/* Region r is program node 10 + r (rt_region maps it back). */
+/* Region r is program node 10 + r (rt_region_of_site maps it back). */
 static struct wl_kernel kern(uint32_t r, uint32_t threads)
 {
     struct wl_kernel k = { .grid = {threads / 256, 1, 1}, .block = {256, 1, 1}, .site = 10 + r };
@@ -95,11 +95,11 @@ static void expect_step(uint32_t i, enum wl_step_kind kind, uint32_t d, uint64_t
  * figure's order).  Regions (Sec. 3.3-3.4, 5.2): TR_0 (copy) uses V, O;
  * TR_1 (compute_flux) uses V, N, F; TR_2 (time_step) uses V, F, O; the
  * program is outer { TR_0; inner { TR_1; TR_2 } }.  Reuse distances in
- * rt_info's convention (regions met strictly between two uses; the
- * paper counts one more, "O in TR_0 has RD 2", "F in TR_2 has RD 1"), on
- * the likely path (the inner loop goes round): TR_0: V 0 (TR_1), O 1
- * (TR_2); TR_1: V 0, F 0 (TR_2), N 1 (the next TR_1); TR_2: V 0, F 0
- * (the next TR_1), O 1 (the next TR_2).  RL per region (RLM): TR_0 V 1,
+ * the paper's convention, which rt_analysis.c follows (regions up to and
+ * including the next user: "O in TR_0 has RD 2", "F in TR_2 has RD 1"),
+ * on the likely path (the inner loop goes round): TR_0: V 1 (TR_1), O 2
+ * (TR_2); TR_1: V 1, F 1 (TR_2), N 2 (the next TR_1); TR_2: V 1, F 1
+ * (the next TR_1), O 2 (the next TR_2).  RL per region (RLM): TR_0 V 1,
  * O 1; TR_1 V 3, N 2, F 1; TR_2 V 1, F 1, O 1.  Densities all 2
  * (explicit). */
 enum { V, N, F, O };
@@ -116,7 +116,7 @@ static void cfd_setup(enum rt_policy p, uint64_t cap_objs)
     ri.nobjs = 4;
     static const int use[3][4] = { {1, 0, 0, 1}, {1, 1, 1, 0}, {1, 0, 1, 1} };
     static const double rl[3][4] = { {1, 0, 0, 1}, {3, 2, 1, 0}, {1, 0, 1, 1} };
-    static const double rd[3][4] = { {0, 0, 0, 1}, {0, 1, 0, 0}, {0, 0, 0, 1} };
+    static const double rd[3][4] = { {1, 0, 0, 2}, {1, 2, 1, 0}, {1, 0, 1, 2} };
     static const uint8_t gl[4] = {200, 150, 100, 50};
     for (int r = 0; r < 3; r++) {
         ri.site[r] = 10 + (uint32_t)r;
@@ -160,15 +160,16 @@ START_TEST(fig3_glm_keeps_v_and_n)
 END_TEST
 
 /* RDM, room for 2 (TRC from 1 at the first launch; next_reuse = TRC + RD):
- *  1 TR_0: V=1, O=2; both fit.
- *  2 TR_1: V=2, F=2, N=3; order V, F (RD 0; GL breaks the tie), N.  F: the
- *    candidate O (next 2) ties with F (2) and GL_O < GL_F -> O evicted, F
+ *  1 TR_0: V=2, O=3; both fit.
+ *  2 TR_1: V=3, F=3, N=4; order V, F (RD 1; GL breaks the tie), N.  F: the
+ *    candidate O (next 3) ties with F (3) and GL_O < GL_F -> O evicted, F
  *    in.  N: V and F placed, no candidate -> CPU.  GPU {V, F}: "RDM will
  *    keep F instead of N when the control flow reaches the inner loop".
  *  3-7: V and F are reused every launch; N and O stay on the CPU.
- *  8 TR_0 (TRC 8): O=9; F's next use (7) has passed -> +inf (B.9.6) ->
- *    F evicted, O in: {V, O}.
- *  9 TR_1: F (9) ties with O (9), GL_O < GL_F -> {V, F} again. */
+ *  8 TR_0 (TRC 8): O=10; F was predicted for TRC 8 (7 + 1) and TR_0 does
+ *    not use it -> +inf (B.9.6) -> F evicted, O in: {V, O}.  (Taken as
+ *    8 < 8, false, F would stay and O would be kept out.)
+ *  9 TR_1: F (10) ties with O (10), GL_O < GL_F -> {V, F} again. */
 START_TEST(fig3_rdm_keeps_f_in_the_inner_loop)
 {
     cfd_setup(RT_RDM, 2);
@@ -195,7 +196,7 @@ END_TEST
 
 /* Sec. 5.2, cfd 19 GB: "RDM keeps O in the GPU memory, while GLM ...
  * retain[s] N and evict[s] O" at TR_1.  Room for 3: after TR_0 {V, O}.
- * RDM at TR_1: F fits; N (next 3) finds O (next 2 < 3) -> stop, N to CPU:
+ * RDM at TR_1: F fits; N (next 4) finds O (next 3 < 4) -> stop, N to CPU:
  * {V, O, F}.  GLM at TR_1: N fits; F evicts O (lowest GL): {V, N, F}. */
 START_TEST(cfd_19gb_rdm_keeps_o_glm_evicts_it)
 {
@@ -214,17 +215,18 @@ END_TEST
 
 /* ---- a three-object CFG for RDM ----
  * loop { R0(A, C); R1(B, C); R2(A, B) }, A and B 4 MiB, C 8 MiB, GPU
- * 12 MiB, GL C 30 > A 20 > B 10.  RD (regions strictly between): R0: C 0
- * (R1), A 1 (R2); R1: B 0 (R2), C 1 (R0); R2: A 0 (R0), B 1 (R1).
- *  TRC1 R0: C=1, A=2: both fit -> {A, C}.
- *  TRC2 R1: B=2, C=3.  B: candidates by furthest reuse: C (3) > B (2) ->
- *    C evicted, B in.  C: 4 MiB free of 8; A (2) < C (3) -> stop -> C on
+ * 12 MiB, GL C 30 > A 20 > B 10.  RD (regions up to the next user): R0:
+ * C 1 (R1), A 2 (R2); R1: B 1 (R2), C 2 (R0); R2: A 1 (R0), B 2 (R1).
+ * No prediction fails here, so no time counts as +inf.
+ *  TRC1 R0: C=2, A=3: both fit -> {A, C}.
+ *  TRC2 R1: B=3, C=4.  B: candidates by furthest reuse: C (4) > B (3) ->
+ *    C evicted, B in.  C: 4 MiB free of 8; A (3) < C (4) -> stop -> C on
  *    the CPU (without partial mapping) -> {A, B}.
- *  TRC3 R2: A=3, B=4: both there -> {A, B}.
- *  TRC4 R0: C=4, A=5.  C needs 8, 4 free: A (5, not yet placed) > 4 ->
- *    A evicted, C in; A: B (4) < A (5) -> stop -> A on the CPU -> {B, C}.
- *  TRC5 R1: B=5, C=6: both there -> {B, C}.
- *  TRC6 R2: A=6, B=7.  A: B (7) > 6 -> B evicted, A in; B: C (6) < 7 ->
+ *  TRC3 R2: A=4, B=5: both there -> {A, B}.
+ *  TRC4 R0: C=5, A=6.  C needs 8, 4 free: A (6, not yet placed) > 5 ->
+ *    A evicted, C in; A: B (5) < A (6) -> stop -> A on the CPU -> {B, C}.
+ *  TRC5 R1: B=6, C=7: both there -> {B, C}.
+ *  TRC6 R2: A=7, B=8.  A: B (8) > 7 -> B evicted, A in; B: C (7) < 8 ->
  *    B on the CPU -> {A, C}. */
 enum { A, B, C };
 static void three_setup(bool partial)
@@ -237,7 +239,7 @@ static void three_setup(bool partial)
     ri.nregions = 3;
     ri.nobjs = 3;
     static const int use[3][3] = { {1, 0, 1}, {0, 1, 1}, {1, 1, 0} };
-    static const double rd[3][3] = { {1, 0, 0}, {0, 0, 1}, {0, 1, 0} };
+    static const double rd[3][3] = { {2, 0, 1}, {0, 1, 2}, {1, 2, 0} };
     static const uint8_t gl[3] = {20, 10, 30};
     for (int r = 0; r < 3; r++) {
         ri.site[r] = 10 + (uint32_t)r;
@@ -264,9 +266,9 @@ START_TEST(rdm_three_objects)
         ck_assert_msg(on_gpu() == e[i], "TRC %d: %#x, expected %#x", i + 1, on_gpu(), e[i]);
     }
     /* After TRC 6: the next reuse times RDM predicted. */
-    ck_assert_uint_eq(rt->obj[A].next_reuse, 6);
-    ck_assert_uint_eq(rt->obj[B].next_reuse, 7);
-    ck_assert_uint_eq(rt->obj[C].next_reuse, 6);
+    ck_assert_uint_eq(rt->obj[A].next_reuse, 7);
+    ck_assert_uint_eq(rt->obj[B].next_reuse, 8);
+    ck_assert_uint_eq(rt->obj[C].next_reuse, 7);
     runtime_free(rt);
 }
 END_TEST
@@ -290,7 +292,7 @@ START_TEST(rdm_three_objects_partial)
 END_TEST
 
 /* ---- partial mapping's split ----
- * X (2 MiB, RD 0) and Y (10 MiB, RD 1) on a 9 MiB GPU: X fits (7 MiB
+ * X (2 MiB, RD 1) and Y (10 MiB, RD 2) on a 9 MiB GPU: X fits (7 MiB
  * left); Y does not and nothing can be evicted (X placed) -> Y's lowest
  * 6 MiB (7 MiB down to whole 2 MiB blocks) on the GPU, prefetched (density
  * 1), the upper 4 MiB mapped remotely by accessed-by on their range. */
@@ -304,7 +306,8 @@ START_TEST(partial_split)
     ri.nregions = 1;
     ri.site[0] = 10;
     ri.uses[0][0] = ri.uses[0][1] = true;
-    ri.rd[0][1] = 1;
+    ri.rd[0][0] = 1;
+    ri.rd[0][1] = 2;
     ri.bytes_iter[0][0] = 2048;          /* x 1024 / 2 MiB = 1 */
     ri.bytes_iter[0][1] = 10240;         /* x 1024 / 10 MiB = 1 */
     struct rt_params pp = params(RT_RDM);
@@ -592,7 +595,8 @@ START_TEST(table_rows)
     ri.nregions = 1;
     ri.site[0] = 10;
     ri.uses[0][0] = ri.uses[0][1] = true;
-    ri.rd[0][1] = 1;
+    ri.rd[0][0] = 1;
+    ri.rd[0][1] = 2;
     ri.bytes_iter[0][0] = 2048;
     ri.bytes_iter[0][1] = 10240;
     struct stats *st = stats_new();

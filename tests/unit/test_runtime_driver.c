@@ -35,12 +35,13 @@ static unsigned count(struct drig *g, uint64_t first, uint64_t n, bool remote)
 
 /* X (2 MiB, pages 0-511) and Y (4 MiB, pages 512-1535), RDM, partial
  * mapping on, both dense (density 1).
- * Launch 1, region 0 uses X (RD 0) and Y (RD 1): X fits (2 MiB of 4) and
+ * Launch 1, region 0 uses X (RD 1) and Y (RD 2): X fits (2 MiB of 4) and
  *   is prefetched: 512 pages in.  Y needs 4 MiB, 2 MiB free, X placed ->
  *   partial: Y's pages 0-511 prefetched, 512-1023 mapped remotely by
  *   accessed-by (no fault when the GPU reads one).
- * Launch 2, region 1 uses Y alone (RD 0): Y needs 2 MiB more; X's next use
- *   (TRC 1 + 0 = 1) has passed -> +inf -> X evicted: prefetch to host (512
+ * Launch 2, region 1 uses Y alone (RD 1): Y needs 2 MiB more; X was
+ *   predicted for this launch (TRC 1 + 1 = 2), which does not use it ->
+ *   +inf -> X evicted: prefetch to host (512
  *   pages leave) + preferred host; Y's upper half is remote, so Y moves by
  *   prefetch although the switch would say implicit (density 0 here):
  *   accessed-by unset, 512 pages migrated, the remote mappings replaced.
@@ -64,7 +65,9 @@ START_TEST(partial_then_evict_on_the_driver)
     ri.site[0] = 0;
     ri.site[1] = 1;
     ri.uses[0][0] = ri.uses[0][1] = ri.uses[1][1] = true;
-    ri.rd[0][1] = 1;
+    ri.rd[0][0] = 1;
+    ri.rd[0][1] = 2;
+    ri.rd[1][1] = 1;
     ri.bytes_iter[0][0] = 2048;         /* x 1024 threads / 2 MiB = 1 */
     ri.bytes_iter[0][1] = 4096;         /* x 1024 / 4 MiB = 1 */
     struct rt_params p = { RT_RDM, 0.5, RT_HYBRID, true, 0 };
