@@ -1,14 +1,18 @@
 #!/bin/sh
 # The SC19 runtime layer (runtime.policy, docs/decisions.md "SC19 runtime")
-# on whole runs of Rodinia backprop (small input):
-# - um drops exactly the generator's host steps that policy none runs;
-# - every policy completes and writes /runtime rows;
+# on whole runs:
+# - um drops exactly the generator's host steps that policy none runs
+#   (Rodinia backprop, whose program copies around its kernels);
+# - every policy completes on a small Rodinia cfd (a workload that
+#   declares its kernels' objects) and writes /runtime rows;
 # - host pins every object before its first use: no page fault at all;
 # - um_pf prefetches every used object before its first kernel: the
 #   prefetched bytes are the used objects' sizes in 4 KiB pages, and
-#   nothing faults (8 MiB of GPU memory hold the 2.4 MB footprint);
-# - oversubscribed (GPU memory 50 % of the footprint) rdm still completes,
-#   and places something in CPU memory or maps it in part;
+#   nothing faults (8 MiB of GPU memory hold the 1.3 MB footprint);
+# - GLM's priorities are constant, so once the GPU holds the highest-GL
+#   objects nothing is replaced (SC19 Sec. 3.3): at 50 % memory its
+#   evictions at 4 outer iterations equal those at 2, where LRU's double;
+# - oversubscribed rdm pins or splits, with either analysis option;
 # - user errors: a policy that needs the program on a workload without
 #   one, and static placement with a policy, exit 2 and write nothing.
 . "$(dirname "$0")/../e2e_lib.sh"
@@ -41,18 +45,16 @@ else
     not_ok "none / um runs: $(cat "$TMP/none.err" "$TMP/um.err")"
 fi
 
-# ---- every policy ----
-# Until the workload describes its program (workload.program and
-# kernel_uses, issue 21 point 1) only um runs it; the cases below turn on
-# by themselves when it does.
-if ! run probe -s runtime.policy=host && grep -q "does not describe its program" "$TMP/probe.err"; then
-    echo "ok - # SKIP per-policy cases: backprop does not describe its program yet"
-    POLICIES=""
-else
-    POLICIES="um um_pf baseline host lru rlm glm rdm"
-fi
-for p in $POLICIES; do
-    if run "$p" -s runtime.policy=$p -s gpu.memory.capacity=8MiB; then
+# ---- every policy on cfd ----
+CF="configs/default.yaml -s workload.kind=cfd -s workload.cfd.elements=8192 -s sim.epoch=20us"
+runc() {
+    out=$1
+    shift
+    # shellcheck disable=SC2086
+    "$UVMSIM" run $CF "$@" --quiet -o "$TMP/$out.h5" 2>"$TMP/$out.err"
+}
+for p in um um_pf baseline host lru rlm glm rdm; do
+    if runc "$p" -s runtime.policy=$p -s gpu.memory.capacity=8MiB; then
         n=$(rows "$TMP/$p.h5" runtime | wc -l)
         check "$p: completes with /runtime rows ($n)" [ "$n" -gt 0 ]
     else
@@ -75,15 +77,29 @@ if [ -f "$TMP/um_pf.h5" ]; then
     check "um_pf: no page faults" [ "$(stat0 "$TMP/um_pf.h5" driver/faults)" = 0 ]
 fi
 
-if [ -z "$POLICIES" ]; then
-    :
-elif run rdm_half -s runtime.policy=rdm -s gpu.memory.fraction=50%; then
-    pin=$(stat0 "$TMP/rdm_half.h5" runtime/pinned_bytes)
-    part=$(stat0 "$TMP/rdm_half.h5" runtime/partial_gpu_bytes)
-    check "rdm at 50 %: something pinned ($pin) or mapped in part ($part)" [ $((pin + part)) -gt 0 ]
-else
-    not_ok "rdm at 50 %: run failed: $(cat "$TMP/rdm_half.err")"
-fi
+evictions() { rows "$1" runtime | awk -F'|' '$4 == "evict"' | wc -l; }
+for p in glm lru; do
+    for it in 2 4; do
+        runc "${p}_$it" -s runtime.policy=$p -s gpu.memory.fraction=50% -s workload.cfd.iterations=$it ||
+            not_ok "$p, $it iterations: $(cat "$TMP/${p}_$it.err")"
+    done
+done
+g2=$(evictions "$TMP/glm_2.h5"); g4=$(evictions "$TMP/glm_4.h5")
+l2=$(evictions "$TMP/lru_2.h5"); l4=$(evictions "$TMP/lru_4.h5")
+check "glm at 50 %: replacements only while warming up ($g2 at 2 iterations = $g4 at 4)" \
+    [ "$g2" -gt 0 ] && [ "$g2" = "$g4" ]
+check "lru at 50 %: replacements every iteration ($l2 at 2, $l4 at 4)" [ "$l4" -gt "$l2" ]
+
+for opt in "" "-s runtime.cfg.trip=exact" "-s runtime.cfg.exit=inf"; do
+    # shellcheck disable=SC2086
+    if runc rdm_half -s runtime.policy=rdm -s gpu.memory.fraction=50% $opt; then
+        pin=$(stat0 "$TMP/rdm_half.h5" runtime/pinned_bytes)
+        part=$(stat0 "$TMP/rdm_half.h5" runtime/partial_gpu_bytes)
+        check "rdm at 50 % $opt: something pinned ($pin) or mapped in part ($part)" [ $((pin + part)) -gt 0 ]
+    else
+        not_ok "rdm at 50 % $opt: run failed: $(cat "$TMP/rdm_half.err")"
+    fi
+done
 
 # ---- user errors ----
 "$UVMSIM" run configs/default.yaml -s workload.kind=pattern -s runtime.policy=rdm --quiet \
