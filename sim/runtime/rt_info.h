@@ -23,8 +23,8 @@ struct rt_info {
     double bytes_iter[RT_MAX_REGIONS][WL_MAX_ALLOCS];   /* B_iter (Sec. 4.2) */
     double gl[WL_MAX_ALLOCS];           /* GL, Eq. 1: sum_r RF_r x RL_r,d */
     uint8_t gl8[WL_MAX_ALLOCS];         /* GL as the runtime stores it (8 bits) */
-    /* Expected target regions met from the end of region r until region
-     * r2 starts (Listing 2, steps 1-2). */
+    /* Expected target regions met after the end of region r up to and
+     * including r2 (Listing 2, steps 1-2; Fig. 3: TR_0 to TR_2 is 2). */
     double dist[RT_MAX_REGIONS][RT_MAX_REGIONS];
     /* Target reuse distance of object d at region r (Sec. 4.3, step 3):
      * min over the regions r2 that use d of dist[r][r2]. */
