@@ -239,6 +239,17 @@ void wl_list(FILE *out);
  * OUT_PATH, created only once IN has parsed whole (errors: exit 2). */
 void wl_trace_convert(const char *in, const char *out_path);
 
+/* The program run functionally (workloads/walk.c): KERNEL (optional) at
+ * each launch, INST at each memory instruction, in a fixed order: blocks
+ * in index order, a block's warps in lockstep, ROUND counting a warp's
+ * memory instructions.  WL must be a fresh instance (it is consumed). */
+struct wl_walk_ops {
+    void (*kernel)(void *ctx, const struct wl_kernel *k);
+    void (*inst)(void *ctx, const struct wl_kernel *k, uint64_t block, uint64_t round,
+                 uint32_t warp, const struct warp_inst *in);
+};
+void wl_walk_program(struct workload *wl, const struct wl_walk_ops *ops, void *ctx);
+
 /* Next step of the program (kernel or host step); false at the end. */
 bool wl_next_step(struct workload *wl, struct wl_step *out);
 /* Next kernel, skipping (and counting in wl->host_steps) host steps: the

@@ -66,59 +66,32 @@ static void visit_inst(struct ideal_future *f, visit_fn fn, const struct warp_in
     }
 }
 
-static bool is_mem(enum inst_op op) { return op == INST_LOAD || op == INST_STORE || op == INST_ATOMIC; }
+struct walk { struct ideal_future *f; visit_fn fn; uint64_t unit; };
 
+static void walk_kernel(void *ctx, const struct wl_kernel *k)
+{
+    (void)ctx;
+    uint64_t blocks = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
+    uint32_t nw = (k->block.x * k->block.y * k->block.z + WARP_SIZE - 1) / WARP_SIZE;
+    if (k->seq >> 32 || (blocks && (blocks - 1) >> 32) || nw > 256)
+        user_error("driver.eviction=ideal: kernel %llu (%s) is too large for the future's keys "
+                   "(2^32 launches, 2^32 blocks, 256 warps per block)",
+                   (unsigned long long)k->seq, k->name);
+}
+
+static void walk_inst(void *ctx, const struct wl_kernel *k, uint64_t block, uint64_t round,
+                      uint32_t warp, const struct warp_inst *in)
+{
+    struct walk *c = ctx;
+    visit_inst(c->f, c->fn, in, ideal_key_of(k->seq, block, round, warp), c->unit);
+}
+
+/* workloads/walk.c's order is the one the keys name (the header comment). */
 static void walk_program(struct workload *wl, struct ideal_future *f, visit_fn fn, uint64_t unit)
 {
-    struct wl_step st;
-    struct warp_ctx *w = NULL;
-    struct warp_inst *in = NULL;
-    bool *live = NULL;
-    uint32_t cap = 0;
-    while (wl_next_step(wl, &st)) {
-        if (st.kind != WL_STEP_KERNEL) continue;
-        const struct wl_kernel *k = &st.kernel;
-        uint64_t blocks = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
-        uint32_t threads = k->block.x * k->block.y * k->block.z;
-        uint32_t nw = (threads + WARP_SIZE - 1) / WARP_SIZE;
-        if (k->seq >> 32 || (blocks && (blocks - 1) >> 32) || nw > 256)
-            user_error("driver.eviction=ideal: kernel %llu (%s) is too large for the future's keys "
-                       "(2^32 launches, 2^32 blocks, 256 warps per block)",
-                       (unsigned long long)k->seq, k->name);
-        if (nw > cap) {
-            cap = nw;
-            w = xrealloc(w, cap * sizeof *w);
-            in = xrealloc(in, cap * sizeof *in);
-            live = xrealloc(live, cap * sizeof *live);
-        }
-        for (uint64_t b = 0; b < blocks; b++) {
-            for (uint32_t i = 0; i < nw; i++) {
-                /* as sim/sm/launch.c place_block starts a warp */
-                w[i] = (struct warp_ctx){ .k = k, .block = b, .warp = i };
-                uint32_t left = threads - i * WARP_SIZE;
-                w[i].threads = left < WARP_SIZE ? left : WARP_SIZE;
-                wl_warp_start(wl, &w[i]);
-                live[i] = true;
-            }
-            uint32_t nlive = nw;
-            for (uint64_t r = 0; nlive; r++) {
-                for (uint32_t i = 0; i < nw; i++) {
-                    while (live[i]) {
-                        /* as sim/sm/core.c issue() asks for an instruction */
-                        in[i].flags = in[i].issue_cycles = in[i].cycles = 0;
-                        wl_next_inst(wl, &w[i], &in[i]);
-                        if (in[i].op == INST_EXIT) { live[i] = false; nlive--; break; }
-                        if (!is_mem(in[i].op)) continue;
-                        visit_inst(f, fn, &in[i], ideal_key_of(k->seq, b, r, i), unit);
-                        break;
-                    }
-                }
-            }
-        }
-    }
-    free(w);
-    free(in);
-    free(live);
+    static const struct wl_walk_ops ops = { walk_kernel, walk_inst };
+    struct walk c = { f, fn, unit };
+    wl_walk_program(wl, &ops, &c);
 }
 
 static void finish_counts(struct ideal_future *f)

@@ -106,6 +106,18 @@ struct runtime *rt_new(const struct rt_params *p, const struct rt_info *ri,
 void rt_before_kernel(struct runtime *rt, const struct wl_kernel *k);
 void rt_after_kernel(struct runtime *rt);
 
+/* ---- rt_profile.c: runtime.analysis profile | touched ---- */
+struct rt_profile;
+struct config;
+/* Runs a private instance of the program (from CFG) functionally and
+ * counts each target region's uses; WL (the timed instance) names the
+ * allocations and the program.  TOUCHED: distinct bytes per launch. */
+struct rt_profile *rt_profile_run(const struct config *cfg, const struct workload *wl,
+                                  bool touched);
+/* An rt_uses_fn over a profile (CTX). */
+size_t rt_profile_uses(void *ctx, const struct wl_kernel *k, struct wl_use *out, size_t max);
+void rt_profile_free(struct rt_profile *p);
+
 /* ---- rt_steps.c: decisions -> host steps (spec B.2.7) and /runtime rows ---- */
 void rt_push(struct runtime *rt, enum wl_step_kind kind, uint32_t d, uint64_t off,
              uint64_t bytes, enum wl_dir dir, enum wl_advice adv, bool unset);

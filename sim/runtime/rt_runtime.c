@@ -33,6 +33,11 @@ const struct cfg_key runtime_config_keys[] = {
      "reuse distance of an object never used again: end = the regions left to the program's end "
      "(Listing 2's exit block has no successor, SC19 Sec. 4.3; spec B.3.3), inf = +inf "
      "(distances conditioned on reaching the next user)"},
+    {"runtime.analysis", CFG_ENUM, "static", 0, 0, "static|profile|touched",
+     "where the kernels' uses come from: static = the workload's estimate as the compiler makes "
+     "it (SC19 Sec. 4.1-4.2: static frequencies, LLVM branch heuristics); profile = counted in a "
+     "functional run of the program, bytes with reuse (an oracle, labelled upper bound); touched "
+     "= the same with distinct bytes per launch (the density Sec. 5.2 asks for)"},
     {"runtime.decision_cost", CFG_TIME, "0ns", 0, 1e15, NULL,
      "host time per object decision before a kernel (SC19 Sec. 5.2 measured the runtime at 0.9 % "
      "of GPU compute time on bfs; 0: free, as the paper treats it)"},
@@ -183,19 +188,27 @@ struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
                    "places every page before the program (use driver.placement fault)",
                    pol[p.policy], cfg_str(cfg, "driver.placement"));
     struct rt_info *ri = NULL;
-    if (wl->program && wl->kernel_uses) {
+    const char *an = cfg_str(cfg, "runtime.analysis");
+    bool profiled = strcmp(an, "static") != 0;
+    if (wl->program && (wl->kernel_uses || profiled)) {
         ri = xcalloc(1, sizeof *ri);
         struct rt_opts o = { !strcmp(cfg_str(cfg, "runtime.cfg.trip"), "exact"),
                              !strcmp(cfg_str(cfg, "runtime.cfg.exit"), "inf") };
+        struct rt_profile *prof = profiled ? rt_profile_run(cfg, wl, !strcmp(an, "touched")) : NULL;
         char err[256];
-        if (!rt_analyze(ri, wl->program, (uint32_t)wl->nallocs, uses_of, wl, &o, err, sizeof err)) {
+        bool ok = rt_analyze(ri, wl->program, (uint32_t)wl->nallocs,
+                             prof ? rt_profile_uses : uses_of, prof ? (void *)prof : (void *)wl,
+                             &o, err, sizeof err);
+        rt_profile_free(prof);
+        if (!ok) {
             free(ri);
             user_error("key 'runtime.policy': %s: the workload's program: %s", pol[p.policy], err);
         }
     } else if (p.policy != RT_UM) {
         user_error("key 'runtime.policy': %s needs the kernels' data objects, and workload '%s' "
-                   "does not describe its program (policies none and um run it)",
-                   pol[p.policy], wl->ops->name);
+                   "%s (policies none and um run it)", pol[p.policy], wl->ops->name,
+                   wl->program ? "does not declare them (runtime.analysis profile counts them)"
+                               : "does not describe its program");
     }
     /* Pinning and replacement map pages to host memory by advice: the
      * remote path must be on (system.c remote_possible). */

@@ -14,7 +14,8 @@
 #   evictions at 4 outer iterations equal those at 2, where LRU's double;
 # - oversubscribed rdm pins or splits, with either analysis option;
 # - user errors: a policy that needs the program on a workload without
-#   one, and static placement with a policy, exit 2 and write nothing.
+#   one, and static placement with a policy, exit 2 and write nothing;
+# - runtime.analysis profile / touched run a program that declares no uses.
 . "$(dirname "$0")/../e2e_lib.sh"
 
 stat0() { h5dump -d "/stats/$2" "$1" 2>/dev/null | sed -n 's/^ *(0): *//p' | head -n 1; }
@@ -114,5 +115,23 @@ rc=$?
 check "a policy with static placement: exit 2" [ $rc -eq 2 ]
 check "... names both keys" grep -q "driver.placement" "$TMP/e2.err"
 check "... writes nothing" [ ! -e "$TMP/e2.h5" ]
+
+# ---- runtime.analysis profile: uses counted in a functional run ----
+# Polybench atax describes its program but declares no uses: the
+# static analysis refuses it (naming runtime.analysis), the profile runs.
+ST="configs/default.yaml -s workload.kind=atax -s workload.atax.nx=512 -s workload.atax.ny=512 -s runtime.policy=rdm --quiet"
+# shellcheck disable=SC2086
+"$UVMSIM" run $ST -o "$TMP/p0.h5" 2>"$TMP/p0.err"
+rc=$?
+check "rdm on a program without declared uses: exit 2" [ $rc -eq 2 ]
+check "... points at runtime.analysis profile" grep -q "runtime.analysis profile" "$TMP/p0.err"
+for a in profile touched; do
+    # shellcheck disable=SC2086
+    "$UVMSIM" run $ST -s runtime.analysis=$a -o "$TMP/p_$a.h5" 2>"$TMP/p_$a.err"
+    rc=$?
+    check "rdm with runtime.analysis=$a: exit 0" [ $rc -eq 0 ]
+    n=$(rows "$TMP/p_$a.h5" runtime | grep -c .)
+    check "... /runtime has rows ($n)" [ "$n" -gt 0 ]
+done
 
 [ "$FAILS" -eq 0 ]
