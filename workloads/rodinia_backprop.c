@@ -69,6 +69,47 @@ static bool bp_lane(const void *impl, const struct warp_ctx *w,
     }
 }
 
+/* Allocation indices, in bp_create's order. */
+enum { BP_INPUT, BP_OUT_HIDDEN, BP_W, BP_PSUM, BP_DELTA, BP_OLDW };
+
+/* SC19 Sec. 4.1-4.2 as spec B.3.4 item 1 applies them (straight line 1,
+ * unknown guard x 0.5, data-dependent loop x 32), per thread, S = 4 B
+ * (every array is float).  The grid is the OpenMP port's parallel loop
+ * and has no bounds check.  tx == 0 and ty == 0 && by == 0 are unknown
+ * guards to the compiler (one if each: the && of two cheap compares is
+ * one branch, docs/decisions.md).
+ *   layerforward: input_cuda R under tx == 0: 0.5, 2 B; input_hidden_cuda
+ *     R 1 (load) + W 1 (store after the reduction) = 2, 8 B; the
+ *     reduction loop (i <= log2f(HEIGHT)) touches shared memory only;
+ *     hidden_partial_sum W under tx == 0: 0.5, 2 B.  output_hidden_cuda
+ *     is an argument the kernel never touches.
+ *   adjust_weights (ly = input_cuda, the generator's and bpnn_train_cuda's
+ *     argument): the two straight statements load delta, ly, oldw (twice:
+ *     the store to w may alias them) and w, store w and oldw; the guarded
+ *     pair (x 0.5) loads delta twice, oldw twice and w once, stores w and
+ *     oldw.
+ *     hidden_delta_cuda R 2 + 0.5 x 2 = 3, 12 B; input_cuda R 2, 8 B;
+ *     input_prev_weights_cuda RW (2 + 1) + 0.5 x (2 + 1) = 4.5, 18 B;
+ *     input_hidden_cuda RW (1 + 1) + 0.5 x (1 + 1) = 3, 12 B */
+static size_t bp_uses(const void *impl, const struct wl_kernel *k,
+                      struct wl_use *out, size_t max)
+{
+    (void)impl;
+    struct wl_use u[4];
+    size_t n = 0;
+    const unsigned R = WL_USE_R, W = WL_USE_W, RW = WL_USE_R | WL_USE_W;
+#define USE(al, md, f) (u[n++] = (struct wl_use){ (al), (md), (f), (f) * 4 })
+    if (k->id == 0) {
+        USE(BP_INPUT, R, 0.5); USE(BP_W, RW, 1 + 1); USE(BP_PSUM, W, 0.5);
+    } else {
+        USE(BP_DELTA, R, 2 + 0.5 * 2); USE(BP_INPUT, R, 2);
+        USE(BP_OLDW, RW, 3 + 0.5 * 3); USE(BP_W, RW, 2 + 0.5 * 2);
+    }
+#undef USE
+    for (size_t i = 0; i < n && i < max; i++) out[i] = u[i];
+    return n;
+}
+
 static void *bp_create(struct workload *wl, const struct config *cfg)
 {
     struct backprop *m = xcalloc(1, sizeof *m);
@@ -95,6 +136,7 @@ static void *bp_create(struct workload *wl, const struct config *cfg)
     wl_prog_kernel(p, "bpnn_adjust_weights_cuda", 1, grid, blk, 16, 0);
     wl_prog_host(p, WL_STEP_MEMCPY, 0, 0, (m->in + 1) * 4, WL_TO_HOST, WL_ADV_NONE);
     wl_prog_host(p, WL_STEP_MEMCPY, 2, 0, wbytes, WL_TO_HOST, WL_ADV_NONE);
+    wl->kernel_uses = bp_uses;
     return m;
 }
 

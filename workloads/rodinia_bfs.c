@@ -111,6 +111,48 @@ static bool bfs_lane(const void *impl, const struct warp_ctx *w,
     return true;
 }
 
+/* Allocation indices, in bfs_create's order. */
+enum { BFS_NODES, BFS_EDGES, BFS_MASK, BFS_UPD, BFS_VISITED, BFS_COST, BFS_OVER };
+
+/* SC19 Sec. 4.1-4.2 as spec B.3.4 item 1 applies them (straight line 1,
+ * unknown guard x 0.5, data-dependent loop x 32), per thread.  tid <
+ * no_of_nodes is the OpenMP port's parallel loop bound, not a guard; the
+ * frontier tests (g_graph_mask[tid], g_updating_graph_mask[tid],
+ * !g_graph_visited[id]) are data the compiler cannot know: 0.5 each.  The
+ * edge loop runs no_of_edges times, a value read from memory: 32.
+ *   Kernel: mask R 1 (the test) + W 0.5 (cleared in the frontier) = 1.5,
+ *     1 B -> 1.5 B; nodes .starting and .no_of_edges once each in the
+ *     frontier (the loop bound kept in a register, as the generator does):
+ *     2 x 0.5 = 1, 4 B -> 4 B; per edge (0.5 x 32 = 16): edges R 16, 4 B
+ *     -> 64 B (spec B.3.4's example: density 64 n / (4 n deg) = 16/deg);
+ *     visited R 16, 1 B -> 16 B; under !visited (x 0.5 = 8): cost R 8
+ *     (cost[tid]) + W 8 (cost[id]) = 16, 4 B -> 64 B; updating W 8, 1 B
+ *     -> 8 B
+ *   Kernel2: updating R 1 (the test) + W 0.5 (cleared) = 1.5, 1 B ->
+ *     1.5 B; in the new frontier (0.5): mask, visited, over W 0.5 each,
+ *     1 B -> 0.5 B */
+static size_t bfs_uses(const void *impl, const struct wl_kernel *k,
+                       struct wl_use *out, size_t max)
+{
+    (void)impl;
+    struct wl_use u[6];
+    size_t n = 0;
+    const unsigned R = WL_USE_R, W = WL_USE_W, RW = WL_USE_R | WL_USE_W;
+    const double front = 0.5, edge = front * 32, unvisited = edge * 0.5;
+#define USE(al, md, f, s) (u[n++] = (struct wl_use){ (al), (md), (f), (f) * (s) })
+    if (k->id == 0) {
+        USE(BFS_MASK, RW, 1 + front, 1); USE(BFS_NODES, R, 2 * front, 4);
+        USE(BFS_EDGES, R, edge, 4); USE(BFS_VISITED, R, edge, 1);
+        USE(BFS_COST, RW, 2 * unvisited, 4); USE(BFS_UPD, W, unvisited, 1);
+    } else {
+        USE(BFS_UPD, RW, 1 + front, 1); USE(BFS_MASK, W, front, 1);
+        USE(BFS_VISITED, W, front, 1); USE(BFS_OVER, W, front, 1);
+    }
+#undef USE
+    for (size_t i = 0; i < n && i < max; i++) out[i] = u[i];
+    return n;
+}
+
 static void *bfs_create(struct workload *wl, const struct config *cfg)
 {
     struct bfs *m = xcalloc(1, sizeof *m);
@@ -144,6 +186,7 @@ static void *bfs_create(struct workload *wl, const struct config *cfg)
     wl_prog_host(p, WL_STEP_MEMCPY, 6, 0, 1, WL_TO_HOST, WL_ADV_NONE);
     wl_prog_loop(p, body, m->levels);
     wl_prog_host(p, WL_STEP_MEMCPY, 5, 0, m->n * 4, WL_TO_HOST, WL_ADV_NONE);
+    wl->kernel_uses = bfs_uses;
     return m;
 }
 

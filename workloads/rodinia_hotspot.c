@@ -76,6 +76,28 @@ static bool hs_lane(const void *impl, const struct warp_ctx *w,
     return true;
 }
 
+/* SC19 Sec. 4.1-4.2 as spec B.3.4 item 1 applies them (straight line 1,
+ * unknown guard x 0.5), per thread, S = 4 B.  Both loads sit under the
+ * load window's IN_RANGE test (one if: 0.5), the store under `if
+ * (computed)` (0.5); the loop over `iteration` touches shared memory
+ * only.  Which MatrixTemp is temp_src follows the launch's argument
+ * (compute_tran_temp swaps the pointers; launch t reads MatrixTemp[t % 2])
+ * as the generator's lane does.
+ *   MatrixPower R 0.5, 2 B; temp_src R 0.5, 2 B; temp_dst W 0.5, 2 B */
+static size_t hs_uses(const void *impl, const struct wl_kernel *k,
+                      struct wl_use *out, size_t max)
+{
+    (void)impl;
+    const struct wl_use u[] = {
+        { 0, WL_USE_R, 0.5, 2 },
+        { 1 + (uint32_t)(k->arg % 2), WL_USE_R, 0.5, 2 },
+        { 1 + (uint32_t)((k->arg + 1) % 2), WL_USE_W, 0.5, 2 },
+    };
+    size_t n = sizeof u / sizeof u[0];
+    for (size_t i = 0; i < n && i < max; i++) out[i] = u[i];
+    return n;
+}
+
 static void *hs_create(struct workload *wl, const struct config *cfg)
 {
     struct hotspot *m = xcalloc(1, sizeof *m);
@@ -94,6 +116,7 @@ static void *hs_create(struct workload *wl, const struct config *cfg)
                    (struct dim3){ wl_div_up(m->cols, small), wl_div_up(m->rows, small), 1 },
                    (struct dim3){ HS_BLOCK, HS_BLOCK, 1 }, 32, 3 * HS_BLOCK * HS_BLOCK * 4);
     wl_prog_loop(&m->g.prog, 0, (m->total + m->ph - 1) / m->ph);
+    wl->kernel_uses = hs_uses;
     return m;
 }
 

@@ -60,6 +60,35 @@ static bool km_lane(const void *impl, const struct warp_ctx *w,
     return true;
 }
 
+/* SC19 Sec. 4.1-4.2 as spec B.3.4 item 1 applies them (straight line 1,
+ * data-dependent loop x 32), per thread, S = 4 B.  point_id < npoints is
+ * the OpenMP port's parallel loop bound; nfeatures and nclusters are
+ * kernel arguments, so each loop over them counts 32 (LLVM's heuristic),
+ * whatever the input's 34 and 5.  The centres are __constant__ memory and
+ * `dist < min_dist` only moves registers.  Allocation 0 is the row-major
+ * input and 1 its column-major copy, whatever their names (kmeans_cuda.cu
+ * calls them the other way round: feature_flipped_d is its input).
+ *   invert_mapping: per i < nfeatures (32): alloc 0 R 32, 128 B; alloc 1
+ *     W 32, 128 B
+ *   kmeansPoint: per i < nclusters, j < nfeatures (32 x 32 = 1024): alloc
+ *     1 (the t_features texture) R 1024, 4096 B; membership_d W 1, 4 B */
+static size_t km_uses(const void *impl, const struct wl_kernel *k,
+                      struct wl_use *out, size_t max)
+{
+    (void)impl;
+    struct wl_use u[2];
+    size_t n = 0;
+#define USE(al, md, f) (u[n++] = (struct wl_use){ (al), (md), (f), (f) * 4 })
+    if (k->id == 0) {
+        USE(0, WL_USE_R, 32); USE(1, WL_USE_W, 32);
+    } else {
+        USE(1, WL_USE_R, 32 * 32); USE(2, WL_USE_W, 1);
+    }
+#undef USE
+    for (size_t i = 0; i < n && i < max; i++) out[i] = u[i];
+    return n;
+}
+
 static void *km_create(struct workload *wl, const struct config *cfg)
 {
     struct kmeans *m = xcalloc(1, sizeof *m);
@@ -80,6 +109,7 @@ static void *km_create(struct workload *wl, const struct config *cfg)
                    (struct dim3){ 256, 1, 1 }, 20, 0);
     wl_prog_host(&m->g.prog, WL_STEP_MEMCPY, 2, 0, m->np * 4, WL_TO_HOST, WL_ADV_NONE);
     wl_prog_loop(&m->g.prog, 1, m->iters);
+    wl->kernel_uses = km_uses;
     return m;
 }
 

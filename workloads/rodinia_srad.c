@@ -97,6 +97,43 @@ static bool sr_lane(const void *impl, const struct warp_ctx *w,
     return true;
 }
 
+/* Allocation indices, in sr_create's order. */
+enum { SR_J, SR_C, SR_E, SR_W, SR_N, SR_S };
+
+/* SC19 Sec. 4.1-4.2 as spec B.3.4 item 1 applies them (straight line 1,
+ * unknown guard x 0.5), per thread, S = 4 B.  The grid is the parallel
+ * loop (no bounds check).  The border fixes are `if (by == 0) ... else if
+ * (by == gridDim.y - 1)`: the first arm under one unknown branch (0.5),
+ * the second under the else and its own test (0.5 x 0.5 = 0.25); the
+ * if/else chain that picks n, s, w, e and the clamp of c read shared
+ * memory and registers only.
+ *   srad_cuda_1: J_cuda R: index_n, index_s 1 + 1, the north fix 0.5, the
+ *     south fix 0.25, index_w, index_e 1 + 1, the west fix 0.5, the east
+ *     fix 0.25, index 1 = 6.5, 26 B; C_cuda, E_C, W_C, S_C, N_C W 1 each,
+ *     4 B
+ *   srad_cuda_2: J_cuda R 1 (index) + W 1 (the update) = 2, 8 B; C_cuda R:
+ *     index_s 1, its fix (if by is the last row: 0.5), index_e 1, its fix
+ *     0.5, index 1 = 4, 16 B; N_C, S_C, W_C, E_C R 1 each, 4 B */
+static size_t sr_uses(const void *impl, const struct wl_kernel *k,
+                      struct wl_use *out, size_t max)
+{
+    (void)impl;
+    struct wl_use u[6];
+    size_t n = 0;
+    const unsigned R = WL_USE_R, W = WL_USE_W, RW = WL_USE_R | WL_USE_W;
+#define USE(al, md, f) (u[n++] = (struct wl_use){ (al), (md), (f), (f) * 4 })
+    if (k->id == 0) {
+        USE(SR_J, R, 2 + 0.5 + 0.5 * 0.5 + 2 + 0.5 + 0.5 * 0.5 + 1);
+        USE(SR_C, W, 1); USE(SR_E, W, 1); USE(SR_W, W, 1); USE(SR_S, W, 1); USE(SR_N, W, 1);
+    } else {
+        USE(SR_J, RW, 1 + 1); USE(SR_C, R, 1 + 0.5 + 1 + 0.5 + 1);
+        USE(SR_N, R, 1); USE(SR_S, R, 1); USE(SR_W, R, 1); USE(SR_E, R, 1);
+    }
+#undef USE
+    for (size_t i = 0; i < n && i < max; i++) out[i] = u[i];
+    return n;
+}
+
 static void *sr_create(struct workload *wl, const struct config *cfg)
 {
     struct srad *m = xcalloc(1, sizeof *m);
@@ -123,6 +160,7 @@ static void *sr_create(struct workload *wl, const struct config *cfg)
     wl_prog_kernel(p, "srad_cuda_2", 1, grid, blk, 28, 5 * SR_B * SR_B * 4);
     wl_prog_host(p, WL_STEP_MEMCPY, 0, 0, n, WL_TO_HOST, WL_ADV_NONE);
     wl_prog_loop(p, 0, m->iters);
+    wl->kernel_uses = sr_uses;
     return m;
 }
 

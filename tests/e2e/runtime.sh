@@ -5,6 +5,8 @@
 #   (Rodinia backprop, whose program copies around its kernels);
 # - every policy completes on a small Rodinia cfd (a workload that
 #   declares its kernels' objects) and writes /runtime rows;
+# - rdm completes on tiny Rodinia backprop, bfs, hotspot, kmeans and srad
+#   (their kernel_uses) and writes /runtime rows;
 # - host pins every object before its first use: no page fault at all;
 # - um_pf prefetches every used object before its first kernel: the
 #   prefetched bytes are the used objects' sizes in 4 KiB pages, and
@@ -60,6 +62,23 @@ for p in um um_pf baseline host lru rlm glm rdm; do
         check "$p: completes with /runtime rows ($n)" [ "$n" -gt 0 ]
     else
         not_ok "$p: run failed: $(cat "$TMP/$p.err")"
+    fi
+done
+
+# ---- rdm on the other Rodinia programs SC19 ran (each well under a second) ----
+for w in "backprop -s workload.backprop.in=1024" \
+         "bfs -s workload.bfs.nodes=4096" \
+         "hotspot -s workload.hotspot.rows=64 -s workload.hotspot.cols=64" \
+         "kmeans -s workload.kmeans.points=2048 -s workload.kmeans.iterations=2" \
+         "srad -s workload.srad.rows=64 -s workload.srad.cols=64"; do
+    name=${w%% *}
+    # shellcheck disable=SC2086
+    if "$UVMSIM" run configs/default.yaml -s workload.kind=$w -s runtime.policy=rdm --quiet \
+           -o "$TMP/rdm_$name.h5" 2>"$TMP/rdm_$name.err"; then
+        n=$(rows "$TMP/rdm_$name.h5" runtime | wc -l)
+        check "rdm on $name: completes with /runtime rows ($n)" [ "$n" -gt 0 ]
+    else
+        not_ok "rdm on $name: run failed: $(cat "$TMP/rdm_$name.err")"
     fi
 done
 
