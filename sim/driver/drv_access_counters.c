@@ -130,8 +130,8 @@ struct drv_ac *drv_ac_create(struct driver *d, const struct config *cfg, struct 
                               "4 KiB pages migrated to GPU memory by access-counter notifications "
                               "(prefetched ones included)");
     a->n_kept = stat_counter(st, "driver.access_counters.pages_kept", "pages",
-                             "notified host-resident pages left in host memory (preferred location "
-                             "host, thrashing throttled or pinned at the host)");
+                             "notified host-resident pages left in host memory, per notification "
+                             "(preferred location host, thrashing throttled or pinned at the host)");
     a->n_stale = stat_counter(st, "driver.access_counters.stale", "notifications",
                               "notifications whose region held no host-resident page any more");
     a->n_dropped = stat_counter(st, "driver.access_counters.blocks_dropped", "blocks",
