@@ -159,6 +159,26 @@ START_TEST(preferred_host_keeps_them)
 }
 END_TEST
 
+/* Read-mostly + accessed-by: every page mapped remotely; region 0's
+ * notification duplicates its 16 host-resident pages read-only in GPU
+ * memory (an access-counter access is a "prefetch", a read, and
+ * read-mostly duplicates on reads: block_select_residency). */
+START_TEST(read_mostly_comes_read_only)
+{
+    struct drig *g = drig_new(AC_ON, NSETS(AC_ON));
+    one_alloc(g);
+    step(g, WL_STEP_ADVISE, WL_ADV_READ_MOSTLY, 2 * MiB);
+    step(g, WL_STEP_ADVISE, WL_ADV_ACCESSED_BY_GPU, 2 * MiB);
+    touch(g, engine_now(g->r->e) + 1000 * CYC);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.access_counters.pages_migrated"), 16);
+    ck_assert_uint_eq(count(g, 0, 16, false), 16);
+    for (unsigned i = 0; i < 16; i++) ck_assert(gmmu_is_read_only(g->r->gmmu, VPN(i)));
+    ck_assert_uint_eq(count(g, 16, 496, true), 496);
+    drig_free(g);
+}
+END_TEST
+
 /* 64 KiB of GPU memory (16 frames), FIFO eviction, no advice.  SM 0 reads
  * pages 0-15 at t = 0: they fault in and fill memory, page 0 landing first
  * (FIFO's oldest).  At 1 ms page 16 faults: page 0 is evicted and, access
@@ -213,6 +233,7 @@ int main(void)
     tcase_add_test(tc, notified_region_migrates);
     tcase_add_test(tc, migrate_off_leaves_them_remote);
     tcase_add_test(tc, preferred_host_keeps_them);
+    tcase_add_test(tc, read_mostly_comes_read_only);
     tcase_add_test(tc, evicted_pages_stay_mapped_and_come_back);
     tcase_add_test(tc, placement_refused);
     suite_add_tcase(s, tc);
