@@ -17,6 +17,7 @@ extern const struct cfg_key link_config_keys[];
 extern const struct cfg_key cpu_config_keys[];
 extern const struct cfg_key client_cache_config_keys[];
 extern const struct cfg_key thrashing_config_keys[];
+extern const struct cfg_key access_counters_config_keys[];
 extern const struct cfg_key driver_config_keys[];
 extern const struct cfg_key placement_config_keys[];
 extern const struct cfg_key migration_config_keys[];
@@ -87,6 +88,7 @@ const struct cfg_key *const config_schema_tables[] = {
     placement_config_keys,
     migration_config_keys,
     thrashing_config_keys,
+    access_counters_config_keys,
     oversub_ctl_config_keys,
     evict_config_keys,
     runtime_config_keys,
@@ -148,6 +150,7 @@ bool evict_config_check(const struct config *c, struct cfg_error *err);
 bool placement_config_check(const struct config *c, struct cfg_error *err);
 bool tlb_config_check(const struct config *c, struct cfg_error *err);
 bool migration_config_check(const struct config *c, struct cfg_error *err);
+bool access_counters_config_check(const struct config *c, struct cfg_error *err);
 
 const cfg_check_fn config_checks[] = {
     dram_config_check,
@@ -157,5 +160,6 @@ const cfg_check_fn config_checks[] = {
     placement_config_check,
     tlb_config_check,
     migration_config_check,
+    access_counters_config_check,
     NULL,
 };

@@ -171,6 +171,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->thrash = drv_thrashing_create(d, cfg, st);
     d->oversub = drv_oversub_create(d, cfg, st);
     d->dmig = migr_create(d, cfg, st);
+    d->ac = drv_ac_create(d, cfg, st);
     gmmu_set_driver(g, &d->comp);
     gmmu_defer_replay(g, d->replay != RP_PAGE);
     return d;
@@ -184,6 +185,7 @@ void driver_free(struct driver *d)
     thrashing_free(d->thrash);
     drv_oversub_free(d->oversub);
     migr_free(d->dmig);
+    drv_ac_free(d->ac);
     drv_frames_free(d);
     drv_wb_free(d);
     free(d->fetched);

@@ -89,10 +89,14 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
             *d->n_evictions += 1;
             d->batch_evictions++;
             if (!dirty) *d->n_clean += 1;
-            /* An accessed-by page stays mapped for the GPU: to its host copy. */
+            /* An accessed-by page stays mapped for the GPU: to its host
+             * copy; so does any page access counters can bring back
+             * (map_remote_on_eviction, drv_access_counters.c). */
             if (drv_advice(d, v) & WL_ADV_ACCESSED_BY_GPU) {
                 drv_map_host(d, v, now);
                 *d->n_accessed_by += 1;
+            } else {
+                drv_ac_evicted(d, v, now);
             }
         }
     }

@@ -13,7 +13,9 @@
  *                (batch-aware Sec. 4.1: page lifetimes -> extra blocks);
  *   drv_map.c    mapping landed pages with the largest PTEs they allow;
  *   drv_frames.c frames (pmm.c: 2 MiB / 64 KiB / 4 KiB chunks) and residency
- *                bookkeeping. */
+ *                bookkeeping;
+ *   drv_access_counters.c access-counter notifications: batches that
+ *                migrate the notified regions' host-resident pages. */
 #ifndef UVMSIM_DRIVER_INTERNAL_H
 #define UVMSIM_DRIVER_INTERNAL_H
 
@@ -31,7 +33,7 @@
 struct config;
 struct stats;
 
-enum drv_state { D_IDLE, D_HANDLING, D_SERVICE, D_WAIT, D_STEP };
+enum drv_state { D_IDLE, D_HANDLING, D_SERVICE, D_WAIT, D_STEP, D_ACCESS };
 /* When the GPU is told to replay (real driver: uvm_perf_fault_replay_policy). */
 /* RP_PAGE: no replay signal; the GMMU answers a page's parked accesses
  * when it is mapped (batch-aware paper Sec. 2.2). */
@@ -115,6 +117,7 @@ struct driver {
     uint64_t ue_pfn;                /* ... its first frame */
     struct drv_oversub *oversub;    /* NULL: no oversubscription control */
     struct migr *dmig;              /* dynamic migration; NULL: driver.migration none (migrate.h) */
+    struct drv_ac *ac;              /* NULL: driver.access_counters.migrate off */
     driver_oversub_fn oversub_fn;   /* the GPU, told the extra blocks per SM */
     void *oversub_ctx;
     /* migrations of the batch */
@@ -281,5 +284,20 @@ void drv_stats_init(struct driver *d, struct stats *st);
 /* Map vpn to its host copy (identity host frame), reached over the link
  * without a fault. */
 void drv_map_host(struct driver *d, uint64_t vpn, sim_time now);
+
+/* drv_access_counters.c (NULL / no-ops unless driver.access_counters.migrate). */
+struct drv_ac *drv_ac_create(struct driver *d, const struct config *cfg, struct stats *st);
+void drv_ac_free(struct drv_ac *a);
+/* Notifications wait and the thread may take them (no host step running). */
+bool drv_ac_ready(const struct driver *d);
+/* Enter D_ACCESS; drv_ac_service advances it: true when the buffer is empty
+ * and every copy has landed, else false with the time to tick again in
+ * *wake (TIME_NEVER: a landing wakes the thread). */
+void drv_ac_begin(struct driver *d, sim_time now);
+bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake);
+/* Page vpn was evicted (not for accessed-by): map_remote_on_eviction maps
+ * it remotely to its host copy. */
+void drv_ac_evicted(struct driver *d, uint64_t vpn, sim_time now);
+void drv_ac_dump(const struct driver *d, FILE *out);
 
 #endif

@@ -21,12 +21,17 @@
  * the threads waiting for that page resume"), sends no replay at all: the
  * GMMU answers a page's parked accesses when it is mapped
  * (gmmu_defer_replay off), and each driver page is its own copy.
- * Host steps (drv_step.c) run when no fault is pending. */
+ * Access-counter notifications (drv_access_counters.c, with
+ * driver.access_counters.migrate) are serviced when the wake-up's fault
+ * batches are done or it yields, as their bottom half follows the fault
+ * one on the same queue (uvm_gpu_isr.c).
+ * Host steps (drv_step.c) run when no fault is pending, after them. */
 #include "drv_internal.h"
 
 static const char *state_name(enum drv_state s)
 {
-    static const char *const n[] = {"idle", "handling", "service", "wait", "host step"};
+    static const char *const n[] = {"idle", "handling", "service", "wait", "host step",
+                                    "access counters"};
     return n[s];
 }
 
@@ -51,12 +56,15 @@ sim_time drv_tick(struct component *c, sim_time now)
             }
             if (!gmmu_faults_pending(d->gmmu)) {
                 d->wake_batches = 0;
+                if (drv_ac_ready(d)) { drv_ac_begin(d, now); continue; }
                 if (d->step_active) { d->state = D_STEP; continue; }
                 return TIME_NEVER;
             }
             if (d->wake_batches == d->batches_per_wake) {
                 /* Yield: the interrupt is re-armed and fires again. */
                 d->wake_batches = 0;
+                /* The notifications' bottom half runs meanwhile. */
+                if (drv_ac_ready(d)) { drv_ac_begin(d, now); continue; }
                 if (d->irq_latency) return now + d->irq_latency;
             }
             if (d->wake_batches == 0) *d->n_wakeups += 1;
@@ -78,6 +86,12 @@ sim_time drv_tick(struct component *c, sim_time now)
             d->state = D_IDLE;
             d->step_done(d->step_ctx, now);    /* may hand the next step */
             break;
+        case D_ACCESS: {
+            sim_time wake;
+            if (!drv_ac_service(d, now, &wake)) return wake;
+            d->state = D_IDLE;
+            break;
+        }
         case D_WAIT:
             if (d->inflight) return TIME_NEVER;
             drv_end_batch(d, now);
@@ -101,4 +115,5 @@ void drv_dump(struct component *c, FILE *out)
     if (d->ue_have)
         fprintf(out, "    unobtrusive eviction: frame %llu evicted ahead, write-back %s\n",
                 (unsigned long long)d->ue_pfn, drv_wb_busy(d, d->ue_pfn) ? "in flight" : "landed");
+    drv_ac_dump(d, out);
 }

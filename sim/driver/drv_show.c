@@ -15,8 +15,9 @@ void driver_describe(const struct driver *d, FILE *out)
 void driver_describe_batch(const struct driver *d, FILE *out)
 {
     static const char *const phase[] = {"none (idle)", "fault handling", "servicing its VA blocks",
-                                        "waiting for its copies to land", "a host step"};
-    if (d->state == D_IDLE || d->state == D_STEP) {
+                                        "waiting for its copies to land", "a host step",
+                                        "servicing access-counter notifications"};
+    if (d->state == D_IDLE || d->state == D_STEP || d->state == D_ACCESS) {
         fprintf(out, "  no batch in progress (driver %s); %llu batches so far\n", phase[d->state],
                 (unsigned long long)*d->n_batches);
         return;
