@@ -252,8 +252,12 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
             if (lo + n > d->blk_end) n = d->blk_end - lo;
             if (bb_test(&seen, lo)) continue;
             bb_set(&seen, lo);
-            /* A driver page is resident whole or not at all. */
-            if (gmmu_is_resident(d->gmmu, u)) continue;
+            /* A driver page is resident whole or not at all -- except
+             * while remote mappings of its 4 KiB pieces are replaced: any
+             * resident piece means the fault path owns it. */
+            bool res = false;
+            for (unsigned k = 0; k < n && !res; k++) res = gmmu_is_resident(d->gmmu, u + k);
+            if (res) continue;
             any = true;
             bool ro = false;
             if (!goes_to_gpu(d, u, &ro, now)) { *a->n_kept += n; continue; }
@@ -327,6 +331,9 @@ bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
     for (;;) {
         switch (a->phase) {
         case AC_FETCH:
+            /* The fault batches' copies land first: a page in flight holds
+             * its frame but is not resident yet, and would be taken twice. */
+            if (d->inflight) { *wake = TIME_NEVER; return false; }
             if (!gmmu_access_notifications_pending(d->gmmu)) {
                 /* Its landings asked for a replay the fault path decides on. */
                 d->unreplayed = a->unreplayed;
