@@ -5,7 +5,8 @@ management) vs uvmsim.
   sc19_table.py DIR
 
 DIR holds the merged sweeps of configs/sweeps/sc19-*.yaml as DIR/W/sweep.h5
-(W = nn, hotspot, srad, kmeans, backprop, bfs, cfd, minivite, bfs-scaling;
+(W = nn, hotspot, srad, kmeans, backprop, bfs, cfd, minivite, bfs-scaling,
+edges;
 scripts/reproduce/sc19.sh makes them); an absent sweep is skipped.  Prints
 Markdown: per workload and footprint/GPU-memory ratio each scheme's speedup
 over UM (T_UM / T_X, the paper's metric, spec B.8) and CPU-GPU traffic, then
@@ -68,8 +69,9 @@ def load(d):
 
 
 class Data:
-    def __init__(self, pts):
+    def __init__(self, pts, edges):
         self.pts = pts
+        self.edges = edges          # sc19-edges.yaml's points, or None
 
     def ratios(self, w):
         return sorted({k[1] for k in self.pts if k[0] == w})
@@ -200,6 +202,25 @@ def claims(D):
         claim("SC-10", "bfs: RDM over UM, geomean over the oversubscribed sizes", 269.0,
               gmean([v for _, v in sc]))
         claim("SC-10", f"bfs: RDM over UM at the largest ({sc[-1][0]:.2f}; paper 7.0)", 132.0, sc[-1][1])
+    if D.edges is not None:
+        ed = {}
+        for _, r in D.edges.iterrows():
+            ed.setdefault(int(float(r["workload.ra.every"])), {})[str(r["runtime.transfer"])] = r
+        pts = []
+        for e in sorted(ed):
+            im, ex = ed[e].get("implicit"), ed[e].get("explicit")
+            if im is None or ex is None:
+                continue
+            share = float(im["driver.pages_migrated"]) * 4096 / float(im["workload.footprint"])
+            pts.append((share, float(im["sim_time_ps"]) / float(ex["sim_time_ps"]), e))
+        pts.sort()
+        if pts:
+            txt = ", ".join(f"{100 * a:.0f} %: {f2(b)}" for a, b, _ in pts)
+            grows = all(q[1] >= p[1] for p, q in zip(pts, pts[1:]))
+            claim("SC-11", "implicit / explicit time as the accessed share grows (share moved: ratio)",
+                  "0.29 -> 3.03", txt, judge="direction" if grows else "no")
+            claim("SC-11", f"least accessed ({100 * pts[0][0]:.0f} %): implicit / explicit", 0.29, pts[0][1])
+            claim("SC-11", f"most accessed ({100 * pts[-1][0]:.0f} %): implicit / explicit", 3.03, pts[-1][1])
     fitm = [m for m in D.ratios("minivite") if m <= 1.0]
     if fitm:
         pf = [D.speedup("minivite", m, "um_pf") for m in fitm]
@@ -249,7 +270,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
     a = ap.parse_args()
-    D = Data(load(a.dir))
+    ep = os.path.join(a.dir, "edges", "sweep.h5")
+    edges = load_sweep(ep) if os.path.exists(ep) else None
+    if edges is not None and "status" in edges:
+        edges = edges[edges["status"] == "completed"]
+    D = Data(load(a.dir), edges)
     if not D.pts:
         sys.exit(f"{a.dir}: no SC19 sweep results (run scripts/reproduce/sc19.sh)")
     per_workload(D)
