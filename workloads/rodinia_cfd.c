@@ -226,15 +226,17 @@ static void *cfd_create(struct workload *wl, const struct config *cfg)
      * 192-thread blocks unlimited by registers except compute_flux. */
     wl_prog_kernel(p, "initialize_variables", K_INIT, grid, blk, 8, 0);
     /* for it < iterations { copy; compute_step_factor; for j < RK {
-     * compute_flux; time_step } }: the RK loop unrolled into the body
-     * (the one-loop program; j changes no address). */
+     * compute_flux; time_step } }: SC19 Fig. 3's launch CFG, both trip
+     * counts compile-time constants in euler3d.cu (#define iterations,
+     * #define RK 3); j changes no address. */
+    wl_prog_loop_begin(p, WL_TRIP_CONST, m->iters);
     wl_prog_kernel(p, "copy", K_COPY, cgrid, blk, 8, 0);
     wl_prog_kernel(p, "compute_step_factor", K_STEP, grid, blk, 16, 0);
-    for (int j = 0; j < CFD_RK; j++) {
-        wl_prog_kernel(p, "compute_flux", K_FLUX, grid, blk, 64, 0);
-        wl_prog_kernel(p, "time_step", K_TIME, grid, blk, 16, 0);
-    }
-    wl_prog_loop(p, 1, m->iters);
+    wl_prog_loop_begin(p, WL_TRIP_CONST, CFD_RK);
+    wl_prog_kernel(p, "compute_flux", K_FLUX, grid, blk, 64, 0);
+    wl_prog_kernel(p, "time_step", K_TIME, grid, blk, 16, 0);
+    wl_prog_end(p);
+    wl_prog_end(p);
     wl->kernel_uses = cfd_uses;
     return m;
 }

@@ -104,6 +104,12 @@ static void compute_block(struct driver *d, sim_time now)
                 unsigned n = d->unit - p % d->unit;
                 bb_set_range(&d->want, p, p + n > d->blk_end ? d->blk_end - p : n);
             }
+    /* A piece already resident keeps its frame: a 64 KiB driver page can
+     * be resident in part under 2 MiB root chunks (seen with the SC19
+     * runtime's steps on configs/sc19-summit.yaml; docs/decisions.md). */
+    if (d->unit > 1)
+        for (unsigned p = d->blk_first; p < d->blk_end; p++)
+            if (bb_test(&d->want, p) && gmmu_is_resident(d->gmmu, base + p)) bb_clear(&d->want, p);
     d->faulted = faulted;
     /* A prefetch larger than GPU memory would evict the block's own faulted
      * pages before the replay (a livelock); the real driver cannot evict a

@@ -18,6 +18,8 @@ static inline bool bb_test(const struct block_bits *b, unsigned i)
 { return b->w[i / 64] >> (i % 64) & 1; }
 static inline void bb_set(struct block_bits *b, unsigned i)
 { b->w[i / 64] |= 1ULL << (i % 64); }
+static inline void bb_clear(struct block_bits *b, unsigned i)
+{ b->w[i / 64] &= ~(1ULL << (i % 64)); }
 unsigned bb_count(const struct block_bits *b);
 /* Pages set in [first, first + n). */
 unsigned bb_count_range(const struct block_bits *b, unsigned first, unsigned n);
