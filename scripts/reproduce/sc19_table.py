@@ -13,8 +13,9 @@ over UM (T_UM / T_X, the paper's metric, spec B.8) and CPU-GPU traffic, then
 every claim SC-1 ... SC-14 of spec B.7 with the paper's number, uvmsim's,
 and whether it is reproduced: in the paper's direction and within +-25 % of
 its magnitude (paper_table.verdict).  Traffic is migrations and copies over
-the link (link.h2d.bytes + link.d2h.bytes, nvprof's H2D/D2H); remote loads
-and stores of host-pinned data are reported apart (remote.*_bytes).
+the link (link.{h2d,d2h}.bytes less the remote.*_bytes the link also
+carried: nvprof's H2D/D2H); remote loads and stores of host-pinned data are
+reported apart.
 """
 import argparse
 import os
@@ -87,8 +88,13 @@ class Data:
         a, b = self.get(w, m, base), self.get(w, m, s)
         return a / b if b and b == b and a == a else NAN
 
+    def moved(self, w, m, s, d):
+        """Bytes migrated or copied in direction d (h2d, d2h): the link's
+        bytes less the remote loads / stores it also carried."""
+        return self.get(w, m, s, f"link.{d}.bytes") - self.get(w, m, s, f"remote.{d}_bytes")
+
     def traffic(self, w, m, s):
-        return self.get(w, m, s, "link.h2d.bytes") + self.get(w, m, s, "link.d2h.bytes")
+        return self.moved(w, m, s, "h2d") + self.moved(w, m, s, "d2h")
 
     def points(self, works, fitted):
         """(w, ratio) pairs on one side of the fit line (None: all)."""
@@ -119,7 +125,7 @@ def per_workload(D):
             cells = [f2(D.traffic(w, m, s) / 2**20) for s in cols]
             rem = (D.get(w, m, "rdm", "remote.h2d_bytes") + D.get(w, m, "rdm", "remote.d2h_bytes"))
             print(f"| {w} | {m:.2f} | " + " | ".join(cells) +
-                  f" | {f2(D.get(w, m, 'rdm', 'link.d2h.bytes') / 2**20)} | {f2(rem / 2**20)} |")
+                  f" | {f2(D.moved(w, m, 'rdm', 'd2h') / 2**20)} | {f2(rem / 2**20)} |")
     print()
 
 
@@ -173,11 +179,11 @@ def claims(D):
         claim("SC-7", f"bfs at {m:.2f}: RLM traffic / UM traffic (> 1: RLM moves more)", "> 1", r,
               judge="yes" if r > 1 else "no")
     for m in lo + hi:
-        d = D.get("bfs", m, "glm", "link.d2h.bytes") + D.get("bfs", m, "rdm", "link.d2h.bytes")
+        d = D.moved("bfs", m, "glm", "d2h") + D.moved("bfs", m, "rdm", "d2h")
         claim("SC-7", f"bfs at {m:.2f}: GLM + RDM D2H bytes", 0.0, d,
               judge="yes" if d == 0 else ("no" if d == d else "missing"))
     for m in hi:
-        r = D.get("bfs", m, "rdm", "link.h2d.bytes") / D.get("bfs", m, "glm", "link.h2d.bytes")
+        r = D.moved("bfs", m, "rdm", "h2d") / D.moved("bfs", m, "glm", "h2d")
         claim("SC-7", f"bfs at {m:.2f}: RDM H2D / GLM H2D (slightly more, partial mapping)", "> 1", r,
               judge="yes" if r >= 1 else "no")
     for m in [m for m in D.ratios("cfd") if m > 1.0]:
@@ -234,7 +240,7 @@ def claims(D):
               for m in fitm]
         claim("SC-13", "miniVite fitted: UM's fault-batch time / Baseline's whole time", "> 1",
               ", ".join(f2(x) for x in fl), judge="yes" if all(x > 1 for x in fl) else "no")
-        h = [D.get("minivite", m, "um_pf", "link.h2d.bytes") / D.get("minivite", m, "baseline", "link.h2d.bytes")
+        h = [D.moved("minivite", m, "um_pf", "h2d") / D.moved("minivite", m, "baseline", "h2d")
              for m in fitm]
         claim("SC-13", "miniVite fitted: UM_PF H2D / Baseline H2D", "< 1", ", ".join(f2(x) for x in h),
               judge="yes" if all(x < 1 for x in h) else "no")
@@ -249,8 +255,8 @@ def claims(D):
             claim("SC-14", f"miniVite oversubscribed: {s.upper()} time / Host time (orders of magnitude)",
                   ">= 10", ", ".join(f2(x) for x in v), judge="yes" if all(x >= 10 for x in v) else "no")
         for s in ("um", "um_pf"):
-            v = [(D.get("minivite", m, s, "link.h2d.bytes") / D.get("minivite", m, s, "workload.footprint"),
-                  D.get("minivite", m, s, "link.d2h.bytes") / D.get("minivite", m, s, "workload.footprint"))
+            v = [(D.moved("minivite", m, s, "h2d") / D.get("minivite", m, s, "workload.footprint"),
+                  D.moved("minivite", m, s, "d2h") / D.get("minivite", m, s, "workload.footprint"))
                  for m in ovm]
             claim("SC-14", f"miniVite oversubscribed: {s.upper()} H2D, D2H / footprint (far above 1)",
                   "> 1 both", ", ".join(f"{f2(a)}, {f2(b)}" for a, b in v),
