@@ -478,6 +478,9 @@ static void *mv_create(struct workload *wl, const struct config *cfg)
     wl_prog_kernel(p, "modularity", K_MOD, grid, blk, 16, 0);
     wl_prog_kernel(p, "swap_comm", K_SWAP, grid, blk, 12, 0);
     wl_prog_loop(p, 3, m->iters);
+    /* Its own next_step (the last rotation skipped) hides the program from
+     * workload_create's wl_simple default: describe it here. */
+    wl->program = wl_prog_program(p);
     wl->kernel_uses = mv_uses;
     return m;
 }

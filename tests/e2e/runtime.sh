@@ -65,12 +65,13 @@ for p in um um_pf baseline host lru rlm glm rdm; do
     fi
 done
 
-# ---- rdm on the other Rodinia programs SC19 ran (each well under a second) ----
+# ---- rdm on the other programs SC19 ran (each well under a second) ----
 for w in "backprop -s workload.backprop.in=1024" \
          "bfs -s workload.bfs.nodes=4096" \
          "hotspot -s workload.hotspot.rows=64 -s workload.hotspot.cols=64" \
          "kmeans -s workload.kmeans.points=2048 -s workload.kmeans.iterations=2" \
-         "srad -s workload.srad.rows=64 -s workload.srad.cols=64"; do
+         "srad -s workload.srad.rows=64 -s workload.srad.cols=64" \
+         "minivite -s workload.minivite.vertices=512"; do
     name=${w%% *}
     # shellcheck disable=SC2086
     if "$UVMSIM" run configs/default.yaml -s workload.kind=$w -s runtime.policy=rdm --quiet \
