@@ -201,11 +201,6 @@ static void fetch(struct driver *d, sim_time now)
     a->phase = AC_HANDLING;
 }
 
-static bool mapped(const struct driver *d, uint64_t vpn)
-{
-    return gmmu_is_resident(d->gmmu, vpn) || gmmu_is_remote(d->gmmu, vpn);
-}
-
 /* Where a notified host-resident driver page u goes (block_select_residency
  * for an access-counter "prefetch" access): true for GPU memory, *ro for a
  * read-only duplicate; false when it stays in host memory. */
@@ -218,7 +213,7 @@ static bool goes_to_gpu(struct driver *d, uint64_t u, bool *ro, sim_time now)
     if (*ro) return true;
     if (h == THR_PIN_HOST) {
         for (uint64_t v = u; v < u + d->unit; v++)
-            if (!mapped(d, v)) drv_map_host(d, v, now);
+            if (!drv_mapped(d, v)) drv_map_host(d, v, now);
         return false;
     }
     return !(adv & WL_ADV_PREFERRED_HOST);
@@ -273,16 +268,11 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
          * as for a fault (drv_block.c), and the notified ones as faulted. */
         struct block_bits present = {{0}};
         for (unsigned p = d->blk_first; p < d->blk_end; p++)
-            if (!bb_test(&cand, p) && mapped(d, base + p)) bb_set(&present, p);
+            if (!bb_test(&cand, p) && drv_mapped(d, base + p)) bb_set(&present, p);
         struct prefetch_in in = { &present, &cand, NULL, d->blk_first, d->blk_end,
                                   d->prefetch_threshold };
         drv_thrashing_prefetch(d, base, &in, &d->want);
-        if (d->unit > 1)
-            for (unsigned p = d->blk_first; p < d->blk_end; p += d->unit - p % d->unit)
-                if (bb_count_range(&d->want, p, d->unit - p % d->unit)) {
-                    unsigned n = d->unit - p % d->unit;
-                    bb_set_range(&d->want, p, p + n > d->blk_end ? d->blk_end - p : n);
-                }
+        drv_want_whole_pages(d);
         for (unsigned p = d->blk_first; p < d->blk_end; p++)
             if (bb_test(&d->want, p) && !bb_test(&cand, p) &&
                 (drv_advice(d, base + p) & WL_ADV_READ_MOSTLY))

@@ -42,9 +42,19 @@ void drv_map_host(struct driver *d, uint64_t vpn, sim_time now)
     gmmu_map_page(d->gmmu, vpn, vpn, PAGE_SHIFT, GMMU_MAP_REMOTE, now);
 }
 
-static bool mapped(const struct driver *d, uint64_t vpn)
+bool drv_mapped(const struct driver *d, uint64_t vpn)
 {
     return gmmu_is_resident(d->gmmu, vpn) || gmmu_is_remote(d->gmmu, vpn);
+}
+
+void drv_want_whole_pages(struct driver *d)
+{
+    if (d->unit == 1) return;
+    for (unsigned p = d->blk_first; p < d->blk_end; p += d->unit - p % d->unit)
+        if (bb_count_range(&d->want, p, d->unit - p % d->unit)) {
+            unsigned n = d->unit - p % d->unit;
+            bb_set_range(&d->want, p, p + n > d->blk_end ? d->blk_end - p : n);
+        }
 }
 
 /* A fault on a page whose preferred location is the host (cudaMemAdvise
@@ -70,7 +80,7 @@ static void compute_block(struct driver *d, sim_time now)
         unsigned lo = (unsigned)(p->vpn - base), hi = lo + d->unit;
         if (hi > d->blk_end) hi = d->blk_end;
         if (lo < d->blk_first) lo = d->blk_first;
-        if (mapped(d, p->vpn)) {
+        if (drv_mapped(d, p->vpn)) {
             if (p->access != REQ_LOAD)
                 for (unsigned k = lo; k < hi; k++)
                     if (gmmu_is_read_only(d->gmmu, base + k)) gmmu_set_writable(d->gmmu, base + k, now);
@@ -80,7 +90,7 @@ static void compute_block(struct driver *d, sim_time now)
         unsigned adv = drv_advice(d, p->vpn);
         if ((adv & WL_ADV_PREFERRED_HOST) && !(adv & WL_ADV_READ_MOSTLY)) {
             for (unsigned k = lo; k < hi; k++)
-                if (!mapped(d, base + k)) drv_map_host(d, base + k, now);
+                if (!drv_mapped(d, base + k)) drv_map_host(d, base + k, now);
             *d->n_remote += 1;
             d->unreplayed = true;
             continue;
@@ -93,17 +103,11 @@ static void compute_block(struct driver *d, sim_time now)
     /* Only a prefetcher needs the block's residency (512 lookups). */
     if (d->prefetch != &prefetch_none_ops)
         for (unsigned p = d->blk_first; p < d->blk_end; p++)
-            if (mapped(d, base + p)) bb_set(&resident, p);
+            if (drv_mapped(d, base + p)) bb_set(&resident, p);
     struct prefetch_in in = { &resident, &faulted, NULL, d->blk_first, d->blk_end,
                               d->prefetch_threshold };
     drv_thrashing_prefetch(d, base, &in, &d->want);   /* prefetcher, less thrashing pages */
-    /* A driver page comes whole (its part inside the block). */
-    if (d->unit > 1)
-        for (unsigned p = d->blk_first; p < d->blk_end; p += d->unit - p % d->unit)
-            if (bb_count_range(&d->want, p, d->unit - p % d->unit)) {
-                unsigned n = d->unit - p % d->unit;
-                bb_set_range(&d->want, p, p + n > d->blk_end ? d->blk_end - p : n);
-            }
+    drv_want_whole_pages(d);
     /* A piece already resident keeps its frame: a 64 KiB driver page can
      * be resident in part under 2 MiB root chunks (seen with the SC19
      * runtime's steps on configs/sc19-summit.yaml; docs/decisions.md). */

@@ -284,6 +284,11 @@ void drv_stats_init(struct driver *d, struct stats *st);
 /* Map vpn to its host copy (identity host frame), reached over the link
  * without a fault. */
 void drv_map_host(struct driver *d, uint64_t vpn, sim_time now);
+/* VPN is resident in GPU memory or mapped remotely to its host copy. */
+bool drv_mapped(const struct driver *d, uint64_t vpn);
+/* d->want: a driver page any of whose pieces is wanted comes whole (its
+ * part inside the block [blk_first, blk_end)); 4 KiB driver pages: as is. */
+void drv_want_whole_pages(struct driver *d);
 
 /* drv_access_counters.c (NULL / no-ops unless driver.access_counters.migrate). */
 struct drv_ac *drv_ac_create(struct driver *d, const struct config *cfg, struct stats *st);
