@@ -247,12 +247,10 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
             if (lo + n > d->blk_end) n = d->blk_end - lo;
             if (bb_test(&seen, lo)) continue;
             bb_set(&seen, lo);
-            /* A driver page is resident whole or not at all -- except
-             * while remote mappings of its 4 KiB pieces are replaced: any
-             * resident piece means the fault path owns it. */
-            bool res = false;
-            for (unsigned k = 0; k < n && !res; k++) res = gmmu_is_resident(d->gmmu, u + k);
-            if (res) continue;
+            /* A driver page is resident whole or not at all (checked:
+             * a page held in part would be given its frames twice). */
+            drv_check_unit(d, u, now, "an access-counter notification");
+            if (gmmu_is_resident(d->gmmu, u)) continue;
             any = true;
             bool ro = false;
             if (!goes_to_gpu(d, u, &ro, now)) { *a->n_kept += n; continue; }

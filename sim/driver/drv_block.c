@@ -107,13 +107,17 @@ static void compute_block(struct driver *d, sim_time now)
     struct prefetch_in in = { &resident, &faulted, NULL, d->blk_first, d->blk_end,
                               d->prefetch_threshold };
     drv_thrashing_prefetch(d, base, &in, &d->want);   /* prefetcher, less thrashing pages */
+    /* A driver page comes whole (its part inside the block).  None of it
+     * is resident: a driver page is resident whole or not at all
+     * (drv_check_unit at every landing and eviction; a driver page's
+     * pieces share one chunk, drv_chunks.c), and a resident piece's frame
+     * would be given to it a second time. */
     drv_want_whole_pages(d);
-    /* A piece already resident keeps its frame: a 64 KiB driver page can
-     * be resident in part under 2 MiB root chunks (seen with the SC19
-     * runtime's steps on configs/sc19-summit.yaml; docs/decisions.md). */
     if (d->unit > 1)
         for (unsigned p = d->blk_first; p < d->blk_end; p++)
-            if (bb_test(&d->want, p) && gmmu_is_resident(d->gmmu, base + p)) bb_clear(&d->want, p);
+            SIM_ASSERT(!bb_test(&d->want, p) || !gmmu_is_resident(d->gmmu, base + p), "driver", now,
+                       "driver page %#llx wanted whole with its page %#llx resident",
+                       (unsigned long long)drv_unit_base(d, base + p), (unsigned long long)(base + p));
     d->faulted = faulted;
     /* A prefetch larger than GPU memory would evict the block's own faulted
      * pages before the replay (a livelock); the real driver cannot evict a

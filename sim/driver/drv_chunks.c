@@ -20,17 +20,26 @@
 
 #define NO_CHUNK UINT64_MAX
 
-/* The chunk holding slot i of the block [blk_first, blk_end): its first
- * slot and its size. */
-static void geometry(const struct driver *d, unsigned i, unsigned *lo, enum pmm_size *size)
+/* The chunk holding slot i of the block [first, end): its first slot and
+ * its size.  The smallest chunk is a driver page: the real driver never
+ * allocates user memory in chunks smaller than PAGE_SIZE, "so we don't have
+ * to handle allocating multiple chunks per page" (uvm_mmu.c
+ * uvm_mmu_init_gpu_chunk_sizes: mmu_user_chunk_sizes = sizes & PAGE_MASK),
+ * so on a 64 KiB-page kernel a block cut inside a big page still gets a
+ * 64 KiB chunk for it.  Were a 64 KiB driver page cut by its allocation's
+ * end given 4 KiB chunks, each would come from whichever root had one
+ * free, and a root eviction would take some of the page's pieces and leave
+ * the others resident in other roots: a page resident in part. */
+static void geometry(const struct driver *d, unsigned first, unsigned end, unsigned i,
+                     unsigned *lo, enum pmm_size *size)
 {
-    if (d->blk_first == 0 && d->blk_end == VA_BLOCK_PAGES) {
+    if (first == 0 && end == VA_BLOCK_PAGES) {
         *lo = 0;
         *size = PMM_2M;
         return;
     }
     unsigned b = i / BIG_PAGE_PAGES * BIG_PAGE_PAGES;
-    if (b >= d->blk_first && b + BIG_PAGE_PAGES <= d->blk_end) {
+    if ((b >= first && b + BIG_PAGE_PAGES <= end) || d->unit == BIG_PAGE_PAGES) {
         *lo = b;
         *size = PMM_64K;
     } else {
@@ -39,11 +48,21 @@ static void geometry(const struct driver *d, unsigned i, unsigned *lo, enum pmm_
     }
 }
 
+bool drv_chunk_holds(const struct driver *d, uint64_t base, unsigned first, unsigned end,
+                     uint64_t vpn)
+{
+    unsigned i = (unsigned)(vpn - base), lo;
+    enum pmm_size size;
+    geometry(d, first, end, i, &lo, &size);
+    uint32_t f0 = page_map_get(&d->chunks, base + lo);
+    return f0 != PAGE_MAP_NONE && drv_frame_vpn(d, f0 + (i - lo)) == vpn;
+}
+
 bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn, sim_time now)
 {
     unsigned lo;
     enum pmm_size size;
-    geometry(d, i, &lo, &size);
+    geometry(d, d->blk_first, d->blk_end, i, &lo, &size);
     uint64_t cvpn = base + lo;
     uint32_t f0 = page_map_get(&d->chunks, cvpn);
     if (f0 == PAGE_MAP_NONE) {
@@ -78,6 +97,14 @@ void drv_evict_root(struct driver *d, uint32_t r, sim_time now)
     uint64_t t = now, addr = block == UINT64_MAX ? 0 : block * VA_BLOCK_PAGES * PAGE_SIZE;
     const void *row[] = { d->n_root_evictions, &t, &addr };
     rec_append(d->root_evict_tab, row);
+    /* The driver pages the root holds, each checked once it has gone. */
+    uint64_t gone[VA_BLOCK_PAGES];
+    unsigned ngone = 0;
+    for (uint64_t f = first; f < end; f++) {
+        uint64_t v = drv_frame_vpn(d, f);
+        if (v != NO_FRAME_PAGE && (!ngone || drv_unit_base(d, v) != drv_unit_base(d, gone[ngone - 1])))
+            gone[ngone++] = v;
+    }
     /* The resident pages, one virtually contiguous run at a time. */
     for (uint64_t f = first; f < end;) {
         uint64_t v = drv_frame_vpn(d, f), g = f + 1;
@@ -94,6 +121,7 @@ void drv_evict_root(struct driver *d, uint32_t r, sim_time now)
         pmm_release(&d->pmm, f);
     }
     pmm_root_list(&d->pmm, r, PMM_LIST_NONE);
+    for (unsigned k = 0; k < ngone; k++) drv_check_unit(d, gone[k], now, "a root-chunk eviction");
     if (d->cyc && block != UINT64_MAX) drv_cyclic_evicted(d->cyc, &d->pmm, d->resroot, block);
 }
 

@@ -122,6 +122,7 @@ bool drv_evict_victim(struct driver *d, uint64_t *pfn, sim_time now)
                "victim %#llx in frame %llu is not a whole driver page",
                (unsigned long long)vpn, (unsigned long long)frame);
     drv_unmap_pages(d, vpn, d->unit, false, now);
+    drv_check_unit(d, vpn, now, "an eviction");
     *pfn = frame;
     return true;
 }

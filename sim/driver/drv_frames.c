@@ -139,3 +139,31 @@ void drv_block_extent(const struct driver *d, uint64_t base, unsigned *first, un
     *first = lo > base ? (unsigned)(lo - base) : 0;
     *end = hi < base + VA_BLOCK_PAGES ? (unsigned)(hi - base) : VA_BLOCK_PAGES;
 }
+
+/* O(driver page): 16 lookups, at each landing and eviction of a driver
+ * page, so it stays on.  A piece is held when resident or, under
+ * driver.evict_unit=chunk, when the frame its chunk has for it holds it
+ * (its copy in flight: unobtrusive eviction launches a driver page's
+ * pieces one by one); the page modes hold and land a driver page at once. */
+void drv_check_unit(const struct driver *d, uint64_t vpn, sim_time now, const char *why)
+{
+    if (d->unit == 1) return;
+    uint64_t u = drv_unit_base(d, vpn), base = u / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
+    unsigned first, end;
+    drv_block_extent(d, base, &first, &end);
+    unsigned lo = (unsigned)(u - base), hi = lo + d->unit, held = 0;
+    if (lo < first) lo = first;
+    if (hi > end) hi = end;
+    if (lo >= hi) return;
+    char map[65] = {0};
+    for (unsigned k = lo; k < hi; k++) {
+        bool r = gmmu_is_resident(d->gmmu, base + k);
+        bool h = r || (d->chunked && drv_chunk_holds(d, base, first, end, base + k));
+        held += h;
+        map[k - lo] = r ? 'R' : h ? 'F' : '-';
+    }
+    /* map: R resident, F copy in flight, - neither, per 4 KiB piece */
+    SIM_ASSERT(held == 0 || held == hi - lo, "driver", now,
+               "driver page %#llx held in part at %s: %s (a driver page is resident "
+               "whole or not at all)", (unsigned long long)u, why, map);
+}

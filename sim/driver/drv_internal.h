@@ -204,6 +204,9 @@ void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time n
 /* A fault on vpn (a driver page's first 4 KiB page) was fetched: counts a
  * premature eviction once per eviction that the page faults back after. */
 void drv_note_fault(struct driver *d, uint64_t vpn);
+/* The driver page holding vpn is held whole (every piece inside its
+ * allocation resident or its copy in flight) or not at all. */
+void drv_check_unit(const struct driver *d, uint64_t vpn, sim_time now, const char *why);
 /* The page frame pfn holds, or NO_FRAME_PAGE. */
 static inline uint64_t drv_frame_vpn(const struct driver *d, uint64_t pfn)
 {
@@ -262,6 +265,10 @@ void drv_oversub_free(struct drv_oversub *o);
  * chunk allocated (evicting root chunks) if it has none; false when no
  * root chunk can be evicted now. */
 bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn, sim_time now);
+/* Does the chunk of page vpn (of the block at base, extent [first, end))
+ * hold it (resident, or its copy in flight)? */
+bool drv_chunk_holds(const struct driver *d, uint64_t base, unsigned first, unsigned end,
+                     uint64_t vpn);
 /* Evict root chunk r whole (evict_root_chunk) and free it. */
 void drv_evict_root(struct driver *d, uint32_t r, sim_time now);
 void drv_chunks_stats(struct driver *d, struct stats *st);

@@ -57,6 +57,9 @@ void drv_map_landed(struct driver *d, const struct migr_page *m, size_t n, sim_t
                 evictor_resident(d->evict, m[k].vpn, m[k].prefetched);
         }
     }
+    for (size_t k = 0; k < n; k++)
+        if (!k || drv_unit_base(d, m[k].vpn) != drv_unit_base(d, m[k - 1].vpn))
+            drv_check_unit(d, m[k].vpn, now, "a landing");
     /* Big pages and blocks completed with pages that landed before. */
     for (size_t k = 0; d->chunked && k < n; k++) {
         uint64_t c = m[k].pfn / BIG_PAGE_PAGES, r = m[k].pfn / VA_BLOCK_PAGES;

@@ -116,6 +116,7 @@ static void send_home(struct driver *d, sim_time now)
             for (uint64_t u = v; u < end; u += d->unit)
                 f0[nu++] = gmmu_is_resident(d->gmmu, u) ? gmmu_frame_of(d->gmmu, u) : UINT64_MAX;
         drv_unmap_pages(d, v, (unsigned)(end - v), true, now);
+        for (uint64_t u = v; u < end; u += d->unit) drv_check_unit(d, u, now, "a prefetch to the host");
         for (unsigned k = 0; k < nu; k++)
             for (uint64_t f = f0[k]; f0[k] != UINT64_MAX && f < f0[k] + d->unit; f++)
                 if (d->pmm.used[f]) pmm_release(&d->pmm, f);
