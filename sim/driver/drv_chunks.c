@@ -3,7 +3,9 @@
  * alone (uvm_va_block_gpu_chunk_index_range): a block spanning its whole
  * 2 MiB region is one 2 MiB root chunk; a shorter block (an allocation's
  * last, or one cut by its start) has a 64 KiB chunk for each whole aligned
- * big page and 4 KiB chunks for the rest.  A chunk is allocated when the
+ * big page and 4 KiB chunks for the rest -- never smaller than a driver
+ * page: with 64 KiB driver pages a big page cut by the block's end is a
+ * 64 KiB chunk too (geometry below).  A chunk is allocated when the
  * first of its pages is made resident (block_populate_gpu_chunk), so the
  * first touch of a full block takes a whole root chunk however few pages
  * come, and later pages of the block land in it without allocating.  An

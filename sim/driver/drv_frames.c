@@ -140,11 +140,12 @@ void drv_block_extent(const struct driver *d, uint64_t base, unsigned *first, un
     *end = hi < base + VA_BLOCK_PAGES ? (unsigned)(hi - base) : VA_BLOCK_PAGES;
 }
 
-/* O(driver page): 16 lookups, at each landing and eviction of a driver
+/* O(driver page): 16 lookups at each landing and eviction of a driver
  * page, so it stays on.  A piece is held when resident or, under
  * driver.evict_unit=chunk, when the frame its chunk has for it holds it
- * (its copy in flight: unobtrusive eviction launches a driver page's
- * pieces one by one); the page modes hold and land a driver page at once. */
+ * (its copy in flight), so the check names a page whose pieces are split
+ * between frames and nowhere (the page modes hold and land a driver page
+ * at once). */
 void drv_check_unit(const struct driver *d, uint64_t vpn, sim_time now, const char *why)
 {
     if (d->unit == 1) return;
