@@ -29,7 +29,7 @@ from paper_table import gmean, verdict  # noqa: E402
 
 WORKS = ("minivite", "backprop", "bfs", "cfd", "hotspot", "kmeans", "nn", "srad")
 SCHEMES = ("um", "um_pf", "baseline", "host", "lru", "rlm", "glm", "rdm",
-           "rdm-implicit", "rdm-explicit", "rdm-nopartial")
+           "rdm-implicit", "rdm-explicit", "rdm-nopartial", "baseline_hoisted")
 NAN = float("nan")
 
 
@@ -115,7 +115,7 @@ def per_workload(D):
             print(f"| {w} | {m:.2f} | " + " | ".join(cells) + f" | {f2(D.traffic(w, m, 'um') / fp)} |")
     print()
     print("### CPU-GPU traffic (H2D + D2H, MiB; remote bytes of pinned data apart)\n")
-    cols = ("um", "um_pf", "baseline", "host", "rlm", "glm", "rdm")
+    cols = ("um", "um_pf", "baseline", "baseline_hoisted", "host", "rlm", "glm", "rdm")
     print("| workload | ratio | " + " | ".join(cols) + " | rdm D2H | rdm remote |")
     print("|---|---:|" + "---:|" * (len(cols) + 2))
     for w in WORKS:
@@ -143,6 +143,8 @@ def claims(D):
     fit4 = D.points(four, True)
     claim("SC-1", "fitted, RDM over Baseline (T_Baseline / T_RDM), geomean miniVite, backprop, "
           "hotspot, kmeans", 2.40, gmean([D.speedup(w, m, "rdm", "baseline") for w, m in fit4]))
+    claim("SC-1", "the same over the hoisted Baseline (one target data region)", 2.40,
+          gmean([D.speedup(w, m, "rdm", "baseline_hoisted") for w, m in fit4]))
     spread = gmean([max(D.get(w, m, s) for s in ("rlm", "glm", "rdm")) /
                     min(D.get(w, m, s) for s in ("rlm", "glm", "rdm")) for w, m in D.points(WORKS, True)])
     claim("SC-1", "fitted: RLM / GLM / RDM perform similarly (slowest / fastest, geomean)", 1.0, spread,
@@ -154,6 +156,9 @@ def claims(D):
     g = gmean([D.speedup(w, m, "rdm", "baseline") for w, m in other])
     claim("SC-3", "fitted bfs, cfd, nn, srad: RDM on par with Baseline (T_Baseline / T_RDM)", 1.0, g,
           judge="yes" if g == g and abs(g - 1) <= 0.25 else ("no" if g == g else "missing"))
+    g = gmean([D.speedup(w, m, "rdm", "baseline_hoisted") for w, m in other])
+    claim("SC-3", "the same over the hoisted Baseline (copies once per program, spec B.9.9's variant)",
+          1.0, g, judge="yes" if g == g and abs(g - 1) <= 0.25 else ("no" if g == g else "missing"))
     over = D.points(WORKS, False)
     over = [(w, m) for w, m in over if (w, m, "host") in D.pts]
     for s, p in (("host", 8.2), ("lru", 8.5), ("rlm", 3.7), ("glm", 15.7), ("rdm", 18.7)):

@@ -10,7 +10,7 @@
 struct rec_table;
 
 enum rt_policy { RT_NONE, RT_UM, RT_UM_PF, RT_BASELINE, RT_HOST, RT_LRU,
-                 RT_RLM, RT_GLM, RT_RDM };
+                 RT_RLM, RT_GLM, RT_RDM, RT_BASELINE_HOISTED };
 
 /* Fig. 6's breakdown: the density switch, or one kind of transfer only. */
 enum rt_transfer { RT_HYBRID, RT_IMPLICIT, RT_EXPLICIT };
@@ -46,6 +46,7 @@ struct rt_obj {
      * mapping (drv_step.c bring_in), so these bytes move explicitly. */
     uint64_t remote_lo;
     bool pinned;            /* host policy: pinned once and for all */
+    bool mapped, dirty;     /* baseline_hoisted: copied in once; written since */
 };
 
 #define RT_QCAP 512
@@ -75,6 +76,7 @@ struct runtime {
     uint32_t qhead, qn;
     struct wl_step kernel;  /* the launch the queued steps precede */
     bool kernel_pending;
+    bool ended;             /* the policy's end steps are queued */
     struct rec_table *table; /* /runtime rows, or NULL (tests) */
     struct rt_stats {
         uint64_t *decisions, *emitted, *dropped, *to_gpu, *evicted, *pinned,
@@ -91,9 +93,12 @@ struct rt_ops {
     void (*after)(struct runtime *rt);
     /* Whether the generator's own host steps are kept (policy none). */
     bool keep_program_steps;
+    /* Once, after the program's last kernel (its steps run before the end). */
+    void (*end)(struct runtime *rt);
 };
 
 extern const struct rt_ops rt_none_ops, rt_um_ops, rt_um_pf_ops, rt_baseline_ops,
+                           rt_baseline_hoisted_ops,
                            rt_host_ops, rt_lru_ops, rt_rlm_ops, rt_glm_ops, rt_rdm_ops;
 
 /* ---- rt_runtime.c ---- */

@@ -9,10 +9,12 @@
 
 const struct cfg_key runtime_config_keys[] = {
     {"runtime.policy", CFG_ENUM, "none", 0, 0,
-     "none|um|um_pf|baseline|host|lru|rlm|glm|rdm",
+     "none|um|um_pf|baseline|host|lru|rlm|glm|rdm|baseline_hoisted",
      "object placement before each kernel (Li & Chapman SC19 Sec. 2.3, 3, 5.2): none = the "
      "workload's own steps; um = unified memory on demand; um_pf = prefetch every used object; "
-     "baseline = whole-object copies around each kernel; host = pin to host memory; lru = "
+     "baseline = whole-object copies around each kernel (per-region map clauses); "
+     "baseline_hoisted = one enclosing target data region: each object copied in before its first "
+     "kernel, written objects copied out after the last (the CUDA originals' cudaMemcpy); host = pin to host memory; lru = "
      "object-level LRU; rlm / glm / rdm = regional locality / global locality / target reuse "
      "distance (docs/decisions.md \"SC19 runtime\")"},
     {"runtime.density_threshold", CFG_FLOAT, "0.5", 0, 1e9, NULL,
@@ -48,6 +50,7 @@ static const struct rt_ops *const policies[] = {
     [RT_NONE] = &rt_none_ops, [RT_UM] = &rt_um_ops, [RT_UM_PF] = &rt_um_pf_ops,
     [RT_BASELINE] = &rt_baseline_ops, [RT_HOST] = &rt_host_ops, [RT_LRU] = &rt_lru_ops,
     [RT_RLM] = &rt_rlm_ops, [RT_GLM] = &rt_glm_ops, [RT_RDM] = &rt_rdm_ops,
+    [RT_BASELINE_HOISTED] = &rt_baseline_hoisted_ops,
 };
 
 struct runtime *rt_new(const struct rt_params *p, const struct rt_info *ri,
@@ -141,7 +144,12 @@ bool runtime_next_step(struct runtime *rt, struct wl_step *out, sim_time now, si
             rt_after_kernel(rt);        /* queued: they run once the kernel is over */
             return true;
         }
-        if (!wl_next_step(rt->wl, out)) return false;
+        if (!wl_next_step(rt->wl, out)) {
+            if (rt->ended || !rt->ops->end) return false;
+            rt->ended = true;
+            rt->ops->end(rt);
+            continue;
+        }
         if (out->kind != WL_STEP_KERNEL) {
             if (rt->ops->keep_program_steps) return true;
             if (rt->st.dropped) *rt->st.dropped += 1;
@@ -171,10 +179,10 @@ struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
                                uint64_t capacity, struct stats *st)
 {
     static const char *const pol[] = { "none", "um", "um_pf", "baseline", "host", "lru",
-                                       "rlm", "glm", "rdm" };
+                                       "rlm", "glm", "rdm", "baseline_hoisted" };
     static const char *const tr[] = { "hybrid", "implicit", "explicit" };
     struct rt_params p = {
-        (enum rt_policy)choice(cfg, "runtime.policy", pol, 9),
+        (enum rt_policy)choice(cfg, "runtime.policy", pol, sizeof pol / sizeof pol[0]),
         cfg_f64(cfg, "runtime.density_threshold"),
         (enum rt_transfer)choice(cfg, "runtime.transfer", tr, 3),
         cfg_bool(cfg, "runtime.partial"),
@@ -212,7 +220,7 @@ struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
     }
     /* Pinning and replacement map pages to host memory by advice: the
      * remote path must be on (system.c remote_possible). */
-    if (p.policy == RT_HOST || p.policy >= RT_LRU) wl->host_advice = true;
+    if (p.policy == RT_HOST || (p.policy >= RT_LRU && p.policy <= RT_RDM)) wl->host_advice = true;
     struct runtime *rt = rt_new(&p, ri, wl, capacity, st);
     free(ri);
     return rt;

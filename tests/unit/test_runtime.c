@@ -513,6 +513,54 @@ START_TEST(step_source_baseline)
 }
 END_TEST
 
+/* baseline_hoisted: one target data region around the program.  A is read
+ * by region 0, B written by region 0 and read by region 1, C read by
+ * region 1; launches r0, r1, r0.  Copied in once, before the first kernel
+ * that uses each (A's and C's H2D copies, B's allocation), nothing before
+ * the second r0, and after the last kernel one D2H copy of the only object
+ * written (B). */
+START_TEST(step_source_baseline_hoisted)
+{
+    static const char *const names[] = {"A", "B", "C"};
+    static const uint64_t sizes[] = {4 * MiB, 2 * MiB, 1 * MiB};
+    mk_wl(3, names, sizes);
+    script[0] = (struct wl_step){ .kind = WL_STEP_KERNEL, .kernel = kern(0, 1024) };
+    script[1] = (struct wl_step){ .kind = WL_STEP_KERNEL, .kernel = kern(1, 1024) };
+    script[2] = (struct wl_step){ .kind = WL_STEP_KERNEL, .kernel = kern(0, 1024) };
+    nscript = 3;
+    static struct rt_info ri;
+    memset(&ri, 0, sizeof ri);
+    ri.nregions = 2;
+    ri.site[0] = 10;
+    ri.site[1] = 11;
+    ri.uses[0][0] = ri.uses[0][1] = ri.uses[1][1] = ri.uses[1][2] = true;
+    ri.mode[0][0] = WL_USE_R;
+    ri.mode[0][1] = WL_USE_W;
+    ri.mode[1][1] = WL_USE_R;
+    ri.mode[1][2] = WL_USE_R;
+    struct rt_params pp = params(RT_BASELINE_HOISTED);
+    rt = rt_new(&pp, &ri, &wl, 64 * MiB, NULL);
+    static const struct { enum wl_step_kind k; uint32_t alloc; enum wl_dir dir; } want[] = {
+        {WL_STEP_MEMCPY, 0, WL_TO_GPU}, {WL_STEP_PREFETCH, 1, WL_TO_GPU}, {WL_STEP_KERNEL, 0, 0},
+        {WL_STEP_MEMCPY, 2, WL_TO_GPU}, {WL_STEP_KERNEL, 0, 0}, {WL_STEP_KERNEL, 0, 0},
+        {WL_STEP_MEMCPY, 1, WL_TO_HOST},
+    };
+    struct wl_step s;
+    sim_time delay;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ck_assert(runtime_next_step(rt, &s, 0, &delay));
+        ck_assert_int_eq(s.kind, want[i].k);
+        if (s.kind == WL_STEP_KERNEL) continue;
+        ck_assert_uint_eq(s.host.alloc, want[i].alloc);
+        ck_assert_int_eq(s.host.dir, want[i].dir);
+        ck_assert_uint_eq(s.host.bytes, sizes[want[i].alloc]);
+    }
+    ck_assert(!runtime_next_step(rt, &s, 0, &delay));
+    ck_assert(!runtime_next_step(rt, &s, 0, &delay));     /* the end steps come once */
+    runtime_free(rt);
+}
+END_TEST
+
 /* um_pf: every used object prefetched before each launch, whatever its
  * density; policy none hands the program over untouched. */
 START_TEST(step_source_um_pf_and_none)
@@ -649,6 +697,7 @@ int main(void)
     tcase_add_test(tc, steps_per_decision);
     tcase_add_test(tc, lru_object_order);
     tcase_add_test(tc, step_source_baseline);
+    tcase_add_test(tc, step_source_baseline_hoisted);
     tcase_add_test(tc, step_source_um_pf_and_none);
     tcase_add_test(tc, host_pins_once);
     tcase_add_test(tc, table_rows);
