@@ -56,7 +56,7 @@ runc() {
     # shellcheck disable=SC2086
     "$UVMSIM" run $CF "$@" --quiet -o "$TMP/$out.h5" 2>"$TMP/$out.err"
 }
-for p in um um_pf baseline host lru rlm glm rdm; do
+for p in um um_pf baseline baseline_hoisted host lru rlm glm rdm; do
     if runc "$p" -s runtime.policy=$p -s gpu.memory.capacity=8MiB; then
         n=$(rows "$TMP/$p.h5" runtime | wc -l)
         check "$p: completes with /runtime rows ($n)" [ "$n" -gt 0 ]
@@ -82,6 +82,20 @@ for w in "backprop -s workload.backprop.in=1024" \
         not_ok "rdm on $name: run failed: $(cat "$TMP/rdm_$name.err")"
     fi
 done
+
+if [ -f "$TMP/baseline.h5" ] && [ -f "$TMP/baseline_hoisted.h5" ]; then
+    # One target data region: each object copied in (or allocated) once,
+    # each copied out once and only after the last kernel (its seq); the
+    # per-region Baseline re-copies at every launch of cfd's loops.
+    twice=$(rows "$TMP/baseline_hoisted.h5" runtime | awk -F'|' '$4 != "copy_d2h" && seen[$3]++' | wc -l)
+    check "baseline_hoisted: no object copied in twice ($twice)" [ "$twice" = 0 ]
+    last=$(rows "$TMP/baseline_hoisted.h5" kernels | awk -F'|' '$1 > m { m = $1 } END { print m }')
+    early=$(rows "$TMP/baseline_hoisted.h5" runtime | awk -F'|' -v l="$last" '$4 == "copy_d2h" && ($1 != l || seen[$3]++)' | wc -l)
+    outs=$(rows "$TMP/baseline_hoisted.h5" runtime | awk -F'|' '$4 == "copy_d2h"' | wc -l)
+    check "baseline_hoisted: $outs copies out, each once after the last kernel" [ "$outs" -gt 0 ] && [ "$early" = 0 ]
+    hb=$(stat0 "$TMP/baseline.h5" link/h2d/bytes); hh=$(stat0 "$TMP/baseline_hoisted.h5" link/h2d/bytes)
+    check "baseline_hoisted moves less H2D than per-region baseline ($hh < $hb)" [ "$hh" -lt "$hb" ]
+fi
 
 if [ -f "$TMP/host.h5" ]; then
     f=$(stat0 "$TMP/host.h5" driver/faults)
