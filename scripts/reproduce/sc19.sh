@@ -9,7 +9,8 @@
 #   sh scripts/reproduce/sc19.sh [BUILD [OUT]]
 #   SWEEP_ARGS="-j 8" sh scripts/reproduce/sc19.sh build repro
 #
-# Cost (docs/validation.md "SC19"): 363 points; run from the repository root.
+# Cost (docs/validation.md "SC19"): 380 points, about 2 h on 2 cores; run from
+# the repository root.
 set -eu
 BUILD=${1:-build}
 OUT=${2:-repro}
