@@ -18,16 +18,10 @@
  * per-region Baseline leaves them to its map clauses. */
 #include "rt_internal.h"
 
-static unsigned mode(const struct runtime *rt, uint32_t d)
-{
-    unsigned m = rt->ri.mode[rt->region][d];
-    return m ? m : WL_USE_R | WL_USE_W;     /* unknown: tofrom */
-}
-
 static void copy_in(struct runtime *rt, uint32_t d)
 {
     uint64_t size = rt->obj[d].size;
-    if (mode(rt, d) & WL_USE_R) {
+    if (rt_mode(rt, d) & WL_USE_R) {
         rt_push(rt, WL_STEP_MEMCPY, d, 0, size, WL_TO_GPU, WL_ADV_NONE, false);
         rt_row(rt, d, "copy_h2d", size);
     } else {
@@ -51,7 +45,7 @@ static void before(struct runtime *rt)
 static void after(struct runtime *rt)
 {
     for (uint32_t d = 0; d < rt->nobjs; d++)
-        if (rt->ri.uses[rt->region][d] && (mode(rt, d) & WL_USE_W)) copy_out(rt, d);
+        if (rt->ri.uses[rt->region][d] && (rt_mode(rt, d) & WL_USE_W)) copy_out(rt, d);
 }
 
 static void hoisted_before(struct runtime *rt)
@@ -61,14 +55,13 @@ static void hoisted_before(struct runtime *rt)
         if (!rt->ri.uses[rt->region][d]) continue;
         if (!o->mapped) copy_in(rt, d);
         o->mapped = true;
-        o->dirty |= (mode(rt, d) & WL_USE_W) != 0;
     }
 }
 
 static void hoisted_end(struct runtime *rt)
 {
     for (uint32_t d = 0; d < rt->nobjs; d++)
-        if (rt->obj[d].dirty) copy_out(rt, d);
+        if (rt->obj[d].written) copy_out(rt, d);
 }
 
 const struct rt_ops rt_baseline_ops = { "baseline", before, after, false, NULL };

@@ -21,6 +21,7 @@ struct rt_params {
     enum rt_transfer transfer;
     bool partial;               /* Sec. 3.4 partial mapping (RDM) */
     sim_time decision_cost;     /* per object decision (Sec. 5.2 "Overhead") */
+    bool read_results;          /* the host reads the written objects at the end */
 };
 
 /* Granularity of the GPU portion of a partially mapped object: the 2 MiB
@@ -46,7 +47,8 @@ struct rt_obj {
      * mapping (drv_step.c bring_in), so these bytes move explicitly. */
     uint64_t remote_lo;
     bool pinned;            /* host policy: pinned once and for all */
-    bool mapped, dirty;     /* baseline_hoisted: copied in once; written since */
+    bool written;           /* some launch of a region wrote it (results) */
+    bool mapped;            /* baseline_hoisted: copied in once */
 };
 
 #define RT_QCAP 512
@@ -140,6 +142,11 @@ void rt_pin(struct runtime *rt, uint32_t d);
 /* d's lowest G accounted bytes (whole 2 MiB blocks) on the GPU, the rest
  * pinned (Sec. 3.4 partial mapping). */
 void rt_partial(struct runtime *rt, uint32_t d, uint64_t g);
+/* How region rt->region uses d: WL_USE_R / WL_USE_W bits (unknown: both). */
+unsigned rt_mode(const struct runtime *rt, uint32_t d);
+/* The end op of the unified-memory schemes: the host reads the program's
+ * results, every object a kernel wrote (runtime.read_results). */
+void rt_read_results(struct runtime *rt);
 static inline uint64_t rt_free(const struct runtime *rt)
 { return rt->used < rt->capacity ? rt->capacity - rt->used : 0; }
 

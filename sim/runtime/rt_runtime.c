@@ -27,6 +27,12 @@ const struct cfg_key runtime_config_keys[] = {
     {"runtime.partial", CFG_BOOL, "true", 0, 0, NULL,
      "rdm: partial mapping -- the first object that does not fit goes to the GPU in part, its "
      "lowest addresses in whole 2 MiB blocks up to the free space, the rest pinned (SC19 Sec. 3.4)"},
+    {"runtime.read_results", CFG_BOOL, "true", 0, 0, NULL,
+     "um, um_pf, host, lru, rlm, glm, rdm: after the program's last kernel the host reads every "
+     "object a kernel wrote, and its GPU-resident pages migrate back to host memory (one bulk "
+     "move per object, a lower bound on the CPU's faults); false: the program ends at its last "
+     "kernel with its results in GPU memory.  The baselines copy results out by their map "
+     "clauses either way"},
     {"runtime.cfg.trip", CFG_ENUM, "heuristic", 0, 0, "heuristic|exact",
      "trip counts the analyses assume for data-dependent loops: heuristic = LLVM's static "
      "back-edge weight 124:4, 32 iterations (SC19 Sec. 4.1 uses LLVM's BlockFrequencyInfo); "
@@ -113,6 +119,8 @@ void rt_before_kernel(struct runtime *rt, const struct wl_kernel *k)
         if (rt->st.unknown && rt->ops->before) *rt->st.unknown += 1;
         return;
     }
+    for (uint32_t d = 0; d < rt->nobjs; d++)
+        if (rt->ri.uses[rt->region][d] && (rt_mode(rt, d) & WL_USE_W)) rt->obj[d].written = true;
     if (rt->ops->before) rt->ops->before(rt);
     SIM_ASSERT(rt->used <= rt->capacity, "runtime", 0, "%llu bytes placed on a %llu-byte GPU",
                (unsigned long long)rt->used, (unsigned long long)rt->capacity);
@@ -187,6 +195,7 @@ struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
         (enum rt_transfer)choice(cfg, "runtime.transfer", tr, 3),
         cfg_bool(cfg, "runtime.partial"),
         cfg_u64(cfg, "runtime.decision_cost"),
+        cfg_bool(cfg, "runtime.read_results"),
     };
     if (p.policy == RT_NONE) return NULL;
     /* Static placement maps every page before the first kernel and the

@@ -45,6 +45,30 @@ double rt_density(const struct runtime *rt, uint32_t d)
     return rt->ri.bytes_iter[rt->region][d] * (double)rt->threads / (double)rt->obj[d].size;
 }
 
+unsigned rt_mode(const struct runtime *rt, uint32_t d)
+{
+    unsigned m = rt->ri.mode[rt->region][d];
+    return m ? m : WL_USE_R | WL_USE_W;     /* unknown: tofrom */
+}
+
+/* After the last kernel the host reads the results (the programs' output
+ * and checksums): under unified memory its loads fault the GPU-resident
+ * pages back to host memory (the real driver migrates a page to the CPU on
+ * a CPU fault, uvm_va_block.c uvm_va_block_cpu_fault).  Timed as one bulk
+ * migration per object, a prefetch to host (runs of pages, no per-fault
+ * cost): a lower bound on the read, and the same bytes the Baselines'
+ * copy-out moves (every written object), so both pay for their results.
+ * Pages already in host memory (pinned, replaced) move nothing. */
+void rt_read_results(struct runtime *rt)
+{
+    if (!rt->p.read_results) return;
+    for (uint32_t d = 0; d < rt->nobjs; d++) {
+        if (!rt->obj[d].written) continue;
+        rt_push(rt, WL_STEP_PREFETCH, d, 0, rt->obj[d].size, WL_TO_HOST, WL_ADV_NONE, false);
+        rt_row(rt, d, "host_read", rt->obj[d].size);
+    }
+}
+
 bool rt_explicit(const struct runtime *rt, uint32_t d, uint64_t end)
 {
     /* A remote mapping stays until a prefetch replaces it (the real

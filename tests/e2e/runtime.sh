@@ -8,6 +8,9 @@
 # - rdm completes on tiny Rodinia backprop, bfs, hotspot, kmeans and srad
 #   (their kernel_uses) and writes /runtime rows;
 # - host pins every object before its first use: no page fault at all;
+# - after the last kernel the host reads the objects the kernels wrote (the
+#   set baseline_hoisted copies out): their pages come back over the link;
+#   runtime.read_results false ends the run at the last kernel;
 # - um_pf prefetches every used object before its first kernel: the
 #   prefetched bytes are the used objects' sizes in 4 KiB pages, and
 #   nothing faults (8 MiB of GPU memory hold the 1.3 MB footprint);
@@ -43,7 +46,9 @@ if run none && run um -s runtime.policy=um; then
     ran=$(stat0 "$TMP/none.h5" driver/host_steps)
     dropped=$(stat0 "$TMP/um.h5" runtime/steps_dropped)
     check "um drops the $ran host steps none runs ($dropped)" [ "$ran" -gt 0 ] && [ "$dropped" = "$ran" ]
-    check "um runs no host step" [ "$(stat0 "$TMP/um.h5" driver/host_steps)" = 0 ]
+    reads=$(rows "$TMP/um.h5" runtime | awk -F'|' '$4 == "host_read"' | wc -l)
+    check "um runs no host step but the host's read of its results ($reads)" \
+        [ "$reads" -gt 0 ] && [ "$(stat0 "$TMP/um.h5" driver/host_steps)" = "$reads" ]
 else
     not_ok "none / um runs: $(cat "$TMP/none.err" "$TMP/um.err")"
 fi
@@ -95,6 +100,30 @@ if [ -f "$TMP/baseline.h5" ] && [ -f "$TMP/baseline_hoisted.h5" ]; then
     check "baseline_hoisted: $outs copies out, each once after the last kernel" [ "$outs" -gt 0 ] && [ "$early" = 0 ]
     hb=$(stat0 "$TMP/baseline.h5" link/h2d/bytes); hh=$(stat0 "$TMP/baseline_hoisted.h5" link/h2d/bytes)
     check "baseline_hoisted moves less H2D than per-region baseline ($hh < $hb)" [ "$hh" -lt "$hb" ]
+fi
+
+if [ -f "$TMP/um.h5" ] && [ -f "$TMP/baseline_hoisted.h5" ]; then
+    # runtime.read_results: after the last kernel the host reads the
+    # objects the kernels wrote -- the set the hoisted Baseline copies out --
+    # and the 1.3 MB footprint fits in 8 MiB, so each read moves every page
+    # of its object (4 KiB pages) back over the link; without the read the
+    # run ends at its last kernel, earlier, and nothing comes back.
+    last=$(rows "$TMP/um.h5" kernels | awk -F'|' '$1 > m { m = $1 } END { print m }')
+    early=$(rows "$TMP/um.h5" runtime | awk -F'|' -v l="$last" '$4 == "host_read" && $1 != l' | wc -l)
+    read=$(rows "$TMP/um.h5" runtime | awk -F'|' '$4 == "host_read" { print $3 }' | sort | tr '\n' ' ')
+    out=$(rows "$TMP/baseline_hoisted.h5" runtime | awk -F'|' '$4 == "copy_d2h" { print $3 }' | sort | tr '\n' ' ')
+    check "um: the host reads the objects baseline_hoisted copies out ($read), after the last kernel" \
+        [ -n "$read" ] && [ "$read" = "$out" ] && [ "$early" = 0 ]
+    want=$(rows "$TMP/um.h5" runtime | awk -F'|' '$4 == "host_read" { s += int(($5 + 4095) / 4096) * 4096 } END { print s + 0 }')
+    got=$(stat0 "$TMP/um.h5" driver/step_d2h_bytes)
+    check "um: the read moves the written objects' pages back ($got = $want)" [ "$got" = "$want" ]
+    if runc um_noread -s runtime.policy=um -s gpu.memory.capacity=8MiB -s runtime.read_results=false; then
+        c1=$(stat0 "$TMP/um.h5" gpu/cycles); c0=$(stat0 "$TMP/um_noread.h5" gpu/cycles)
+        check "um, read_results false: nothing back, ends earlier ($c0 < $c1 cycles)" \
+            [ "$(stat0 "$TMP/um_noread.h5" driver/step_d2h_bytes)" = 0 ] && [ "$c0" -lt "$c1" ]
+    else
+        not_ok "um, read_results false: $(cat "$TMP/um_noread.err")"
+    fi
 fi
 
 if [ -f "$TMP/host.h5" ]; then

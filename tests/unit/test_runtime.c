@@ -51,7 +51,7 @@ static struct wl_kernel kern(uint32_t r, uint32_t threads)
 
 static struct rt_params params(enum rt_policy p)
 {
-    return (struct rt_params){ p, 0.5, RT_HYBRID, true, 0 };
+    return (struct rt_params){ p, 0.5, RT_HYBRID, true, 0, false };
 }
 
 /* Launch region r; returns the steps queued for it. */
@@ -604,6 +604,58 @@ START_TEST(step_source_um_pf_and_none)
 }
 END_TEST
 
+/* runtime.read_results: after the last kernel the host reads every object
+ * some launch wrote -- one prefetch to host of its whole size, in
+ * allocation order -- and nothing else; the objects only read (B) or
+ * never used (C) stay.  With the key off the program ends at its last
+ * kernel.  The same for every unified-memory scheme (here um and rdm). */
+START_TEST(step_source_read_results)
+{
+    static const char *const names[] = {"A", "B", "C", "D"};
+    static const uint64_t sizes[] = {4 * MiB, 2 * MiB, 1 * MiB, 3 * MiB};
+    static const enum rt_policy pol[] = { RT_UM, RT_RDM };
+    for (unsigned i = 0; i < 2; i++)
+        for (int on = 0; on < 2; on++) {
+            mk_wl(4, names, sizes);
+            script[0] = (struct wl_step){ .kind = WL_STEP_KERNEL, .kernel = kern(0, 1024) };
+            script[1] = (struct wl_step){ .kind = WL_STEP_KERNEL, .kernel = kern(1, 1024) };
+            nscript = 2;
+            static struct rt_info ri;
+            memset(&ri, 0, sizeof ri);
+            ri.nregions = 2;
+            ri.site[0] = 10;
+            ri.site[1] = 11;
+            ri.uses[0][0] = ri.uses[0][1] = ri.uses[1][1] = ri.uses[1][3] = true;
+            ri.mode[0][0] = WL_USE_R | WL_USE_W;
+            ri.mode[0][1] = WL_USE_R;
+            ri.mode[1][1] = WL_USE_R;
+            ri.mode[1][3] = WL_USE_W;
+            struct rt_params pp = params(pol[i]);
+            pp.read_results = on;
+            rt = rt_new(&pp, &ri, &wl, 64 * MiB, NULL);
+            struct wl_step s;
+            sim_time delay;
+            unsigned kernels = 0, reads = 0;
+            uint32_t read[4];
+            while (runtime_next_step(rt, &s, 0, &delay)) {
+                if (s.kind == WL_STEP_KERNEL) { ck_assert_uint_eq(reads, 0); kernels++; continue; }
+                if (kernels < 2) continue;      /* rdm's placement before a kernel */
+                ck_assert_int_eq(s.kind, WL_STEP_PREFETCH);
+                ck_assert_int_eq(s.host.dir, WL_TO_HOST);
+                ck_assert_uint_eq(s.host.offset, 0);
+                ck_assert_uint_eq(s.host.bytes, sizes[s.host.alloc]);
+                ck_assert_uint_lt(reads, 4);
+                read[reads++] = s.host.alloc;
+            }
+            ck_assert_uint_eq(kernels, 2);
+            ck_assert_uint_eq(reads, on ? 2 : 0);
+            if (on) { ck_assert_uint_eq(read[0], 0); ck_assert_uint_eq(read[1], 3); }
+            ck_assert(!runtime_next_step(rt, &s, 0, &delay));
+            runtime_free(rt);
+        }
+}
+END_TEST
+
 /* host: pinned at the first use (preferred host + accessed-by), nothing
  * at later launches. */
 START_TEST(host_pins_once)
@@ -699,6 +751,7 @@ int main(void)
     tcase_add_test(tc, step_source_baseline);
     tcase_add_test(tc, step_source_baseline_hoisted);
     tcase_add_test(tc, step_source_um_pf_and_none);
+    tcase_add_test(tc, step_source_read_results);
     tcase_add_test(tc, host_pins_once);
     tcase_add_test(tc, table_rows);
     suite_add_tcase(s, tc);
