@@ -203,36 +203,37 @@ static inline order128 tick_ord(const struct tick *a)
     return (order128)a->t << 64 | a->key;
 }
 
-static inline bool tick_before(const struct tick *a, const struct tick *b)
-{
-    return tick_ord(a) < tick_ord(b);
-}
-
-/* Move entry x up from slot i (a new entry, or one whose time dropped).
+/* Move entry (t, key, c) up from slot i (a new entry, or one whose time dropped).
  * While a component ticks its entry holds the root (run_tick) and nothing
  * is compared with it: an entry for the current time in a domain of lower
  * order may be due before it, and stays a child of the root until the
  * root's new entry is moved down. */
-static void tick_up(struct engine *e, uint32_t i, struct tick x)
+static inline void tick_up(struct engine *e, uint32_t i, sim_time t, uint64_t key,
+                           struct component *c)
 {
+    /* Scalars, not a struct tick by value: the struct went through the
+     * stack and its reload stalled on store forwarding (issue 13). */
     uint32_t top = e->ticking ? 1 : 0;
+    order128 xo = (order128)t << 64 | key;
     while (i > top) {
         uint32_t p = (i - 1) / TICK_ARITY;
-        if (p < top || !tick_before(&x, &e->th[p])) break;
+        if (p < top || xo >= tick_ord(&e->th[p])) break;
         e->th[i] = e->th[p];
         e->th[i].c->hidx = i;
         i = p;
     }
-    e->th[i] = x;
-    x.c->hidx = i;
+    e->th[i].t = t;
+    e->th[i].key = key;
+    e->th[i].c = c;
+    c->hidx = i;
 }
 
-/* Move entry x down from the root (the root's component ticked and asks
- * for a later time, or left: x is then the last entry). */
-static void tick_down(struct engine *e, struct tick last)
+/* Move entry (t, key, c) down from the root (the root's component ticked
+ * and asks for a later time, or left: the entry is then the last one). */
+static void tick_down(struct engine *e, sim_time t, uint64_t key, struct component *c)
 {
     uint32_t i = 0;
-    order128 lo = tick_ord(&last);
+    order128 lo = (order128)t << 64 | key;
     for (;;) {
         uint32_t l = TICK_ARITY * i + 1, end = l + TICK_ARITY, m = l;
         if (l >= e->tn) break;
@@ -249,8 +250,10 @@ static void tick_down(struct engine *e, struct tick last)
         e->th[i].c->hidx = i;
         i = m;
     }
-    e->th[i] = last;
-    last.c->hidx = i;
+    e->th[i].t = t;
+    e->th[i].key = key;
+    e->th[i].c = c;
+    c->hidx = i;
 }
 
 /* ---- ghosts: superseded ticks the old heap would still hold ---- */
@@ -381,7 +384,7 @@ void comp_init(struct component *c, struct engine *e,
     e->comps_tail = &c->next;
 }
 
-void comp_wake_at(struct component *c, sim_time t)
+void comp_wake_slow(struct component *c, sim_time t)
 {
     struct engine *e = c->eng;
     if (t < e->now) t = e->now;
@@ -394,9 +397,8 @@ void comp_wake_at(struct component *c, sim_time t)
     c->next_tick = edge;
     c->tick_key = key;
     if (c == e->ticking) return;          /* its entry is placed after the tick */
-    struct tick x = { edge, key, c };
-    if (c->hidx == NO_SLOT) tick_up(e, e->tn++, x);
-    else tick_up(e, c->hidx, x);          /* earlier than before: only up */
+    if (c->hidx == NO_SLOT) tick_up(e, e->tn++, edge, key, c);
+    else tick_up(e, c->hidx, edge, key, c);   /* earlier than before: only up */
 }
 
 /* The root's component ticks with its entry left at the root (tick_up
@@ -415,11 +417,14 @@ static void run_tick(struct engine *e, sim_time t)
     }
     e->ticking = NULL;
     if (c->next_tick != TIME_NEVER) {
-        tick_down(e, (struct tick){ c->next_tick, c->tick_key, c });
+        tick_down(e, c->next_tick, c->tick_key, c);
         return;
     }
     c->hidx = NO_SLOT;
-    if (--e->tn) tick_down(e, e->th[e->tn]);
+    if (--e->tn) {
+        const struct tick *l = &e->th[e->tn];
+        tick_down(e, l->t, l->key, l->c);
+    }
 }
 
 /* ---- housekeeping: periodic tasks and the watchdog ---- */
@@ -646,10 +651,9 @@ bool mq_push(struct mq *q, void *m, sim_time now, struct component *producer)
     return true;
 }
 
-void *mq_pop(struct mq *q, sim_time now)
+void *mq_pop_head(struct mq *q, sim_time now)
 {
-    void *m = mq_peek(q, now);
-    if (!m) return NULL;
+    void *m = q->msg[q->head];
     if (++q->head == q->cap) q->head = 0;
     q->n--;
     struct component *p = q->blocked;

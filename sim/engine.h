@@ -71,7 +71,14 @@ void comp_init(struct component *c, struct engine *e,
                const struct comp_ops *ops, const char *name,
                const struct domain *dom);
 /* Ensure a tick at the first edge of c's domain at or after t. */
-void comp_wake_at(struct component *c, sim_time t);
+void comp_wake_slow(struct component *c, sim_time t);
+static inline void comp_wake_at(struct component *c, sim_time t)
+{
+    /* A pending tick is never in the past, so one at or before t already
+     * re-decides: most wakes end here, without a call (issue 13). */
+    if (c->next_tick <= t) return;
+    comp_wake_slow(c, t);
+}
 static inline void comp_wake(struct component *c, sim_time now)
 { comp_wake_at(c, now); }
 /* First edge of d at or after t. */
@@ -146,7 +153,11 @@ static inline bool mq_empty(const struct mq *q) { return q->n == 0; }
 /* Head message if visible at `now`, else NULL. */
 static inline void *mq_peek(const struct mq *q, sim_time now)
 { return (q->n && q->ready[q->head] <= now) ? q->msg[q->head] : NULL; }
-void *mq_pop(struct mq *q, sim_time now);
+void *mq_pop_head(struct mq *q, sim_time now);
+/* The head message if visible at `now` (removed), else NULL.  Consumers
+ * drain with while (mq_pop(...)): the last, empty call costs no call. */
+static inline void *mq_pop(struct mq *q, sim_time now)
+{ return mq_peek(q, now) ? mq_pop_head(q, now) : NULL; }
 /* The i-th queued message, 0 = head (dumps). */
 static inline void *mq_at(const struct mq *q, uint32_t i)
 { return q->msg[(q->head + i) % q->cap]; }

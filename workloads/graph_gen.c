@@ -20,6 +20,16 @@ static void permute(struct edge *e, uint64_t n, uint64_t nv, struct rng *r)
     free(p);
 }
 
+/* The least k with k 2^-53 >= t (t 2^53 is exact: a power-of-two scaling). */
+static uint64_t unit_threshold(double t)
+{
+    if (!(t > 0)) return 0;
+    if (t >= 1) return 1ULL << 53;
+    double k = t * 0x1.0p53;
+    uint64_t u = (uint64_t)k;
+    return (double)u < k ? u + 1 : u;
+}
+
 struct graph *graph_rmat(unsigned scale, uint64_t edge_factor, double a,
                          double b, double c, uint64_t seed, bool undirected,
                          bool perm)
@@ -28,12 +38,16 @@ struct graph *graph_rmat(unsigned scale, uint64_t edge_factor, double a,
     struct edge *e = xmalloc((n ? n : 1) * sizeof *e);
     struct rng r;
     rng_seed(&r, seed);
+    /* x = rng_unit = k 2^-53 exactly (k = the top 53 bits), so x >= T is
+     * k >= ceil(T 2^53): the same quadrants, compared as integers. */
+    uint64_t ka = unit_threshold(a), kab = unit_threshold(a + b),
+             kabc = unit_threshold(a + b + c);
     for (uint64_t i = 0; i < n; i++) {
         uint32_t s = 0, d = 0;
         for (unsigned bit = 0; bit < scale; bit++) {
-            double x = rng_unit(&r);
+            uint64_t k = rng_next(&r) >> 11;
             /* quadrants: a (0,0), b (0,1), c (1,0), d (1,1) */
-            unsigned row = x >= a + b, colb = (x >= a && x < a + b) || x >= a + b + c;
+            unsigned row = k >= kab, colb = (k >= ka && k < kab) || k >= kabc;
             s |= row << bit;
             d |= colb << bit;
         }

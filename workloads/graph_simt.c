@@ -20,6 +20,16 @@ static uint32_t slab_get(struct gk_slab *s)
     return s->n++;
 }
 
+/* The smallest resume point and the lanes at it (min-PC reconvergence). */
+static void find_min(struct gk_warp *gw)
+{
+    uint32_t mn = GK_DONE, mask = 0;
+    for (uint32_t l = 0; l < WARP_SIZE; l++) mn = gw->pc[l] < mn ? gw->pc[l] : mn;
+    for (uint32_t l = 0; l < WARP_SIZE; l++) mask |= (uint32_t)(gw->pc[l] == mn) << l;
+    gw->min_pc = mn;
+    gw->at_min = mask;
+}
+
 void gk_warp_start(struct gk_slab *s, void *impl, gk_thread_fn fn,
                    struct warp_ctx *w)
 {
@@ -33,7 +43,9 @@ void gk_warp_start(struct gk_slab *s, void *impl, gk_thread_fn fn,
         L->tid = first + l;
         if (l < w->threads) fn(impl, L);
         else L->pc = GK_DONE;
+        gw->pc[l] = L->pc;
     }
+    find_min(gw);
     w->s[0] = i;
 }
 
@@ -42,10 +54,7 @@ void gk_next_inst(struct gk_slab *s, void *impl, gk_thread_fn fn,
 {
     struct gk_warp *gw = &s->w[w->s[0]];
     for (;;) {
-        uint32_t pc = GK_DONE;
-        for (uint32_t l = 0; l < WARP_SIZE; l++)
-            if (gw->lane[l].pc < pc) pc = gw->lane[l].pc;
-        if (pc == GK_DONE) {
+        if (gw->min_pc == GK_DONE) {
             gw->next_free = s->free;
             s->free = (uint32_t)w->s[0] + 1;
             out->op = INST_EXIT;
@@ -53,9 +62,11 @@ void gk_next_inst(struct gk_slab *s, void *impl, gk_thread_fn fn,
             return;
         }
         out->active = 0;
-        for (uint32_t l = 0; l < WARP_SIZE; l++) {
+        /* The lanes at the smallest pc, in ascending order (each step of a
+         * lane moves only its own pc, and only forward). */
+        for (uint32_t m = gw->at_min; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
             struct gk_lane *L = &gw->lane[l];
-            if (L->pc != pc) continue;
             if (L->on) {
                 out->active |= 1u << l;
                 out->op = (enum inst_op)L->op;
@@ -63,7 +74,9 @@ void gk_next_inst(struct gk_slab *s, void *impl, gk_thread_fn fn,
                 out->addr[l] = L->addr;
             }
             fn(impl, L);
+            gw->pc[l] = L->pc;
         }
+        find_min(gw);
         if (out->active) { out->cycles = 0; return; }
     }
 }
