@@ -141,6 +141,9 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
 {
     struct driver *d = obj;
     const struct run *r = &d->runs[idx];
+    /* A page landing is progress for the watchdog (engine.h): a host step
+     * copying more than sim.watchdog's worth of data retires nothing else. */
+    engine_progress(d->comp.eng);
     drv_map_landed(d, &d->migr[r->first], r->n, now);
     *d->n_mapped += r->n;
     d->inflight -= r->n;

@@ -24,6 +24,7 @@
 static void d2h_landed(void *obj, uint64_t arg, sim_time now)
 {
     struct driver *d = obj;
+    engine_progress(d->comp.eng);          /* a write-back landed */
     drv_wb_end(d, arg, now);
     d->pending_d2h--;
     comp_wake(&d->comp, now);

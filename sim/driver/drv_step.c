@@ -75,6 +75,7 @@ static void d2h_step_landed(void *obj, uint64_t bytes, sim_time now)
 {
     struct driver *d = obj;
     (void)bytes;
+    engine_progress(d->comp.eng);          /* a copy landed (watchdog) */
     d->pending_d2h--;
     comp_wake(&d->comp, now);
 }

@@ -224,6 +224,7 @@ void migr_hold(struct migr *m, uint64_t vpn, uint64_t pfn, sim_time now)
 static void landed(void *obj, uint64_t mv, sim_time now)
 {
     struct migr *m = obj;
+    engine_progress(m->comp.eng);          /* a page landed (watchdog) */
     migr_gddr_page(&m->w, m->mv[mv].pfn, (uint32_t)mv);
     comp_wake(&m->comp, now);
 }

@@ -20,6 +20,7 @@ static void run_landed(void *obj, uint64_t r, sim_time now)
 {
     struct migr *m = obj;
     const struct migr_run *run = &m->runs[r];
+    engine_progress(m->comp.eng);          /* a run landed (watchdog) */
     for (uint32_t k = run->first; k < run->first + run->n; k++)
         migr_gddr_page(&m->w, m->bulk[k].pfn, MV_BULK | k);
     comp_wake(&m->comp, now);

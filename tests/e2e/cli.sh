@@ -45,6 +45,17 @@ check "watchdog names itself and the time" grep -q "internal error in watchdog a
 check "watchdog dumps warps" grep -q "warp .*: memory" "$TMP/err"
 check "watchdog leaves no result" [ ! -e "$TMP/w.h5" ]
 
+# A landed copy is progress: NW 1024 copies its two 1025^2 int matrices
+# (8.4 MB) before the first kernel, over 0.7 ms at PCIe 3.0 x16's ~12 GB/s,
+# in 2 MiB DMAs landing every ~0.17 ms: a 400 us watchdog must not fire
+# (it did while only retired instructions and faults counted).
+"$UVMSIM" run configs/gtx1660.yaml -s workload.kind=nw -s workload.nw.dim=1024 \
+    -s sim.watchdog=400us -o "$TMP/wc.h5" --quiet 2>"$TMP/err"
+check "a host copy longer than sim.watchdog completes" [ $? -eq 0 ]
+first_start=$(h5dump -d /kernels "$TMP/wc.h5" 2>/dev/null | sed -n '/DATA {/,/}/p' | sed -n 5p | tr -d ' ,')
+check "the copy outlasted the watchdog window (first kernel after 400 us)" \
+    [ "${first_start:-0}" -gt 400000000 ]
+
 # Limits end the run early but still write the result, with its status.
 # shellcheck disable=SC2086
 "$UVMSIM" run configs/default.yaml $SMALL -s sim.max_time=50us -o "$TMP/l.h5" >/dev/null 2>"$TMP/err"
