@@ -813,6 +813,9 @@ START_TEST(timeseries_values)
     if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
         ck_assert_int_ge(H5Pget_filter_by_id2(dcpl, H5Z_FILTER_DEFLATE, NULL,
                                               NULL, NULL, 0, NULL, NULL), 0);
+    if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && H5Zfilter_avail(H5Z_FILTER_SHUFFLE) > 0)
+        ck_assert_int_ge(H5Pget_filter_by_id2(dcpl, H5Z_FILTER_SHUFFLE, NULL,
+                                              NULL, NULL, 0, NULL, NULL), 0);
     H5Pclose(dcpl);
     H5Tclose(t);
     H5Dclose(d);
