@@ -150,6 +150,14 @@ void sweep_remove_temp(const struct sweep_dir *d, const char *name, pid_t pid)
     free(p);
 }
 
+/* `sweep point` under scancel or Ctrl-C: the signal reaches this process
+ * and, as a rule, its child at once.  Dying on it would SIGKILL the child
+ * (PR_SET_PDEATHSIG above) before the child removed its temporary result,
+ * so the signal is passed on and the child waited for, as `sweep run` does. */
+static volatile sig_atomic_t point_signal;
+
+static void on_point_signal(int sig) { point_signal = sig; }
+
 int sweep_run_point(struct sweep_dir *d, const char *name, bool force)
 {
     char err[512];
@@ -169,11 +177,34 @@ int sweep_run_point(struct sweep_dir *d, const char *name, bool force)
         printf("%s: already done\n", name);
         return EXIT_OK;
     }
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_point_signal;
+    sigemptyset(&sa.sa_mask);
+    point_signal = 0;
+    sigaction(SIGINT, &sa, &old_int);    /* no SA_RESTART: waitpid returns */
+    sigaction(SIGTERM, &sa, &old_term);
     pid_t pid = sweep_spawn(d, name);
     if (pid < 0) user_error("cannot start a process: %s", strerror(errno));
     int status;
-    while (waitpid(pid, &status, 0) < 0)
+    bool passed_on = false;
+    for (;;) {
+        if (point_signal && !passed_on) {
+            kill(pid, SIGTERM);
+            passed_on = true;
+        }
+        if (waitpid(pid, &status, 0) == pid) break;
         if (errno != EINTR) sim_panic("sweep", 0, "waitpid: %s", strerror(errno));
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (point_signal && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        /* Stopped, not failed: no failure record, and no half result. */
+        sweep_remove_temp(d, name, pid);
+        printf("%s: stopped by %s\n", name,
+               point_signal == SIGINT ? "SIGINT" : "SIGTERM");
+        return 128 + point_signal;
+    }
     char *tail;
     int code = sweep_record(d, name, status, &tail);
     if (code) {

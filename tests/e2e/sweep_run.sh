@@ -183,6 +183,37 @@ before=$(stat_of "$TMP/s/points/fifo_75pct_thrashing_256.h5")
 check "sweep point --force reruns it" [ "$(stat_of "$TMP/s/points/fifo_75pct_thrashing_256.h5")" != "$before" ]
 "$UVMSIM" sweep point "$TMP/s" nosuch 2>"$TMP/e"
 check "sweep point of an unknown name: exit 2" [ $? -eq 2 ] && grep -q "no point named 'nosuch'" "$TMP/e"
+# scancel: SIGTERM reaches the task's `sweep point` and its `uvmsim run` at
+# once.  The point must not SIGKILL its child (PR_SET_PDEATHSIG) before the
+# child removed its temporary result, nor record the stop as a failure.
+# The point runs for seconds (32768 pages, 4 passes at 50 %).
+cat >"$TMP/long.yaml" <<YAML
+base: $PWD/configs/default.yaml
+set:
+  workload.kind: pattern
+  workload.pattern.pages: 32768
+  workload.pattern.passes: 4
+  gpu.memory.fraction: 50%
+axes:
+  driver.eviction: [lru]
+name: "long_{driver.eviction}"
+YAML
+"$UVMSIM" sweep slurm "$TMP/long.yaml" -o "$TMP/sc" --dry-run >/dev/null 2>&1
+"$UVMSIM" sweep point "$TMP/sc" long_lru >"$TMP/sc.out" 2>&1 &
+pid=$!
+i=0
+while [ -z "$(find "$TMP/sc/points" -name '*.tmp.*' 2>/dev/null)" ] && [ $i -lt 6000 ]; do
+    sleep 0.01; i=$((i + 1))
+done
+child=$(pgrep -P $pid)
+kill -TERM $pid $child
+wait $pid
+rc=$?
+sleep 0.2
+check "scancel of a point (child ${child:-none}): exit 143" [ $rc -eq 143 ] && [ -n "$child" ]
+check "scancel of a point: says so" grep -q "long_lru: stopped by SIGTERM" "$TMP/sc.out"
+check "scancel of a point: no temporary, no result, no failure record" no_temps "$TMP/sc" &&
+    [ "$(count_results "$TMP/sc")" -eq 0 ] && [ ! -e "$TMP/sc/logs/long_lru.failed" ]
 "$UVMSIM" sweep merge "$TMP/s" >"$TMP/m.out" 2>&1
 check "merge of a partial sweep: exit 1" [ $? -eq 1 ]
 check "merge says what is missing" grep -q "^merge: 1 of $N points" "$TMP/m.out" &&
