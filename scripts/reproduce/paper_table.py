@@ -241,9 +241,12 @@ def hpe_sens(df):
         chosen = {}
         for w in works:
             for m in FRACS:
-                ok = [(t[(w, m, s, float(default))], s) for s in strategies if (w, m, s, float(default)) in t]
+                # Ties (nothing evicted) go to MRU-C, HPE's strategy for
+                # the regular class.
+                ok = [(t[(w, m, s, float(default))], s != "mru-c", s) for s in strategies
+                      if (w, m, s, float(default)) in t]
                 if ok:
-                    chosen[(w, m)] = min(ok)[1]
+                    chosen[(w, m)] = min(ok)[2]
 
         def sp(w, m, v):
             s = chosen.get((w, m))
@@ -300,7 +303,7 @@ def hpe_sens(df):
                 print(f"\n{int(m * 100)} %: overall 64 vs 32 {f3(a[(m, 64.0)])}, 128 vs 32 "
                       f"{f3(a[(m, 128.0)])} (paper: both slightly above 1)")
                 for w in ("srad", "stencil"):
-                    if w in works:
+                    if w in works and all(sp(w, m, v) == sp(w, m, v) for v in values):
                         best = max(values, key=lambda v: sp(w, m, v))
                         worst = min(values, key=lambda v: sp(w, m, v))
                         print(f"  {HPE_ABBR[w]}: best {fmt(best)}, worst {fmt(worst)}"
