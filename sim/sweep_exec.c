@@ -150,14 +150,25 @@ void sweep_remove_temp(const struct sweep_dir *d, const char *name, pid_t pid)
     free(p);
 }
 
+volatile sig_atomic_t sweep_stop_signal;
+
+static void on_stop_signal(int sig) { sweep_stop_signal = sig; }
+
+void sweep_catch_signals(struct sigaction *old_int, struct sigaction *old_term)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sweep_stop_signal = 0;
+    sigaction(SIGINT, &sa, old_int);    /* no SA_RESTART: waitpid returns */
+    sigaction(SIGTERM, &sa, old_term);
+}
+
 /* `sweep point` under scancel or Ctrl-C: the signal reaches this process
  * and, as a rule, its child at once.  Dying on it would SIGKILL the child
  * (PR_SET_PDEATHSIG above) before the child removed its temporary result,
  * so the signal is passed on and the child waited for, as `sweep run` does. */
-static volatile sig_atomic_t point_signal;
-
-static void on_point_signal(int sig) { point_signal = sig; }
-
 int sweep_run_point(struct sweep_dir *d, const char *name, bool force)
 {
     char err[512];
@@ -177,19 +188,14 @@ int sweep_run_point(struct sweep_dir *d, const char *name, bool force)
         printf("%s: already done\n", name);
         return EXIT_OK;
     }
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_point_signal;
-    sigemptyset(&sa.sa_mask);
-    point_signal = 0;
-    sigaction(SIGINT, &sa, &old_int);    /* no SA_RESTART: waitpid returns */
-    sigaction(SIGTERM, &sa, &old_term);
+    struct sigaction old_int, old_term;
+    sweep_catch_signals(&old_int, &old_term);
     pid_t pid = sweep_spawn(d, name);
     if (pid < 0) user_error("cannot start a process: %s", strerror(errno));
     int status;
     bool passed_on = false;
     for (;;) {
-        if (point_signal && !passed_on) {
+        if (sweep_stop_signal && !passed_on) {
             kill(pid, SIGTERM);
             passed_on = true;
         }
@@ -198,12 +204,12 @@ int sweep_run_point(struct sweep_dir *d, const char *name, bool force)
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (point_signal && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+    if (sweep_stop_signal && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
         /* Stopped, not failed: no failure record, and no half result. */
         sweep_remove_temp(d, name, pid);
         printf("%s: stopped by %s\n", name,
-               point_signal == SIGINT ? "SIGINT" : "SIGTERM");
-        return 128 + point_signal;
+               sweep_stop_signal == SIGINT ? "SIGINT" : "SIGTERM");
+        return 128 + sweep_stop_signal;
     }
     char *tail;
     int code = sweep_record(d, name, status, &tail);

@@ -2,6 +2,7 @@
 #ifndef UVMSIM_SWEEP_INT_H
 #define UVMSIM_SWEEP_INT_H
 
+#include <signal.h>
 #include <sys/types.h>
 #include "sweep.h"
 
@@ -74,6 +75,11 @@ int sweep_record(const struct sweep_dir *d, const char *name, int status,
                  char **tail);
 /* Removes the temporary result a killed child PID left. */
 void sweep_remove_temp(const struct sweep_dir *d, const char *name, pid_t pid);
+/* SIGINT/SIGTERM while points run (sweep run, sweep point): the signal
+ * number lands in sweep_stop_signal (reset to 0 here) and waitpid returns
+ * (no SA_RESTART); the previous actions go to *old_int, *old_term. */
+extern volatile sig_atomic_t sweep_stop_signal;
+void sweep_catch_signals(struct sigaction *old_int, struct sigaction *old_term);
 
 /* ---- merge (sweep_copy.c, sweep_table.c) ---- */
 

@@ -16,10 +16,6 @@
 /* How often the bar is redrawn while nothing finishes. */
 #define TICK_NS 100000000L
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig) { stop_signal = sig; }
-
 static double now(void)
 {
     struct timespec ts;
@@ -167,16 +163,6 @@ static size_t *to_run(const struct sweep *s, struct sweep_dir *d, bool force,
     return todo;
 }
 
-static void catch_signals(struct sigaction *old_int, struct sigaction *old_term)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, old_int);    /* no SA_RESTART: waitpid returns */
-    sigaction(SIGTERM, &sa, old_term);
-}
-
 int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
                     bool force, FILE *out)
 {
@@ -199,19 +185,18 @@ int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
     fflush(out);
 
     struct sigaction old_int, old_term;
-    stop_signal = 0;
-    catch_signals(&old_int, &old_term);
+    sweep_catch_signals(&old_int, &old_term);
     size_t next = 0;
     bool stopping = false;
-    while ((next < ntodo && !stop_signal) || r.running > 0) {
-        if (stop_signal && !stopping) {
+    while ((next < ntodo && !sweep_stop_signal) || r.running > 0) {
+        if (sweep_stop_signal && !stopping) {
             stopping = true;
             stop_children(&r);
         }
-        while (!stop_signal && r.running < (size_t)jobs && next < ntodo)
-            if (!start(&r, todo[next++])) stop_signal = SIGTERM;
+        while (!sweep_stop_signal && r.running < (size_t)jobs && next < ntodo)
+            if (!start(&r, todo[next++])) sweep_stop_signal = SIGTERM;
         if (r.tty) draw_bar(&r);
-        if (r.running) reap(&r, stop_signal != 0);
+        if (r.running) reap(&r, sweep_stop_signal != 0);
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
@@ -223,11 +208,11 @@ int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
     free(todo);
 
     int rc = r.failed ? SWEEP_EXIT_INCOMPLETE : EXIT_OK;
-    if (stop_signal) {
+    if (sweep_stop_signal) {
         fprintf(out, "sweep: interrupted; %zu of %zu points not run (the same "
                 "command goes on where this one stopped)\n",
                 ntodo - r.finished, ntodo);
-        return 128 + stop_signal;
+        return 128 + sweep_stop_signal;
     }
     fprintf(out, "sweep: ran %zu points, %zu failed\n", r.finished, r.failed);
     int m = sweep_merge(d, out, err, sizeof err);
