@@ -203,12 +203,20 @@ HPE_SENS = [
     ("interval length (Fig. 8)", "driver.evict.hpe.interval", 64, 32),
     ("ratio1 threshold (Sec. V-A)", "driver.evict.hpe.ratio1", 0.3, 0.3),
     ("transfer interval (Sec. V-A, not shown)", "gmmu.hir.transfer_faults", 16, 16),
-    ("HIR entries x ways (Sec. V-A)", "gmmu.hir.entries", 1024, 1024),
+    ("HIR entries x ways (Sec. V-A)", ("gmmu.hir.entries", "gmmu.hir.assoc"), (1024, 8), (1024, 8)),
 ]
 # Sec. V-A: "the three page set sizes have performance difference within
 # 10%", "the three interval lengths have performance difference within 12%".
 HPE_SENS_SPREAD = {"driver.evict.hpe.set_pages": 1.10, "driver.evict.hpe.interval": 1.12}
 TYPES = ("I", "II", "III", "IV", "V", "VI")
+
+
+def _tup(x):
+    return tuple(float(v) for v in (x if isinstance(x, tuple) else (x,)))
+
+
+def _fmt(v):
+    return "x".join(f"{x:g}" for x in v)
 
 
 def hpe_sens(df):
@@ -217,6 +225,7 @@ def hpe_sens(df):
     and overall geometric means, the spread the paper bounds, and the
     statements the text makes about each study.
 
+    A study's value is one key or a tuple of keys (HIR entries x ways).
     Where the sweep runs both strategies with adjustment off (set size,
     interval: "selected an appropriate eviction strategy for each
     application manually before simulation"), each workload keeps one
@@ -224,17 +233,22 @@ def hpe_sens(df):
     choice is made once per application as the paper's was, not per point.
     """
     sk = "driver.evict.hpe.strategy"
-    for title, col, default, norm in HPE_SENS:
-        if col not in df.columns or df[col].nunique() < 2:
+    for title, cols, default, norm in HPE_SENS:
+        cols = cols if isinstance(cols, tuple) else (cols,)
+        col, default, norm = cols[0], _tup(default), _tup(norm)
+        if any(c not in df.columns for c in cols):
             continue
         sub = df
-        if col == "gmmu.hir.entries" and "gmmu.hir.assoc" in df.columns:
-            sub = df[df["gmmu.hir.assoc"].astype(float) == 8]
-        values = sorted({float(v) for v in sub[col]})
+
+        def val(r):
+            return tuple(float(r[c]) for c in cols)
+        values = sorted({val(r) for _, r in sub.iterrows()})
+        if len(values) < 2:
+            continue
         t = {}
         for _, r in sub.iterrows():
             k = (r["workload.kind"], round(float(r["gpu.memory.fraction"]), 4),
-                 r[sk] if sk in sub.columns else "-", float(r[col]))
+                 r[sk] if sk in sub.columns else "-", val(r))
             t[k] = float(r["sim_time_ps"])
         strategies = sorted({k[2] for k in t})
         works = [w for w in HPE_TYPE if any(k[0] == w for k in t)]
@@ -243,21 +257,28 @@ def hpe_sens(df):
             for m in FRACS:
                 # Ties (nothing evicted) go to MRU-C, HPE's strategy for
                 # the regular class.
-                ok = [(t[(w, m, s, float(default))], s != "mru-c", s) for s in strategies
-                      if (w, m, s, float(default)) in t]
+                ok = [(t[(w, m, s, default)], s != "mru-c", s) for s in strategies
+                      if (w, m, s, default) in t]
                 if ok:
                     chosen[(w, m)] = min(ok)[2]
 
         def sp(w, m, v):
             s = chosen.get((w, m))
-            a, b = t.get((w, m, s, float(norm))), t.get((w, m, s, v))
+            a, b = t.get((w, m, s, norm)), t.get((w, m, s, v))
             return a / b if a and b else float("nan")
 
-        def fmt(v):
-            return f"{v:g}"
-        print(f"\n### HPE {title}: speedup over {col.split('.')[-1]} = {fmt(norm)}, 75 % / 50 %\n")
+        def row(w, m, v):
+            s = chosen.get((w, m))
+            r = sub[(sub["workload.kind"] == w) & (sub["gpu.memory.fraction"].astype(float).round(4) == m)]
+            r = r[[val(x) == v for _, x in r.iterrows()]]
+            if sk in sub.columns:
+                r = r[r[sk] == s]
+            return r.iloc[0] if len(r) else None
+
+        name = " x ".join(c.split(".")[-1] for c in cols)
+        print(f"\n### HPE {title}: speedup over {name} = {_fmt(norm)}, 75 % / 50 %\n")
         head = "| workload | type |" + ("" if len(strategies) < 2 else " strategy |")
-        print(head + "".join(f" {fmt(v)} |" for v in values))
+        print(head + "".join(f" {_fmt(v)} |" for v in values))
         print("|---|---|" + ("" if len(strategies) < 2 else "---|") + "---:|" * len(values))
         for w in works:
             st = "" if len(strategies) < 2 else f" {chosen.get((w, 0.75), '-')} / {chosen.get((w, 0.5), '-')} |"
@@ -300,33 +321,67 @@ def hpe_sens(df):
             # performs worst for STN".
             for m in FRACS:
                 a = rows[None]
-                print(f"\n{int(m * 100)} %: overall 64 vs 32 {f3(a[(m, 64.0)])}, 128 vs 32 "
-                      f"{f3(a[(m, 128.0)])} (paper: both slightly above 1)")
+                print(f"\n{int(m * 100)} %: overall 64 vs 32 {f3(a[(m, (64.0,))])}, 128 vs 32 "
+                      f"{f3(a[(m, (128.0,))])} (paper: both slightly above 1)")
                 for w in ("srad", "stencil"):
                     if w in works and all(sp(w, m, v) == sp(w, m, v) for v in values):
                         best = max(values, key=lambda v: sp(w, m, v))
                         worst = min(values, key=lambda v: sp(w, m, v))
-                        print(f"  {HPE_ABBR[w]}: best {fmt(best)}, worst {fmt(worst)}"
+                        print(f"  {HPE_ABBR[w]}: best {_fmt(best)}, worst {_fmt(worst)}"
                               f" (paper: 128 {'best' if w == 'srad' else 'worst'})")
         if col in ("driver.evict.hpe.set_pages", "driver.evict.hpe.ratio1") and "evict.hpe.ratio1" in sub.columns:
             # Sec. V-A: at set size 32 "the ratio1 of some regular applications
-            # is higher, making it difficult for classification".
-            print(f"\nratio1 at first fill (75 %) and class per {col.split('.')[-1]}:\n")
-            print("| workload |" + "".join(f" {fmt(v)} |" for v in values))
-            print("|---|" + "---|" * len(values))
+            # is higher, making it difficult for classification"; the
+            # threshold 0.3 makes KMN and SAD irregular#2 and SGM regular.
+            print(f"\nratio1 at first fill (75 %) and class per {name}:\n")
+            print("| workload |" + "".join(f" {_fmt(v)} |" for v in values) + " paper (Secs. IV-E, V-A) |")
+            print("|---|" + "---|" * len(values) + "---|")
             for w in works:
                 cells = []
                 for v in values:
-                    r = sub[(sub["workload.kind"] == w) & (sub[col].astype(float) == v)
-                            & (sub["gpu.memory.fraction"].astype(float).round(4) == 0.75)]
-                    if sk in sub.columns:
-                        r = r[r[sk] == chosen.get((w, 0.75))]
-                    if len(r) and r.iloc[0]["evict.hpe.ratio1"] == r.iloc[0]["evict.hpe.ratio1"]:
-                        c = CLASS.get(int(r.iloc[0]["evict.hpe.class"]), "-")
-                        cells.append(f"{float(r.iloc[0]['evict.hpe.ratio1']):.3f} {c}")
+                    r = row(w, 0.75, v)
+                    if r is not None and r["evict.hpe.ratio1"] == r["evict.hpe.ratio1"]:
+                        c = CLASS.get(int(r["evict.hpe.class"]), "-")
+                        cells.append(f"{float(r['evict.hpe.ratio1']):.3f} {c}")
                     else:
                         cells.append("-")
+                print(f"| {HPE_ABBR[w]} |" + "".join(f" {c} |" for c in cells)
+                      + f" {HPE_CLASS.get(w, '-')} |")
+            if col == "driver.evict.hpe.ratio1":
+                for m in FRACS:
+                    flips = []
+                    for w in works:
+                        cs = [row(w, m, v) for v in values]
+                        cs = [CLASS.get(int(r["evict.hpe.class"]), "-") for r in cs if r is not None]
+                        if len(set(cs)) > 1:
+                            flips.append(f"{HPE_ABBR[w]} ({' / '.join(cs)})")
+                    print(f"\n{int(m * 100)} %: class changes with the threshold: "
+                          f"{', '.join(flips) or 'none'}")
+        if "gmmu.hir.lost" in sub.columns and col == "gmmu.hir.entries":
+            # Sec. V-A: "an 8-way associative HIR with 1024 entries avoids way
+            # conflicts in the simulations for most applications (except MVT)".
+            print("\nWalk hits lost to HIR way conflicts, % of the hits the HIR saw (75 % / 50 %):\n")
+            print("| workload |" + "".join(f" {_fmt(v)} |" for v in values))
+            print("|---|" + "---:|" * len(values))
+            lost = {}
+            for w in works:
+                cells = []
+                for v in values:
+                    pair = []
+                    for m in FRACS:
+                        r = row(w, m, v)
+                        if r is None:
+                            pair.append("-")
+                            continue
+                        n, rec = float(r["gmmu.hir.lost"]), float(r["gmmu.hir.records"])
+                        lost[(w, m, v)] = n
+                        pair.append(f"{100 * n / (n + rec):.2f}" if n + rec else "0")
+                    cells.append(" / ".join(pair))
                 print(f"| {HPE_ABBR[w]} |" + "".join(f" {c} |" for c in cells))
+            for m in FRACS:
+                ws = [HPE_ABBR[w] for w in works if lost.get((w, m, default), 0) > 0]
+                print(f"\n{int(m * 100)} %: workloads losing hits at {_fmt(default)}: "
+                      f"{', '.join(ws) or 'none'} (paper: MVT only)")
 
 
 # Park et al. Sec. III: what the text states.  The speed-ups and the
