@@ -452,7 +452,7 @@ def cyclic(dfs, out):
         detail = ", ".join(f"{k} {f3(sworst[k])} vs {f3(worst[k])}" for k in ks)
         print(f"| shuffling: less or no slowdown than pinning (worst shuffle vs worst pin: {detail}) "
               f"| | | {'yes' if ok else 'no'} |")
-        print(f"| shuffling: smaller gains than pinning (best shuffle vs best pin: "
+        print("| shuffling: smaller gains than pinning (best shuffle vs best pin: "
               + ", ".join(f"{k} {f3(sbest[k])} vs {f3(best[k])}" for k in ks)
               + f") | | | {'yes' if all(sbest[k] <= best[k] for k in ks) else 'no'} |")
     if out:
