@@ -15,7 +15,6 @@ whether the claim is reproduced: in the thesis's direction and within
 a workload does the same work).
 """
 import argparse
-import math
 import os
 import sys
 

@@ -229,7 +229,7 @@ def fig67(df, base_df, vt, rows):
             ("zcfalse_30us", "RO 30 us"), ("zcfalse_40us", "RO 40 us"))
     perf = {(w, c): ratio(base.get((w, "all_none"), float("nan")), t.get((w, k), float("nan")))
             for w in works for k, c in cols}
-    g = table(works, cols, perf, "### Fig. 6.7: promiscuous read-only caching on RC + CC + VT, "
+    table(works, cols, perf, "### Fig. 6.7: promiscuous read-only caching on RC + CC + VT, "
               "performance relative to HW CC")
     star = [w for w in works if w not in SLOW_RO]
     gs = {c: gmean([perf[(w, c)] for w in star]) for _, c in cols}
