@@ -384,6 +384,58 @@ def hpe_sens(df):
                       f"{', '.join(ws) or 'none'} (paper: MVT only)")
 
 
+def hpe_class_vs_hand(dfs):
+    """Sec. V-A chose the ratio1 threshold by whether each class's strategy
+    suits the application: "LRU performs better than MRU-C for KMN" (so
+    irregular#2, LRU, is right), "LRU performs similarly to MRU-C for SGM"
+    (so regular, MRU-C, is acceptable).  With a threshold sweep and a sweep
+    that runs both strategies by hand (set-size or interval study), this
+    prints, per workload, the hand-run MRU-C / LRU time at the default
+    values, and per threshold whether the class's first strategy (regular:
+    MRU-C; irregular#1 and #2: LRU) is the faster one."""
+    thr = [d for d in dfs if "driver.evict.hpe.ratio1" in d.attrs.get("axes", [])]
+    hand = [d for d in dfs if "driver.evict.hpe.strategy" in d.attrs.get("axes", [])]
+    if not thr or not hand:
+        return
+    thr, hand = thr[0], hand[0]
+    for col, v in (("driver.evict.hpe.set_pages", 16), ("driver.evict.hpe.interval", 64)):
+        if col in hand.columns:
+            hand = hand[hand[col].astype(float) == v]
+    ht = {(r["workload.kind"], round(float(r["gpu.memory.fraction"]), 4), r["driver.evict.hpe.strategy"]):
+          float(r["sim_time_ps"]) for _, r in hand.iterrows()}
+    cls = {(r["workload.kind"], round(float(r["gpu.memory.fraction"]), 4), float(r["driver.evict.hpe.ratio1"])):
+           int(r["evict.hpe.class"]) for _, r in thr.iterrows()}
+    values = sorted({k[2] for k in cls})
+    works = [w for w in HPE_TYPE if any(k[0] == w for k in cls) and any(k[0] == w for k in ht)]
+    print("\n### HPE classes against the strategy chosen by hand (Sec. V-A, threshold)\n")
+    print("MRU-C / LRU: time under MRU-C over time under LRU, adjustment off, ideal feed, defaults "
+          "(above 1: LRU faster).  Per threshold: the class, and whether its first strategy "
+          "(regular: MRU-C, irregular: LRU) is the faster one by hand.\n")
+    print("| workload | memory | MRU-C / LRU |" + "".join(f" {v:g} |" for v in values))
+    print("|---|---|---:|" + "---|" * len(values))
+    right = {(m, v): [0, 0] for m in FRACS for v in values}
+    for w in works:
+        for m in FRACS:
+            a, b = ht.get((w, m, "mru-c")), ht.get((w, m, "lru"))
+            if not a or not b:
+                continue
+            q = a / b
+            cells = []
+            for v in values:
+                c = cls.get((w, m, v))
+                if c is None or c == 0:
+                    cells.append("-")
+                    continue
+                ok = q == 1 or (c == 1) == (q < 1)   # a tie (nothing evicted) suits either
+                right[(m, v)][0] += ok
+                right[(m, v)][1] += 1
+                cells.append(f"{CLASS[c]} {'right' if ok else 'wrong'}")
+            print(f"| {HPE_ABBR[w]} | {int(m * 100)} % | {q:.3f} |" + "".join(f" {c} |" for c in cells))
+    for m in FRACS:
+        print(f"\n{int(m * 100)} %: class's strategy the faster by hand: "
+              + ", ".join(f"{right[(m, v)][0]} of {right[(m, v)][1]} at {v:g}" for v in values))
+
+
 # Park et al. Sec. III: what the text states.  The speed-ups and the
 # anomalies are pinning's ("The maximum speedup by page pinning,
 # approximately 40% to 50%"; anomalies "caused by pinning pages that are not
@@ -488,8 +540,10 @@ def main():
     if a.paper == "hpe":
         hpe(load_sweep(a.sweeps[0]), a.output)
     elif a.paper == "hpe-sens":
-        for sw in a.sweeps:
-            hpe_sens(load_sweep(sw))
+        dfs = [load_sweep(sw) for sw in a.sweeps]
+        for df in dfs:
+            hpe_sens(df)
+        hpe_class_vs_hand(dfs)
     else:
         cyclic([(s, load_sweep(s)) for s in a.sweeps], a.output)
 

@@ -11,7 +11,7 @@ if ! $PY -c "import h5py, pandas" 2>/dev/null; then
     exit 1
 fi
 ROOT=$(pwd)
-sweep() {   # name axis-lines...
+sweep() {   # name axis-lines... (more "set:" lines in $SET)
     n=$1; shift
     { echo "base: $ROOT/configs/hpe-table1.yaml"
       echo "set:"
@@ -19,6 +19,7 @@ sweep() {   # name axis-lines...
       echo "  workload.mvt.n: 512"
       echo "  workload.hotspot.rows: 256"
       echo "  workload.hotspot.cols: 256"
+      [ -z "${SET:-}" ] || echo "$SET"
       echo "axes:"
       echo "  gpu.memory.fraction: [75%, 50%]"
       echo "  workload.kind: [hotspot, mvt]"
@@ -113,5 +114,45 @@ for r in p:
 print("ok")
 PYEOF
 check "threshold table: class is irregular#2 exactly above the threshold; flips and cells agree with the file" grep -q '^ok$' "$TMP/py"
+grep -q '^ok$' "$TMP/py" || cat "$TMP/py"
+
+# Both strategies by hand (adjustment off, ideal feed) beside the threshold
+# sweep: per threshold, is the class's first strategy (regular: MRU-C,
+# irregular: LRU) the faster one by hand?
+SET="  driver.evict.hpe.adjust: false
+  driver.evict.hpe.hit_feed: ideal" sweep hand "  driver.evict.hpe.strategy: [mru-c, lru]"
+check "reduced hand-strategy sweep runs (8 points)" grep -q "^merge: 8 of 8 points" "$TMP/hand.out"
+$PY scripts/reproduce/paper_table.py hpe-sens "$TMP/thr/sweep.h5" "$TMP/hand/sweep.h5" >"$TMP/both.md" 2>"$TMP/err"
+check "paper_table.py hpe-sens exits 0 on threshold + hand sweeps" [ $? -eq 0 ]
+cat "$TMP/err"
+$PY - "$TMP/thr/sweep.h5" "$TMP/hand/sweep.h5" "$TMP/both.md" >"$TMP/py" 2>&1 <<'PYEOF'
+import sys, h5py
+def pts(p):
+    with h5py.File(p, "r") as f:
+        return f["points"][:]
+cls = {(r["workload.kind"].decode(), round(float(r["gpu.memory.fraction"]), 2),
+        float(r["driver.evict.hpe.ratio1"])): int(r["evict.hpe.class"]) for r in pts(sys.argv[1])}
+t = {(r["workload.kind"].decode(), round(float(r["gpu.memory.fraction"]), 2),
+      r["driver.evict.hpe.strategy"].decode()): float(r["sim_time_ps"]) for r in pts(sys.argv[2])}
+md = open(sys.argv[3]).read().split("### HPE classes against")[1]
+for m, pct in ((0.75, "75"), (0.5, "50")):
+    want = []
+    for v in (0.3, 1.0):
+        n = 0
+        for w in ("hotspot", "mvt"):
+            mru, lru = t[(w, m, "mru-c")], t[(w, m, "lru")]
+            fast = "either" if mru == lru else "mru-c" if mru < lru else "lru"
+            strat = "mru-c" if cls[(w, m, v)] == 1 else "lru"
+            n += fast in ("either", strat)
+        want.append(f"{n} of 2 at {v:g}")
+    line = [l for l in md.splitlines() if l.startswith(f"{pct} %: class's strategy the faster by hand:")][0]
+    assert line.split("by hand: ")[1] == ", ".join(want), (line, want)
+    for w, ab in (("hotspot", "HOT"), ("mvt", "MVT")):
+        row = [l for l in md.splitlines() if l.startswith(f"| {ab} | {pct} % |")][0].split("|")
+        q = t[(w, m, "mru-c")] / t[(w, m, "lru")]
+        assert abs(float(row[3]) - q) <= 5e-4 * q, (row, q)
+print("ok")
+PYEOF
+check "class-vs-hand table: MRU-C/LRU ratios and the per-threshold counts agree with the files" grep -q '^ok$' "$TMP/py"
 grep -q '^ok$' "$TMP/py" || cat "$TMP/py"
 [ "$FAILS" -eq 0 ]
