@@ -25,14 +25,21 @@ sweep() {   # name axis-lines... (more "set:" lines in $SET)
       echo "  workload.kind: [hotspot, mvt]"
       for l in "$@"; do echo "$l"; done; } >"$TMP/$n.yaml"
     "$UVMSIM" sweep run "$TMP/$n.yaml" -o "$TMP/$n" >"$TMP/$n.out" 2>&1
+    check "reduced $n sweep runs (8 points)" grep -q "^merge: 8 of 8 points" "$TMP/$n.out"
+}
+table() {   # out.md sweep-names...: paper_table.py hpe-sens on them
+    out=$1; shift
+    files=""
+    for n in "$@"; do files="$files $TMP/$n/sweep.h5"; done
+    # shellcheck disable=SC2086
+    $PY scripts/reproduce/paper_table.py hpe-sens $files >"$TMP/$out" 2>"$TMP/err"
+    check "paper_table.py hpe-sens exits 0 on $*" [ $? -eq 0 ]
+    cat "$TMP/err"
 }
 
 # HIR: 16 entries direct-mapped against the paper's 1024 x 8.
 sweep hir "zip:" "  - gmmu.hir.entries: [16, 1024]" "    gmmu.hir.assoc: [1, 8]"
-check "reduced HIR sweep runs (8 points)" grep -q "^merge: 8 of 8 points" "$TMP/hir.out"
-$PY scripts/reproduce/paper_table.py hpe-sens "$TMP/hir/sweep.h5" >"$TMP/hir.md" 2>"$TMP/err"
-check "paper_table.py hpe-sens exits 0 on the HIR sweep" [ $? -eq 0 ]
-cat "$TMP/err"
+table hir.md hir
 
 $PY - "$TMP/hir/sweep.h5" "$TMP/hir.md" >"$TMP/py" 2>&1 <<'PYEOF'
 import sys, h5py
@@ -77,10 +84,7 @@ grep -q '^ok$' "$TMP/py" || cat "$TMP/py"
 # Threshold: the paper's 0.3 against 1.  Table III: irregular#2 exactly
 # when ratio1 > threshold (HOT's ratio1 lies between the two here).
 sweep thr "  driver.evict.hpe.ratio1: [0.3, 1]"
-check "reduced threshold sweep runs (8 points)" grep -q "^merge: 8 of 8 points" "$TMP/thr.out"
-$PY scripts/reproduce/paper_table.py hpe-sens "$TMP/thr/sweep.h5" >"$TMP/thr.md" 2>"$TMP/err"
-check "paper_table.py hpe-sens exits 0 on the threshold sweep" [ $? -eq 0 ]
-cat "$TMP/err"
+table thr.md thr
 $PY - "$TMP/thr/sweep.h5" "$TMP/thr.md" >"$TMP/py" 2>&1 <<'PYEOF'
 import sys, h5py
 with h5py.File(sys.argv[1], "r") as f:
@@ -121,10 +125,7 @@ grep -q '^ok$' "$TMP/py" || cat "$TMP/py"
 # irregular: LRU) the faster one by hand?
 SET="  driver.evict.hpe.adjust: false
   driver.evict.hpe.hit_feed: ideal" sweep hand "  driver.evict.hpe.strategy: [mru-c, lru]"
-check "reduced hand-strategy sweep runs (8 points)" grep -q "^merge: 8 of 8 points" "$TMP/hand.out"
-$PY scripts/reproduce/paper_table.py hpe-sens "$TMP/thr/sweep.h5" "$TMP/hand/sweep.h5" >"$TMP/both.md" 2>"$TMP/err"
-check "paper_table.py hpe-sens exits 0 on threshold + hand sweeps" [ $? -eq 0 ]
-cat "$TMP/err"
+table both.md thr hand
 $PY - "$TMP/thr/sweep.h5" "$TMP/hand/sweep.h5" "$TMP/both.md" >"$TMP/py" 2>&1 <<'PYEOF'
 import sys, h5py
 def pts(p):
