@@ -384,6 +384,11 @@ def hpe_sens(df):
                       f"{', '.join(ws) or 'none'} (paper: MVT only)")
 
 
+# Sec. V-A calls two strategies' performance "similar" (SGM, SAD) without
+# a number; within 1 % the class is counted as neither right nor wrong.
+SIMILAR = 0.01
+
+
 def hpe_class_vs_hand(dfs):
     """Sec. V-A chose the ratio1 threshold by whether each class's strategy
     suits the application: "LRU performs better than MRU-C for KMN" (so
@@ -392,7 +397,8 @@ def hpe_class_vs_hand(dfs):
     that runs both strategies by hand (set-size or interval study), this
     prints, per workload, the hand-run MRU-C / LRU time at the default
     values, and per threshold whether the class's first strategy (regular:
-    MRU-C; irregular#1 and #2: LRU) is the faster one."""
+    MRU-C; irregular#1 and #2: LRU) is the faster one: right, wrong, or
+    similar (the two within SIMILAR)."""
     thr = [d for d in dfs if "driver.evict.hpe.ratio1" in d.attrs.get("axes", [])]
     hand = [d for d in dfs if "driver.evict.hpe.strategy" in d.attrs.get("axes", [])]
     if not thr or not hand:
@@ -410,10 +416,11 @@ def hpe_class_vs_hand(dfs):
     print("\n### HPE classes against the strategy chosen by hand (Sec. V-A, threshold)\n")
     print("MRU-C / LRU: time under MRU-C over time under LRU, adjustment off, ideal feed, defaults "
           "(above 1: LRU faster).  Per threshold: the class, and whether its first strategy "
-          "(regular: MRU-C, irregular: LRU) is the faster one by hand.\n")
+          f"(regular: MRU-C, irregular: LRU) is the faster one by hand (similar: within {SIMILAR:.0%}).\n")
     print("| workload | memory | MRU-C / LRU |" + "".join(f" {v:g} |" for v in values))
     print("|---|---|---:|" + "---|" * len(values))
-    right = {(m, v): [0, 0] for m in FRACS for v in values}
+    verdicts = ("right", "similar", "wrong")
+    count = {(m, v): dict.fromkeys(verdicts, 0) for m in FRACS for v in values}
     for w in works:
         for m in FRACS:
             a, b = ht.get((w, m, "mru-c")), ht.get((w, m, "lru"))
@@ -426,14 +433,13 @@ def hpe_class_vs_hand(dfs):
                 if c is None or c == 0:
                     cells.append("-")
                     continue
-                ok = q == 1 or (c == 1) == (q < 1)   # a tie (nothing evicted) suits either
-                right[(m, v)][0] += ok
-                right[(m, v)][1] += 1
-                cells.append(f"{CLASS[c]} {'right' if ok else 'wrong'}")
+                vd = "similar" if abs(q - 1) <= SIMILAR else "right" if (c == 1) == (q < 1) else "wrong"
+                count[(m, v)][vd] += 1
+                cells.append(f"{CLASS[c]} {vd}")
             print(f"| {HPE_ABBR[w]} | {int(m * 100)} % | {q:.3f} |" + "".join(f" {c} |" for c in cells))
     for m in FRACS:
-        print(f"\n{int(m * 100)} %: class's strategy the faster by hand: "
-              + ", ".join(f"{right[(m, v)][0]} of {right[(m, v)][1]} at {v:g}" for v in values))
+        print(f"\n{int(m * 100)} %: the class's strategy, right / similar / wrong: "
+              + ", ".join(f"{'/'.join(str(count[(m, v)][k]) for k in verdicts)} at {v:g}" for v in values))
 
 
 # Park et al. Sec. III: what the text states.  The speed-ups and the
