@@ -245,11 +245,12 @@ def hpe_sens(df):
         values = sorted({val(r) for _, r in sub.iterrows()})
         if len(values) < 2:
             continue
-        t = {}
+        t, point = {}, {}
         for _, r in sub.iterrows():
             k = (r["workload.kind"], round(float(r["gpu.memory.fraction"]), 4),
                  r[sk] if sk in sub.columns else "-", val(r))
             t[k] = float(r["sim_time_ps"])
+            point[k] = r
         strategies = sorted({k[2] for k in t})
         works = [w for w in HPE_TYPE if any(k[0] == w for k in t)]
         chosen = {}
@@ -268,12 +269,7 @@ def hpe_sens(df):
             return a / b if a and b else float("nan")
 
         def row(w, m, v):
-            s = chosen.get((w, m))
-            r = sub[(sub["workload.kind"] == w) & (sub["gpu.memory.fraction"].astype(float).round(4) == m)]
-            r = r[[val(x) == v for _, x in r.iterrows()]]
-            if sk in sub.columns:
-                r = r[r[sk] == s]
-            return r.iloc[0] if len(r) else None
+            return point.get((w, m, chosen.get((w, m)), v))
 
         name = " x ".join(c.split(".")[-1] for c in cols)
         print(f"\n### HPE {title}: speedup over {name} = {_fmt(norm)}, 75 % / 50 %\n")
