@@ -2,6 +2,7 @@
 # Host speed of the simulator (issue 13; reported, never asserted).
 #
 #   scripts/bench.sh [UVMSIM] [CASE...]      (make bench: every case)
+#   scripts/bench.sh --cases                 (the case names, one a line)
 #
 # One row per case, columns separated by blanks (scripts/bench_compare.sh
 # reads them): the case, simulated time, CPU seconds of the run (user +
@@ -13,9 +14,11 @@
 # their ratio is printed last.  The compute-only rows measure the SM issue
 # path alone.  One warp streaming 16 MiB with 128 B lanes faults on each of
 # its 4096 pages in turn.
+LIST=false
+[ "${1:-}" = --cases ] && LIST=true
 UVMSIM=${1:-build/uvmsim}
 [ $# -gt 0 ] && shift
-[ -x "$UVMSIM" ] || { echo "bench.sh: $UVMSIM is not an executable" >&2; exit 2; }
+$LIST || [ -x "$UVMSIM" ] || { echo "bench.sh: $UVMSIM is not an executable" >&2; exit 2; }
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -32,6 +35,14 @@ fault-20us|$ONE_WARP
 fault-200us|$ONE_WARP -s driver.fault_latency=200us
 compute-lrr|$COMPUTE
 compute-gto|$COMPUTE -s gpu.sm.scheduler=gto"
+
+NAMES=$(echo "$CASES" | cut -d'|' -f1)
+if $LIST; then echo "$NAMES"; exit 0; fi
+# A misspelt case would silently run nothing.
+for c in "$@"; do
+    echo "$NAMES" | grep -qx -- "$c" ||
+        { echo "bench.sh: no case '$c' (cases: $(echo $NAMES))" >&2; exit 2; }
+done
 
 wanted() {
     n=$1; shift

@@ -12,20 +12,28 @@
 # instruction count are compared by CPU time alone.  A case REV cannot run
 # (a key or workload it does not know) is reported as such.
 #
-# Usage: scripts/bench_compare.sh [-n PAIRS] REV     (default 3 pairs)
-# Each binary runs in its own tree (its configs/), the bench script is this
-# tree's.  Reported, never asserted.
+# Usage: scripts/bench_compare.sh [-n PAIRS] REV [CASE...]
+# (default 3 pairs, every case of scripts/bench.sh --cases).  Each binary
+# runs in its own tree (its configs/), the bench script is this tree's.
+# Reported, never asserted.
 set -u
 PAIRS=${BENCH_PAIRS:-3}
 while [ $# -gt 0 ]; do
     case $1 in
     -n) PAIRS=${2:?-n needs a number}; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) break ;;
     esac
 done
-REV=${1:?usage: scripts/bench_compare.sh [-n PAIRS] REV}
+REV=${1:?usage: scripts/bench_compare.sh [-n PAIRS] REV [CASE...]}
+shift
 ROOT=$(git rev-parse --show-toplevel) || exit 2
+if [ -z "${BENCH_SCRIPT:-}" ]; then
+    for c in "$@"; do
+        sh "$ROOT/scripts/bench.sh" --cases | grep -qx -- "$c" ||
+            { echo "bench_compare: no case '$c' (scripts/bench.sh --cases)" >&2; exit 2; }
+    done
+fi
 case $PAIRS in ''|*[!0-9]*|0) echo "bench_compare: -n wants a positive number" >&2; exit 2 ;; esac
 git -C "$ROOT" rev-parse --verify -q "$REV^{commit}" >/dev/null ||
     { echo "bench_compare: '$REV' is not a revision" >&2; exit 2; }
@@ -73,7 +81,7 @@ while [ "$i" -le "$PAIRS" ]; do
         dir=$ROOT; [ $side = rev ] && dir=$TMP/rev
         echo "pair $i/$PAIRS: $side" >&2
         echo "== pair $i $side" >>"$TMP/$side.log"
-        (cd "$dir" && sh "$BENCH" "$TMP/$side.sh") >"$TMP/bench_$side.$i.out" 2>&1 ||
+        (cd "$dir" && sh "$BENCH" "$TMP/$side.sh" "$@") >"$TMP/bench_$side.$i.out" 2>&1 ||
             echo "  (the bench script exited non-zero; see its output)" >&2
     done
     i=$((i + 1))
