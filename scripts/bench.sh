@@ -36,20 +36,21 @@ fault-200us|$ONE_WARP -s driver.fault_latency=200us
 compute-lrr|$COMPUTE
 compute-gto|$COMPUTE -s gpu.sm.scheduler=gto"
 
-NAMES=$(echo "$CASES" | cut -d'|' -f1)
-if $LIST; then echo "$NAMES"; exit 0; fi
-# A misspelt case would silently run nothing.
-for c in "$@"; do
-    echo "$NAMES" | grep -qx -- "$c" ||
-        { echo "bench.sh: no case '$c' (cases: $(echo $NAMES))" >&2; exit 2; }
-done
-
 wanted() {
     n=$1; shift
     [ $# -eq 0 ] && return 0
     for c in "$@"; do [ "$c" = "$n" ] && return 0; done
     return 1
 }
+
+NAMES=$(echo "$CASES" | cut -d'|' -f1)
+if $LIST; then echo "$NAMES"; exit 0; fi
+# A misspelt case would silently run nothing.
+for want in "$@"; do      # not $c: wanted() sets it (sh has no locals)
+    # shellcheck disable=SC2086
+    wanted "$want" $NAMES ||
+        { echo "bench.sh: no case '$want' (cases: $(echo $NAMES))" >&2; exit 2; }
+done
 
 # One row from a run's summary (sim/summary.c), its /usr/bin/time output
 # (CPU, peak RSS) and its result's /@events: measured the same way for any

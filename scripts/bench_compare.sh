@@ -28,9 +28,10 @@ done
 REV=${1:?usage: scripts/bench_compare.sh [-n PAIRS] REV [CASE...]}
 shift
 ROOT=$(git rev-parse --show-toplevel) || exit 2
-if [ -z "${BENCH_SCRIPT:-}" ]; then
+if [ -z "${BENCH_SCRIPT:-}" ] && [ $# -gt 0 ]; then
+    known=$(sh "$ROOT/scripts/bench.sh" --cases)
     for c in "$@"; do
-        sh "$ROOT/scripts/bench.sh" --cases | grep -qx -- "$c" ||
+        echo "$known" | grep -qx -- "$c" ||
             { echo "bench_compare: no case '$c' (scripts/bench.sh --cases)" >&2; exit 2; }
     done
 fi
