@@ -6,7 +6,10 @@
 Importable:
     load_stats(path)        -> pd.Series of scalar statistics, by dotted name
     load_arrays(path)       -> dict of vector/histogram statistics (numpy)
-    load_timeseries(path)   -> pd.DataFrame, one row per epoch
+    load_timeseries(path)   -> pd.DataFrame, one row per sample kept
+                               (every epoch that changed something, and the
+                               last of each stretch in which only the clock
+                               moved: sim.epoch_rows)
     load_table(path, name)  -> pd.DataFrame, one row per record
     table_names(path)       -> names of the record tables in the file
     load_run(path)          -> dict of the root attributes and /host figures

@@ -520,7 +520,9 @@ static int series_create(struct writer *w, struct rowset *rs, const struct stats
     struct rows r = {
         .name = "timeseries",
         .desc = "statistics sampled every sim.epoch (cumulative values; "
-                "averages as the mean so far)",
+                "averages as the mean so far; with sim.epoch_rows=changed an epoch "
+                "in which only time_ps, gpu.cycles and gpu.ipc moved is left out "
+                "unless the next one differs)",
         .fields = f, .nfields = ncol, .row_bytes = 8 * ncol,
     };
     int rc = rowset_create(w, rs, NULL, &r);

@@ -27,7 +27,11 @@ struct stats {
     uint64_t *series;            /* nrows * (ncol + 1) cells */
     size_t nrows, caprows;       /* rows in memory */
     size_t nflushed;             /* rows handed to the sink before them */
-    sim_time last_time;          /* time of the last row (nflushed + nrows > 0) */
+    sim_time last_time;          /* time of the last row sampled */
+    /* stats_series_skip_unchanged: prev is the last sampled row (kept or
+     * held), NULL before the first sample. */
+    bool skip_unchanged, held;
+    uint64_t *prev, *cur;        /* cur: scratch for the row being sampled */
 
     struct stats_sink sink;
     bool has_sink;
@@ -152,7 +156,7 @@ static struct stat_entry *add_stat(struct stats *s, enum stat_kind kind,
                              const char *name, const char *unit,
                              const char *desc, size_t n)
 {
-    if (s->nrows || s->nflushed || s->has_sink)
+    if (s->nrows || s->nflushed || s->has_sink || s->prev)
         sim_panic("stats", 0, "stat '%s' registered after the first sample",
                   name ? name : "(null)");
     check_name(name);
@@ -377,6 +381,8 @@ void stats_free(struct stats *s)
     free(s->table);
     free(s->col);
     free(s->series);
+    free(s->prev);
+    free(s->cur);
     free(s);
 }
 
@@ -426,17 +432,72 @@ static void series_flush(struct stats *s)
     s->nrows = 0;
 }
 
-void stats_sample(struct stats *s, sim_time now)
+/* Append one row (w cells) to the rows in memory. */
+static void series_keep(struct stats *s, const uint64_t *cells)
 {
     size_t w = s->ncol + 1;
     s->series = grow(s->series, &s->caprows, s->nrows + 1,
                      w * sizeof *s->series);
-    uint64_t *row = s->series + s->nrows * w;
-    row[0] = now;
-    for (size_t i = 0; i < s->ncol; i++) row[i + 1] = column_cell(s->col[i]);
+    memcpy(s->series + s->nrows * w, cells, w * sizeof *cells);
     s->nrows++;
-    s->last_time = now;
     if (s->has_sink && s->nrows >= s->block) series_flush(s);
+}
+
+/* Whether row differs from prev in a column that is not time or a clock. */
+static bool series_changed(const struct stats *s, const uint64_t *row)
+{
+    for (size_t i = 0; i < s->ncol; i++)
+        if (row[i + 1] != s->prev[i + 1] && !s->col[i]->clock) return true;
+    return false;
+}
+
+void stats_sample(struct stats *s, sim_time now)
+{
+    size_t w = s->ncol + 1;
+    bool first = !s->prev;
+    if (first) {
+        s->prev = xcalloc(w, sizeof *s->prev);
+        s->cur = xcalloc(w, sizeof *s->cur);
+    }
+    uint64_t *cur = s->cur;
+    cur[0] = now;
+    for (size_t i = 0; i < s->ncol; i++) cur[i + 1] = column_cell(s->col[i]);
+    if (!first && s->skip_unchanged && !series_changed(s, cur)) {
+        s->held = true;
+    } else {
+        if (s->held) series_keep(s, s->prev);
+        s->held = false;
+        series_keep(s, cur);
+    }
+    s->cur = s->prev;           /* cur becomes the last sampled row */
+    s->prev = cur;
+    s->last_time = now;
+}
+
+void stats_mark_clock(struct stats *s, const char *name)
+{
+    struct stat_entry *st = NULL;
+    for (size_t i = 0; name && i < s->nstat && !st; i++)
+        if (!strcmp(s->stat[i]->name, name)) st = s->stat[i];
+    if (!st)
+        sim_panic("stats", 0, "no stat '%s' to mark as a clock", name ? name : "(null)");
+    if (s->prev || s->has_sink)
+        sim_panic("stats", 0, "stat '%s' marked as a clock after the first sample", name);
+    st->clock = true;
+}
+
+void stats_series_skip_unchanged(struct stats *s, bool on)
+{
+    if (s->prev || s->has_sink)
+        sim_panic("stats", 0, "time-series row skipping set after the first sample");
+    s->skip_unchanged = on;
+}
+
+void stats_series_end(struct stats *s)
+{
+    if (!s->held) return;
+    s->held = false;
+    series_keep(s, s->prev);
 }
 
 void stats_set_sink(struct stats *s, const struct stats_sink *sink)
@@ -459,6 +520,7 @@ void stats_set_sink(struct stats *s, const struct stats_sink *sink)
 
 void stats_flush(struct stats *s)
 {
+    stats_series_end(s);
     series_flush(s);
     for (size_t i = 0; i < s->ntable; i++) table_flush(s->table[i]);
 }
@@ -466,6 +528,7 @@ void stats_flush(struct stats *s)
 size_t stats_row_bytes(const struct stats *s)
 {
     size_t b = s->caprows * (s->ncol + 1) * sizeof *s->series;
+    if (s->prev) b += 2 * (s->ncol + 1) * sizeof *s->prev;
     for (size_t i = 0; i < s->ntable; i++) b += s->table[i]->cap * s->table[i]->row_bytes;
     return b;
 }

@@ -52,6 +52,7 @@ struct stat_entry {
     char *unit;           /* "", "ps", "bytes", "faults", ... */
     char *desc;
     size_t n;             /* vector length (1 otherwise) */
+    bool clock;           /* changes with simulated time alone (stats_mark_clock) */
     union {
         uint64_t *u;      /* COUNTER (1) and VECTOR (n) */
         struct stat_avg *avg;
@@ -120,8 +121,24 @@ size_t stats_series_rows(const struct stats *s);         /* every row sampled */
 /* Row r as 8-byte cells: uint64_t or double per stats_series_is_real;
  * NULL once the row has gone to the sink. */
 const uint64_t *stats_series_row(const struct stats *s, size_t r);
-/* The time of the last row, false when there is none. */
+/* The time of the last row sampled (kept or held), false when there is none. */
 bool stats_series_last_time(const struct stats *s, sim_time *t);
+
+/* Rows where only the clock moved.  A stat marked as a clock column
+ * (gpu.cycles, gpu.ipc: functions of the time and of counters) changes
+ * in every epoch, even one in which nothing happened.  With
+ * skip_unchanged on, a row that differs from the last sampled one only in
+ * time_ps and clock columns is held back instead of kept; a held row is
+ * kept when the next sample differs, or at stats_series_end, so every
+ * unchanged stretch keeps its first and last row and the difference of
+ * two kept rows over their time is still the exact rate between them.
+ * Both before the first sample; a run turns skipping on by `sim.epoch_rows`
+ * (docs/results.md).  An idle stretch then costs two rows, not one per
+ * epoch: host time follows the events, not the simulated time (issue 13). */
+void stats_mark_clock(struct stats *s, const char *name);
+void stats_series_skip_unchanged(struct stats *s, bool on);
+/* Keep a held row (the end of the run's samples).  stats_flush does it too. */
+void stats_series_end(struct stats *s);
 
 /* The receiver of full blocks of rows.  `rows` returns the block size (in
  * rows) for rows of row_bytes bytes: the sink's own chunking (results.c

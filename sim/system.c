@@ -274,6 +274,11 @@ struct system *system_build(const struct config *cfg)
     s->ipc = stat_real(s->st, "gpu.ipc", "instructions/cycle",
                        "warp instructions per core cycle, all SMs");
     s->warp_insts = stats_find(s->st, "gpu.warp_insts")->p.u;
+    /* Both follow the clock alone; an epoch in which nothing else moved
+     * is held back by sim.epoch_rows=changed (stats.h). */
+    stats_mark_clock(s->st, "gpu.cycles");
+    stats_mark_clock(s->st, "gpu.ipc");
+    stats_series_skip_unchanged(s->st, !strcmp(cfg_str(cfg, "sim.epoch_rows"), "changed"));
     engine_set_busy_fn(s->eng, busy, s);
     engine_every(s->eng, cfg_u64(cfg, "sim.epoch"), sample, s);
     return s;
@@ -303,6 +308,7 @@ void system_finish(struct system *s)
     sim_time last;
     if (!stats_series_last_time(s->st, &last) || last != now)
         stats_sample(s->st, now);       /* the final state, once */
+    stats_series_end(s->st);
 }
 
 void system_free(struct system *s)

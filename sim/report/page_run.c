@@ -194,9 +194,9 @@ static void ts_plots(FILE *f, const struct rpt_run *r)
     s.m = (s.n + s.k - 1) / s.k;
     s.x = xcalloc(s.m, sizeof *s.x);
     for (size_t j = 0; j < s.m; j++) s.x[j] = s.t[at(&s, j)] / 1e6;
-    fprintf(f, "<p class=\"note\">%zu samples, one per epoch of %.4g us", s.n,
-            s.n ? s.t[0] / 1e6 : 0.0);
-    if (s.k > 1) fprintf(f, "; rates averaged over %zu epochs per point", s.k);
+    fprintf(f, "<p class=\"note\">%zu samples, epoch %.4g us (epochs in which only the clock "
+            "moved are left out but the last of each stretch)", s.n, s.n ? s.t[0] / 1e6 : 0.0);
+    if (s.k > 1) fprintf(f, "; rates averaged over %zu samples per point", s.k);
     fputs(".</p>\n<div class=\"plots\">\n", f);
 
     double *insts = col(r, "gpu.warp_insts");

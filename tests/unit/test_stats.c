@@ -282,6 +282,73 @@ START_TEST(series_columns_and_rows)
 }
 END_TEST
 
+/* sim.epoch_rows=changed (stats.h): a counter 0 0 0 5 5 5 5 7 7 7 sampled
+ * every 10 ps beside a clock column (t / 10) and a clock real.  A row is
+ * held while only the clocks move and kept when the next one differs, or
+ * at the end: t = 0 (first), 20 (last of the 0s), 30 (5 starts), 60 (last
+ * of the 5s), 70 (7 starts), 90 (the end).  Every kept row holds what that
+ * epoch held, so the rate between two kept rows is the exact one: 0 from 30
+ * to 60, 2 per epoch from 60 to 70. */
+static struct stats *skipping_series(bool skip, int end)
+{
+    static const uint64_t cval[10] = {0, 0, 0, 5, 5, 5, 5, 7, 7, 7};
+    struct stats *s = stats_new();
+    uint64_t *cyc = stat_counter(s, "cycles", "", "");
+    uint64_t *c = stat_counter(s, "c", "", "");
+    double *ipc = stat_real(s, "ipc", "", "");
+    stats_mark_clock(s, "cycles");
+    stats_mark_clock(s, "ipc");
+    stats_series_skip_unchanged(s, skip);
+    for (uint64_t i = 0; i < 10; i++) {
+        *c = cval[i];
+        *cyc = i;
+        *ipc = (double)cval[i] / (double)(i + 1);
+        stats_sample(s, i * 10);
+    }
+    if (end == 1) stats_series_end(s);
+    if (end == 2) stats_flush(s);
+    return s;
+}
+
+START_TEST(series_skips_rows_where_only_the_clock_moved)
+{
+    static const uint64_t kept[6] = {0, 20, 30, 60, 70, 90};
+    static const uint64_t cval[10] = {0, 0, 0, 5, 5, 5, 5, 7, 7, 7};
+    for (int end = 1; end <= 2; end++) {
+        struct stats *s = skipping_series(true, end);
+        ck_assert_uint_eq(stats_series_rows(s), 6);
+        for (size_t r = 0; r < 6; r++) {
+            const uint64_t *row = stats_series_row(s, r);
+            uint64_t i = kept[r] / 10;
+            ck_assert_uint_eq(row[0], kept[r]);
+            ck_assert_uint_eq(row[1], i);
+            ck_assert_uint_eq(row[2], cval[i]);
+            ck_assert_double_eq(cell_f64(row, 3), (double)cval[i] / (double)(i + 1));
+        }
+        const uint64_t *a = stats_series_row(s, 2), *b = stats_series_row(s, 3),
+                       *d = stats_series_row(s, 4);
+        ck_assert_uint_eq(b[2] - a[2], 0);                 /* 30 -> 60 */
+        ck_assert_uint_eq((d[2] - b[2]) * 10 / (d[0] - b[0]), 2);
+        stats_free(s);
+    }
+    /* Before the end the last row is held, not kept. */
+    struct stats *s = skipping_series(true, 0);
+    ck_assert_uint_eq(stats_series_rows(s), 5);
+    sim_time last;
+    ck_assert(stats_series_last_time(s, &last));
+    ck_assert_uint_eq(last, 90);
+    stats_series_end(s);
+    stats_series_end(s);                           /* once only */
+    ck_assert_uint_eq(stats_series_rows(s), 6);
+    stats_free(s);
+    /* Off: one row per sample, the clocks notwithstanding. */
+    s = skipping_series(false, 1);
+    ck_assert_uint_eq(stats_series_rows(s), 10);
+    for (size_t r = 0; r < 10; r++) ck_assert_uint_eq(stats_series_row(s, r)[0], r * 10);
+    stats_free(s);
+}
+END_TEST
+
 START_TEST(series_many_rows)
 {
     struct stats *s = stats_new();
@@ -337,6 +404,25 @@ static void after_sample(void)
     stat_counter(s, "a", "", "");
     stats_sample(s, 1);
     stat_counter(s, "b", "", "");
+}
+static void clock_after_sample(void)
+{
+    struct stats *s = stats_new();
+    stat_counter(s, "a", "", "");
+    stats_sample(s, 1);
+    stats_mark_clock(s, "a");
+}
+static void clock_unknown(void)
+{
+    struct stats *s = stats_new();
+    stat_counter(s, "a", "", "");
+    stats_mark_clock(s, "b");
+}
+static void skip_after_sample(void)
+{
+    struct stats *s = stats_new();
+    stats_sample(s, 1);
+    stats_series_skip_unchanged(s, true);
 }
 static void vector_after_sample(void)
 {
@@ -405,6 +491,9 @@ START_TEST(programming_errors_panic)
     ck_assert(dies(prefix_then_leaf));
     ck_assert(dies(after_sample));
     ck_assert(dies(vector_after_sample));
+    ck_assert(dies(clock_after_sample));
+    ck_assert(dies(clock_unknown));
+    ck_assert(dies(skip_after_sample));
     ck_assert(dies(empty_component));
     ck_assert(dies(trailing_dot));
     ck_assert(dies(slash_in_name));
@@ -432,6 +521,7 @@ static Suite *stats_suite(void)
     tcase_add_test(tc, table_rows);
     tcase_add_test(tc, table_grows);
     tcase_add_test(tc, series_columns_and_rows);
+    tcase_add_test(tc, series_skips_rows_where_only_the_clock_moved);
     tcase_add_test(tc, series_many_rows);
     tcase_add_test(tc, series_without_stats);
     tcase_add_test(tc, programming_errors_panic);
