@@ -31,7 +31,12 @@
  * simulated time; a 16 MiB stream at 200 us faults: file 1.54 -> 1.20 MB,
  * instructions 3.17 G -> 2.70 G). */
 #define DEFLATE_LEVEL 1
-#define MDC_MAX_BYTES (2u << 20)
+/* Metadata cache bound.  Appends touch only the right edge of each
+ * growing dataset's chunk index (a v1 B-tree path per dataset, a few KiB),
+ * so 256 KiB holds them all.  Nodes take about 4x their counted size in
+ * memory: at 2 MiB the process grew by ~8 MiB over 2.4 M rows before it
+ * levelled off; at 256 KiB it stays flat (docs/performance.md). */
+#define MDC_MAX_BYTES (256u << 10)
 
 struct writer {
     hid_t fid;
