@@ -194,8 +194,13 @@ static void ts_plots(FILE *f, const struct rpt_run *r)
     s.m = (s.n + s.k - 1) / s.k;
     s.x = xcalloc(s.m, sizeof *s.x);
     for (size_t j = 0; j < s.m; j++) s.x[j] = s.t[at(&s, j)] / 1e6;
-    fprintf(f, "<p class=\"note\">%zu samples, epoch %.4g us (epochs in which only the clock "
-            "moved are left out but the last of each stretch)", s.n, s.n ? s.t[0] / 1e6 : 0.0);
+    double epoch = s.n ? s.t[0] : 0.0;
+    rpt_attr_double(r->loc, "config", "sim.epoch", &epoch);
+    fprintf(f, "<p class=\"note\">%zu samples, epoch %.4g us", s.n, epoch / 1e6);
+    char *rows = rpt_attr_str(r->loc, "config", "sim.epoch_rows");
+    if (rows && !strcmp(rows, "changed"))
+        fputs(" (epochs in which only the clock moved are left out but the last of each stretch)", f);
+    free(rows);
     if (s.k > 1) fprintf(f, "; rates averaged over %zu samples per point", s.k);
     fputs(".</p>\n<div class=\"plots\">\n", f);
 

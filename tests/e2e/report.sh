@@ -94,6 +94,13 @@ for id in ts-ipc ts-faults ts-resident ts-link ts-faultbuf ts-evict batch-timeli
     check "plot $id is on the page" grep -q "<svg class=\"plot\" id=\"$id\"" "$TMP/run.html"
 done
 check "no 'not recorded' note for a current run" sh -c "! grep -q 'not recorded' '$TMP/run.html'"
+check "the series note gives the epoch and says idle epochs are left out (sim.epoch_rows=changed)" \
+    grep -q 'samples, epoch 2 us (epochs in which only the clock moved are left out' "$TMP/run.html"
+"$UVMSIM" run configs/default.yaml -s workload.stream.footprint=1MiB -s sim.epoch=2us \
+    -s sim.epoch_rows=every -o "$TMP/every.h5" --quiet
+"$UVMSIM" report "$TMP/every.h5" -o "$TMP/every.html"
+check "with sim.epoch_rows=every the note does not say so" \
+    sh -c "grep -q 'samples, epoch 2 us' '$TMP/every.html' && ! grep -q 'are left out' '$TMP/every.html'"
 check "self-contained: no script, no src=, no url(), no remote link" \
     sh -c "! grep -Eqi '<script|src=|url\\(|href=\"(https?:)?//' '$TMP/run.html'"
 # Oversubscribed at 50%: resident pages never exceed the capacity line.
