@@ -9,7 +9,8 @@ const struct cfg_key sim_config_keys[] = {
     {"sim.epoch_rows", CFG_ENUM, "changed", 0, -1, "changed|every",
      "which epochs get a /timeseries row: changed leaves out the epochs in which only the clock "
      "moved (gpu.cycles, gpu.ipc) but the last of each such stretch, so rates between rows stay "
-     "exact and idle time costs no host time; every keeps one row per epoch (docs/results.md)"},
+     "exact and an idle stretch costs two rows, not one per epoch; every keeps one row per epoch "
+     "(docs/results.md)"},
     {"sim.max_time", CFG_TIME, "0s", 0, 1.8e19, NULL,
      "stop the run at this simulated time (0: no limit)"},
     {"sim.max_events", CFG_INT, "0", 0, 9.2e18, NULL,
