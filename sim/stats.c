@@ -27,9 +27,8 @@ struct stats {
     uint64_t *series;            /* nrows * (ncol + 1) cells */
     size_t nrows, caprows;       /* rows in memory */
     size_t nflushed;             /* rows handed to the sink before them */
-    sim_time last_time;          /* time of the last row sampled */
-    /* stats_series_skip_unchanged: prev is the last sampled row (kept or
-     * held), NULL before the first sample. */
+    /* prev: the last sampled row (kept or held; its cell 0 is its time),
+     * NULL before the first sample. */
     bool skip_unchanged, held;
     uint64_t *prev, *cur;        /* cur: scratch for the row being sampled */
 
@@ -156,7 +155,7 @@ static struct stat_entry *add_stat(struct stats *s, enum stat_kind kind,
                              const char *name, const char *unit,
                              const char *desc, size_t n)
 {
-    if (s->nrows || s->nflushed || s->has_sink || s->prev)
+    if (s->prev || s->has_sink)
         sim_panic("stats", 0, "stat '%s' registered after the first sample",
                   name ? name : "(null)");
     check_name(name);
@@ -471,14 +470,12 @@ void stats_sample(struct stats *s, sim_time now)
     }
     s->cur = s->prev;           /* cur becomes the last sampled row */
     s->prev = cur;
-    s->last_time = now;
 }
 
 void stats_mark_clock(struct stats *s, const char *name)
 {
-    struct stat_entry *st = NULL;
-    for (size_t i = 0; name && i < s->nstat && !st; i++)
-        if (!strcmp(s->stat[i]->name, name)) st = s->stat[i];
+    /* The registry owns its entries: the const is the readers'. */
+    struct stat_entry *st = (struct stat_entry *)stats_find(s, name);
     if (!st)
         sim_panic("stats", 0, "no stat '%s' to mark as a clock", name ? name : "(null)");
     if (s->prev || s->has_sink)
@@ -556,7 +553,7 @@ const uint64_t *stats_series_row(const struct stats *s, size_t r)
 
 bool stats_series_last_time(const struct stats *s, sim_time *t)
 {
-    if (!stats_series_rows(s)) return false;
-    *t = s->last_time;
+    if (!s->prev) return false;
+    *t = s->prev[0];
     return true;
 }
