@@ -25,7 +25,7 @@ CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
 CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -g -Wall -Wextra -Werror \
-          -Isim $(DEP_CFLAGS) $(EXTRA_CFLAGS)
+          -Isim -I. $(DEP_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS := $(DEP_LIBS) -lm $(EXTRA_LDFLAGS)
 
 LIB_SRC  := $(sort $(filter-out sim/main.c,$(wildcard sim/*.c sim/*/*.c workloads/*.c)))

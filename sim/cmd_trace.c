@@ -4,7 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "outfile.h"
-#include "../workloads/workload.h"
+#include "workloads/workload.h"
 
 static const char usage_trace[] =
     "usage: uvmsim trace convert IN.txt OUT.bin\n"

@@ -1,7 +1,7 @@
 /* uvmsim workloads: the generator catalog (docs/workloads.md). */
 #include <stdio.h>
 #include "cli.h"
-#include "../workloads/workload.h"
+#include "workloads/workload.h"
 
 static const char usage_workloads[] =
     "usage: uvmsim workloads\n"

@@ -19,7 +19,7 @@
 #include "pcie/pcie.h"
 #include "driver/driver.h"
 #include "runtime/runtime.h"
-#include "../workloads/workload.h"
+#include "workloads/workload.h"
 #include "trace/trace.h"
 
 /* Tie order between domains at the same picosecond: fixed, so runs are

@@ -6,7 +6,7 @@
 #include "system_check.h"
 #include "config.h"
 #include "mem_req.h"
-#include "../workloads/workload.h"
+#include "workloads/workload.h"
 
 /* The GMMU's page table covers a 48-bit virtual address (sim/gmmu
  * page_table.h: 4 levels of 9 bits over 4 KiB pages, x86-64 / Pascal

@@ -17,7 +17,7 @@
 
 #include "workload.h"
 #include "catalog.h"
-#include "../sim/config.h"
+#include "config.h"
 
 #define PAGE_4K 4096ULL
 

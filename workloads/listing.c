@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "workload.h"
-#include "../sim/config.h"
+#include "config.h"
 
 void wl_list(FILE *out)
 {

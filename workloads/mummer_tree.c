@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mummer.h"
-#include "../sim/base.h"
+#include "base.h"
 
 #define ROOT 1u
 #define LEAF UINT32_MAX

@@ -7,7 +7,7 @@
 #define UVMSIM_WORKLOAD_H
 
 #include <stdio.h>
-#include "../sim/base.h"
+#include "base.h"
 
 struct config;
 struct cfg_key;

@@ -45,7 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dram_int.h"
-#include "../trace/trace.h"
+#include "trace/trace.h"
 
 static inline sim_time tmin(sim_time a, sim_time b) { return a < b ? a : b; }
 

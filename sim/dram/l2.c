@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "l2_int.h"
-#include "../config.h"
-#include "../stats.h"
+#include "config.h"
+#include "stats.h"
 
 const struct cfg_key l2_config_keys[] = {
     {"l2.size", CFG_SIZE, "1536KiB", 0, 1e12, NULL,

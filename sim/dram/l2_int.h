@@ -7,7 +7,7 @@
 #define UVMSIM_L2_INT_H
 
 #include "dram.h"
-#include "../cache.h"
+#include "cache.h"
 
 #define WB_SLOT UINT32_MAX
 /* A CPU request's read of a GPU-homed line (l2_cpu_read). */

@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "l2_int.h"
-#include "../config.h"
-#include "../stats.h"
+#include "config.h"
+#include "stats.h"
 
 const struct cfg_key l2_remote_config_keys[] = {
     {"l2.remote_dir.size", CFG_SIZE, "64KiB", 64, 1e9, NULL,

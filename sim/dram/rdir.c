@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dram.h"
-#include "../rng.h"
+#include "rng.h"
 
 #define MAX_KICKS 500
 

@@ -60,10 +60,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
-#include "../config.h"
-#include "../stats.h"
-#include "../tlb/tlb.h"
-#include "../../workloads/workload.h"
+#include "config.h"
+#include "stats.h"
+#include "tlb/tlb.h"
+#include "workloads/workload.h"
 
 const struct cfg_key access_counters_config_keys[] = {
     {"driver.access_counters.migrate", CFG_BOOL, "false", 0, -1, NULL,

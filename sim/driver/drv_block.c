@@ -27,10 +27,10 @@
  * landings (tiny memories, large prefetches). */
 #include <string.h>
 #include "drv_internal.h"
-#include "../../workloads/workload.h"
-#include "../stats.h"
-#include "../tlb/tlb.h"
-#include "../pcie/pcie.h"
+#include "workloads/workload.h"
+#include "stats.h"
+#include "tlb/tlb.h"
+#include "pcie/pcie.h"
 
 static uint64_t block_base(const struct driver *d)
 {

@@ -26,9 +26,9 @@
 #include "page_map.h"
 #include "pmm.h"
 #include "drv_thrashing.h"
-#include "../trace/trace.h"
-#include "../mem_req.h"
-#include "../gmmu/gmmu.h"
+#include "trace/trace.h"
+#include "mem_req.h"
+#include "gmmu/gmmu.h"
 
 struct config;
 struct stats;

@@ -26,10 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
-#include "../stats.h"
-#include "../pcie/pcie.h"
-#include "../tlb/tlb.h"
-#include "../../workloads/workload.h"
+#include "stats.h"
+#include "pcie/pcie.h"
+#include "tlb/tlb.h"
+#include "workloads/workload.h"
 
 void driver_set_workload(struct driver *d, const struct workload *wl)
 {

@@ -45,10 +45,10 @@
 #include <string.h>
 #include "drv_thrashing.h"
 #include "drv_internal.h"
-#include "../config.h"
-#include "../stats.h"
-#include "../tlb/tlb.h"
-#include "../../workloads/workload.h"
+#include "config.h"
+#include "stats.h"
+#include "tlb/tlb.h"
+#include "workloads/workload.h"
 
 const struct cfg_key thrashing_config_keys[] = {
     {"driver.thrashing.enabled", CFG_BOOL, "false", 0, -1, NULL,

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <stdlib.h>
 #include "evict_ideal.h"
-#include "../mem_req.h"
-#include "../config.h"
-#include "../../workloads/workload.h"
+#include "mem_req.h"
+#include "config.h"
+#include "workloads/workload.h"
 
 typedef void (*visit_fn)(struct ideal_future *f, uint64_t vpn, struct ideal_key k);
 

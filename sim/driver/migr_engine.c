@@ -25,11 +25,11 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "migrate.h"
-#include "../config.h"
-#include "../stats.h"
-#include "../tlb/tlb.h"
-#include "../pcie/pcie.h"
-#include "../dram/dram.h"
+#include "config.h"
+#include "stats.h"
+#include "tlb/tlb.h"
+#include "pcie/pcie.h"
+#include "dram/dram.h"
 
 #define NO_MOVE UINT32_MAX
 

@@ -12,8 +12,8 @@
 #ifndef UVMSIM_PLACEMENT_H
 #define UVMSIM_PLACEMENT_H
 
-#include "../base.h"
-#include "../../workloads/workload.h"
+#include "base.h"
+#include "workloads/workload.h"
 
 enum { PLACE_GPU = 0, PLACE_HOST = 1 };
 

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include "gmmu_internal.h"
-#include "../stats.h"
-#include "../trace/trace.h"
+#include "stats.h"
+#include "trace/trace.h"
 
 void gmmu_answer(struct gmmu *g, struct mem_req *r, const struct pte *p, sim_time now)
 {

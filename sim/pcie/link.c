@@ -37,9 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "link_int.h"
-#include "../config.h"
-#include "../stats.h"
-#include "../trace/trace.h"
+#include "config.h"
+#include "stats.h"
+#include "trace/trace.h"
 
 const struct cfg_key link_config_keys[] = {
     {"link.bandwidth", CFG_BW, "16GB/s", 1e6, 1e13, NULL,

@@ -4,10 +4,10 @@
  * landing like a pinned cudaMemcpy: the figures of docs/validation.md. */
 #include <stdlib.h>
 #include "link_int.h"
-#include "../config.h"
-#include "../stats.h"
-#include "../mem_req.h"
-#include "../dram/dram.h"
+#include "config.h"
+#include "stats.h"
+#include "mem_req.h"
+#include "dram/dram.h"
 
 static void landed(void *obj, uint64_t arg, sim_time now)
 {

@@ -19,9 +19,9 @@
  * DDR4 as it is, without allocating. */
 #include <stdlib.h>
 #include "link_int.h"
-#include "../cache.h"
-#include "../config.h"
-#include "../stats.h"
+#include "cache.h"
+#include "config.h"
+#include "stats.h"
 
 const struct cfg_key client_cache_config_keys[] = {
     {"host.client_cache.size", CFG_SIZE, "0B", 0, 1e12, NULL,

@@ -19,11 +19,11 @@
  * line -- H2D. */
 #include <stdlib.h>
 #include "link_int.h"
-#include "../config.h"
-#include "../mem_req.h"
-#include "../dram/dram.h"
-#include "../rng.h"
-#include "../stats.h"
+#include "config.h"
+#include "mem_req.h"
+#include "dram/dram.h"
+#include "rng.h"
+#include "stats.h"
 
 const struct cfg_key cpu_config_keys[] = {
     {"cpu.stream.interval", CFG_TIME, "0ns", 0, 1e15, NULL,

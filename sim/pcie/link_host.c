@@ -17,9 +17,9 @@
  * its reads and their answers run ahead while every engine is busy. */
 #include <stdlib.h>
 #include "link_int.h"
-#include "../mem_req.h"
-#include "../dram/dram.h"
-#include "../trace/trace.h"
+#include "mem_req.h"
+#include "dram/dram.h"
+#include "trace/trace.h"
 
 #define MAX_OUT 64
 #define CHUNK 128u

@@ -41,9 +41,9 @@
  * nothing comes after it. */
 #include <stdlib.h>
 #include "link_int.h"
-#include "../mem_req.h"
-#include "../dram/dram.h"
-#include "../trace/trace.h"
+#include "mem_req.h"
+#include "dram/dram.h"
+#include "trace/trace.h"
 
 enum { EV_TICK, EV_ANSWER, EV_CALL };
 

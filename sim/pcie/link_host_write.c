@@ -8,9 +8,9 @@
  * the landing depends on when it was registered. */
 #include <stdlib.h>
 #include "link_int.h"
-#include "../mem_req.h"
-#include "../dram/dram.h"
-#include "../stats.h"
+#include "mem_req.h"
+#include "dram/dram.h"
+#include "stats.h"
 
 #define MAX_OUT 64
 #define CHUNK 128u

@@ -37,9 +37,9 @@
  * internal error. */
 #include <stdlib.h>
 #include "link_int.h"
-#include "../mem_req.h"
-#include "../dram/dram.h"
-#include "../stats.h"
+#include "mem_req.h"
+#include "dram/dram.h"
+#include "stats.h"
 
 /* Host-side requests in flight at once: sizes the answer queue.  Not a
  * modelled limit: well above the bandwidth-delay product of the host

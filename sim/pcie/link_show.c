@@ -1,7 +1,7 @@
 /* Read-only view of the link for the stepper (uvmsim step: show link). */
 #include <stdio.h>
 #include "link_int.h"
-#include "../engine.h"
+#include "engine.h"
 
 /* Bytes handed to the wire: those credited as their packets left, and
  * those of transfers still on it (a reserved copy's only as they leave:

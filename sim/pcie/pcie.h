@@ -18,7 +18,7 @@
 #define UVMSIM_PCIE_H
 
 #include <stdio.h>
-#include "../engine.h"
+#include "engine.h"
 
 struct config;
 struct stats;

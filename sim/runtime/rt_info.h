@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../../workloads/workload.h"
+#include "workloads/workload.h"
 
 #define RT_MAX_REGIONS 64
 

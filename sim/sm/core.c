@@ -11,8 +11,8 @@
  * replay of the faulted accesses). */
 #include <stdlib.h>
 #include "sm_internal.h"
-#include "../stats.h"
-#include "../trace/trace.h"
+#include "stats.h"
+#include "trace/trace.h"
 
 /* The warp's state as the trace shows it (sim/trace). */
 static void warp_traced(struct sm *s, struct warp *w, sim_time now)

@@ -29,9 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sm_internal.h"
-#include "../config.h"
-#include "../stats.h"
-#include "../../workloads/workload.h"
+#include "config.h"
+#include "stats.h"
+#include "workloads/workload.h"
 
 struct pfault {
     uint64_t page;              /* host page number */

@@ -4,8 +4,8 @@
 #define UVMSIM_SM_INTERNAL_H
 
 #include "sm.h"
-#include "../cache.h"
-#include "../../workloads/workload.h"
+#include "cache.h"
+#include "workloads/workload.h"
 
 struct stats;
 struct rec_table;

@@ -22,10 +22,10 @@
 #include <stdio.h>
 #include "tlb.h"
 #include "tlb_level.h"
-#include "../config.h"
-#include "../stats.h"
-#include "../mem_req.h"
-#include "../trace/trace.h"
+#include "config.h"
+#include "stats.h"
+#include "mem_req.h"
+#include "trace/trace.h"
 
 struct tlb {
     struct tlb_shared sh;

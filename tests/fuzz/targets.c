@@ -13,10 +13,10 @@
 
 #include "targets.h"
 #include "config.h"
-#include "../../sim/dram/dram.h"
-#include "../../sim/driver/evict.h"
-#include "../../workloads/graph.h"
-#include "../../workloads/trace.h"
+#include "dram/dram.h"
+#include "driver/evict.h"
+#include "workloads/graph.h"
+#include "workloads/trace.h"
 
 const char *const fuzz_target_names[] = {
     "config", "sets", "nvbit", "bintrace", "pagetrace", "dramtrace", "mtx", "edgelist", NULL,

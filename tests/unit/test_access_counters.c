@@ -10,7 +10,7 @@
 #include <check.h>
 #include "suite_main.h"
 #include "drv_rig.h"
-#include "../../workloads/workload.h"
+#include "workloads/workload.h"
 
 #define MiB (1ULL << 20)
 #define VPN(i) (PG(i) >> 12)

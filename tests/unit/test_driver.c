@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include "system.h"
 #include "driver/driver.h"
-#include "../../workloads/workload.h"
+#include "workloads/workload.h"
 
 #define US 1000000ULL
 #define PAGE_WIRE_PS 280000ULL      /* 4480 B at 16 GB/s */

@@ -10,7 +10,7 @@
 #include "stats.h"
 #include "system.h"
 #include "gmmu/gmmu.h"
-#include "../../workloads/workload.h"
+#include "workloads/workload.h"
 
 static struct config *load(const char *const *sets, size_t n)
 {

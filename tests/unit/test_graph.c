@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../../workloads/graph.h"
+#include "workloads/graph.h"
 
 static bool same(const struct graph *a, const struct graph *b)
 {

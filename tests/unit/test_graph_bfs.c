@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "wl_drive.h"
-#include "../../workloads/graph.h"
+#include "workloads/graph.h"
 
 static const char *const variants[] = { "bfs_ttc", "bfs_twc", "bfs_ta", "bfs_tf", "bfs_dwc" };
 #define NVAR 5

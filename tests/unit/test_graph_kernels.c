@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "wl_drive.h"
-#include "../../workloads/graph.h"
+#include "workloads/graph.h"
 
 /* The connected ring-with-chords graph of test_graph_bfs.c. */
 #define NV 3000

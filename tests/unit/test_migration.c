@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include "dram/dram.h"
 #include "driver/migrate.h"
-#include "../../workloads/workload.h"
+#include "workloads/workload.h"
 
 #define NPAGES 64
 #define WRITE_PS CYC                       /* rig memory: 1 cycle */

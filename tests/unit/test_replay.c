@@ -8,7 +8,7 @@
 #include "config.h"
 #include "rng.h"
 #include "driver/driver.h"
-#include "../../sim/driver/page_map.h"
+#include "driver/page_map.h"
 
 static struct config *cfg_seed(unsigned seed)
 {

@@ -18,7 +18,7 @@
 #include "outfile.h"
 #include "system_check.h"
 #include "text.h"
-#include "../workloads/graph.h"
+#include "workloads/graph.h"
 #include "dram/dram.h"
 #include "driver/evict.h"
 

@@ -5,7 +5,7 @@
 #include <check.h>
 #include <math.h>
 #include <string.h>
-#include "../../sim/runtime/rt_info.h"
+#include "runtime/rt_info.h"
 #include "suite_main.h"
 
 #define EPS 1e-9

@@ -15,7 +15,7 @@
 #include "tlb/tlb.h"
 #include "gmmu/gmmu.h"
 #include "dram/dram.h"
-#include "../../workloads/workload.h"
+#include "workloads/workload.h"
 
 #define CYC 1000ULL
 #define P_VA 0x100000000000ULL

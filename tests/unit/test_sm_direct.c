@@ -5,7 +5,7 @@
 #include "sm/sm_internal.h"
 #include "config.h"
 #include "stats.h"
-#include "../workloads/workload.h"
+#include "workloads/workload.h"
 
 /* Two SMs hold lines of frame 0x5000 and of its neighbour 0x6000; evicting
  * the page in frame 0x5000 drops its lines on every SM and nothing else. */

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "config.h"
-#include "../../workloads/workload.h"
-#include "../../workloads/trace.h"
+#include "workloads/workload.h"
+#include "workloads/trace.h"
 
 /* The trace: kernel 0 (LAUNCH line, grid 2x2, 96 threads = 3 warps, NVBit
  * hardware warp slots 8..10) and kernel 1 (no LAUNCH line: grid and block

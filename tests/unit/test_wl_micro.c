@@ -4,7 +4,7 @@
 #include "suite_main.h"
 #include <sys/resource.h>
 #include "wl_harness.h"
-#include "../workloads/gen.h"
+#include "workloads/gen.h"
 #include "stats.h"
 #include "system.h"
 

@@ -5,8 +5,8 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../workloads/gen.h"
-#include "../../sim/runtime/rt_info.h"
+#include "workloads/gen.h"
+#include "runtime/rt_info.h"
 #include "suite_main.h"
 
 static struct wl_prog *P;

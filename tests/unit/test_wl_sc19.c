@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "wl_threads.h"
-#include "../workloads/gen.h"
-#include "../workloads/graph.h"
+#include "workloads/gen.h"
+#include "workloads/graph.h"
 
 static uint64_t stream_hash(const char *const *sets, size_t n)
 {

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "wl_harness.h"
-#include "../workloads/gen.h"
+#include "workloads/gen.h"
 
 #define R WL_USE_R
 #define W WL_USE_W

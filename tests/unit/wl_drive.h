@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
-#include "../../workloads/workload.h"
+#include "workloads/workload.h"
 
 #define DRIVE_PAGE 4096ULL
 #define DRIVE_MAX_KERNELS 4096

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
-#include "../workloads/workload.h"
+#include "workloads/workload.h"
 
 #define NSETS(a) (sizeof a / sizeof a[0])
 
