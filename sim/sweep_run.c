@@ -157,8 +157,8 @@ static size_t *to_run(const struct sweep *s, struct sweep_dir *d, bool force,
     size_t *todo = xmalloc(s->npoints * sizeof *todo);
     *n = 0;
     for (size_t i = 0; i < s->npoints; i++)
-        if (force || sweep_point_state(d, s->points[i].name, s->points[i].hash,
-                                       NULL) != PT_DONE)
+        if (force || sweep_point_state(d, s->points[i].name, s->points[i].yaml,
+                                       s->points[i].hash, NULL, NULL, 0) != PT_DONE)
             todo[(*n)++] = i;
     return todo;
 }

@@ -265,7 +265,8 @@ int sweep_slurm(const struct sweep *s, struct sweep_dir *d,
     size_t *todo = xmalloc(s->npoints * sizeof *todo), ntodo = 0;
     for (size_t i = 0; i < s->npoints; i++)
         if (o->force || sweep_point_state(d, s->points[i].name,
-                                          s->points[i].hash, NULL) != PT_DONE)
+                                          s->points[i].yaml, s->points[i].hash,
+                                          NULL, NULL, 0) != PT_DONE)
             todo[ntodo++] = i;
     fprintf(out, "sweep %s: %zu points, %zu already done, %zu to run -> %s\n",
             s->file, s->npoints, s->npoints - ntodo, ntodo, sweep_dir_path(d));
