@@ -107,6 +107,7 @@ if [ "$rev" = 1 ]; then
 fi
 "$UVMSIM" sweep run "$SMOKE" -o "$TMP/d" >"$TMP/run" 2>&1
 check "nothing reruns" grep -q "$N already done, 0 to run" "$TMP/run"
+check "... and no point is named stale" sh -c "! grep -q '^  rerun' '$TMP/run'"
 check "the results stay as they were" \
     [ "$(stat_of "$TMP/d/points/fifo_75pct_thrashing_256.h5")" = "$keep1" ] &&
     [ "$(stat_of "$TMP/d/points/fifo_75pct_region-moving_512.h5")" = "$keep2" ]
@@ -148,6 +149,8 @@ check "sweep plan DIR: the same states, from DIR's own plan" \
     [ $? -eq 0 ] && cmp -s "$TMP/plan" "$TMP/plan2"
 "$UVMSIM" sweep run "$SMOKE" -o "$TMP/d" -j 2 >"$TMP/run" 2>&1
 check "the run reruns the 5 stale points only" grep -q "3 already done, 5 to run" "$TMP/run"
+check "... saying why for each" [ "$(grep -c '^  rerun [^ ]*: stale: ' "$TMP/run")" -eq 5 ] &&
+    grep -q '^  rerun lru_75pct_thrashing_256: stale: model revision' "$TMP/run"
 check "... leaving the others" \
     [ "$(stat_of "$TMP/d/points/lru_50pct_region-moving_512.h5")" = "$untouched" ] &&
     [ "$(stat_of "$TMP/d/points/fifo_75pct_thrashing_256.h5")" = "$keep1" ]
@@ -162,6 +165,13 @@ edit lru_50pct_thrashing_256 set gpu.sms 16 16
 check "three keys: the first named, two more counted" \
     [ "$(state_of "$TMP/plan" lru_50pct_thrashing_256)" = "stale: key gpu.kernel_launch_latency 5ns -> 0ns (and 2 more keys)" ]
 
+# Past five stale points the run counts the rest.
+for p in "$TMP"/d/points/*.h5; do edit "$(basename "$p" .h5)" revision $((rev + 1)); done
+"$UVMSIM" sweep run "$SMOKE" -o "$TMP/d" -j 2 >"$TMP/run" 2>&1
+check "eight stale: five named, three counted" \
+    [ "$(grep -c '^  rerun [^ ]*: stale: model revision' "$TMP/run")" -eq 5 ] &&
+    grep -q "^  rerun 3 more stale points (sweep plan $TMP/d lists them)$" "$TMP/run"
+
 # sweep plan DIR with the -s it ran with, and without its sweep file.
 "$UVMSIM" sweep run "$SMOKE" -o "$TMP/s" -s gpu.sms=8 >/dev/null 2>&1
 "$UVMSIM" sweep plan "$TMP/s" >"$TMP/plan" 2>&1
@@ -173,5 +183,9 @@ check "sweep plan DIR whose sweep file is not there: exit 2, one line" \
     [ $? -eq 2 ] && [ "$(wc -l <"$TMP/e")" -eq 1 ] && grep -q "its sweep file 'configs/sweeps/smoke.yaml'" "$TMP/e"
 "$UVMSIM" sweep plan "$TMP/s" -o "$TMP/s" >"$TMP/e" 2>&1
 check "sweep plan DIR -o: exit 2" [ $? -eq 2 ]
+mkdir "$TMP/empty"
+"$UVMSIM" sweep plan "$TMP/empty" >"$TMP/e" 2>&1
+check "sweep plan of a directory without a plan: exit 2, says so" \
+    [ $? -eq 2 ] && grep -q "not a sweep directory" "$TMP/e"
 
 [ "$FAILS" -eq 0 ]
