@@ -13,8 +13,6 @@
 #include "sweep_int.h"
 
 #define BAR_WIDTH 24
-/* Stale points named, with why, before the run; the rest are counted. */
-#define SHOW_STALE 5
 /* How often the bar is redrawn while nothing finishes. */
 #define TICK_NS 100000000L
 
@@ -153,30 +151,6 @@ static void stop_children(struct run *r)
         if (r->jobs[i].pid > 0) kill(r->jobs[i].pid, SIGTERM);
 }
 
-/* The points to run; the reasons of the first SHOW_STALE stale ones (an
- * upgrade that reruns points should say why) go to STALE. */
-static size_t *to_run(const struct sweep *s, struct sweep_dir *d, bool force,
-                      size_t *n, char **stale, size_t *nstale)
-{
-    size_t *todo = xmalloc(s->npoints * sizeof *todo);
-    *n = *nstale = 0;
-    for (size_t i = 0; i < s->npoints; i++) {
-        const struct sweep_point *p = &s->points[i];
-        char why[640];
-        enum sweep_state st = force ? PT_MISSING
-            : sweep_point_state(d, p->name, p->yaml, p->hash, NULL, why,
-                                sizeof why);
-        if (st == PT_DONE) continue;
-        todo[(*n)++] = i;
-        if (st == PT_STALE && (*nstale)++ < SHOW_STALE) {
-            size_t len = strlen(p->name) + strlen(why) + 3;
-            stale[*nstale - 1] = xmalloc(len);
-            snprintf(stale[*nstale - 1], len, "%s: %s", p->name, why);
-        }
-    }
-    return todo;
-}
-
 int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
                     bool force, FILE *out)
 {
@@ -187,8 +161,8 @@ int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
     }
     sweep_dir_clean_temps(d);
     size_t ntodo, nstale;
-    char *stale[SHOW_STALE];
-    size_t *todo = to_run(s, d, force, &ntodo, stale, &nstale);
+    char *stale[SWEEP_SHOW_STALE];
+    size_t *todo = sweep_todo(s, d, force, &ntodo, stale, &nstale);
     struct run r = {
         .s = s, .d = d, .out = out, .tty = isatty(fileno(out)),
         .total = ntodo, .t0 = now(), .njobs = jobs,
@@ -197,13 +171,7 @@ int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
     fprintf(out, "sweep %s: %zu points, %zu already done, %zu to run, "
             "%d at a time -> %s\n", s->file, s->npoints, s->npoints - ntodo,
             ntodo, jobs, sweep_dir_path(d));
-    for (size_t i = 0; i < nstale && i < SHOW_STALE; i++) {
-        fprintf(out, "  rerun %s\n", stale[i]);
-        free(stale[i]);
-    }
-    if (nstale > SHOW_STALE)
-        fprintf(out, "  rerun %zu more stale points (sweep plan %s lists "
-                "them)\n", nstale - SHOW_STALE, sweep_dir_path(d));
+    sweep_put_stale(out, d, stale, nstale);
     fflush(out);
 
     struct sigaction old_int, old_term;

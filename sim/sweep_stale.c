@@ -295,3 +295,37 @@ enum sweep_state sweep_point_state(const struct sweep_dir *d, const char *name,
     else snprintf(why, whylen, "not run");
     return exists ? PT_STALE : PT_MISSING;
 }
+
+size_t *sweep_todo(const struct sweep *s, const struct sweep_dir *d, bool force,
+                   size_t *n, char **stale, size_t *nstale)
+{
+    size_t *todo = xmalloc((s->npoints ? s->npoints : 1) * sizeof *todo);
+    *n = *nstale = 0;
+    for (size_t i = 0; i < s->npoints; i++) {
+        const struct sweep_point *p = &s->points[i];
+        char why[640];
+        enum sweep_state st = force ? PT_MISSING
+            : sweep_point_state(d, p->name, p->yaml, p->hash, NULL, why,
+                                sizeof why);
+        if (st == PT_DONE) continue;
+        todo[(*n)++] = i;
+        if (st == PT_STALE && (*nstale)++ < SWEEP_SHOW_STALE) {
+            size_t len = strlen(p->name) + strlen(why) + 3;
+            stale[*nstale - 1] = xmalloc(len);
+            snprintf(stale[*nstale - 1], len, "%s: %s", p->name, why);
+        }
+    }
+    return todo;
+}
+
+void sweep_put_stale(FILE *out, const struct sweep_dir *d, char **stale,
+                     size_t nstale)
+{
+    for (size_t i = 0; i < nstale && i < SWEEP_SHOW_STALE; i++) {
+        fprintf(out, "  rerun %s\n", stale[i]);
+        free(stale[i]);
+    }
+    if (nstale > SWEEP_SHOW_STALE)
+        fprintf(out, "  rerun %zu more stale points (sweep plan %s lists "
+                "them)\n", nstale - SWEEP_SHOW_STALE, sweep_dir_path(d));
+}

@@ -167,6 +167,10 @@ check "three keys: the first named, two more counted" \
 
 # Past five stale points the run counts the rest.
 for p in "$TMP"/d/points/*.h5; do edit "$(basename "$p" .h5)" revision $((rev + 1)); done
+"$UVMSIM" sweep slurm "$SMOKE" -o "$TMP/d" --dry-run >"$TMP/sl" 2>&1
+check "sweep slurm names them too" \
+    [ "$(grep -c '^  rerun [^ ]*: stale: model revision' "$TMP/sl")" -eq 5 ] &&
+    grep -q "^sweep .*: 8 points, 0 already done, 8 to run" "$TMP/sl"
 "$UVMSIM" sweep run "$SMOKE" -o "$TMP/d" -j 2 >"$TMP/run" 2>&1
 check "eight stale: five named, three counted" \
     [ "$(grep -c '^  rerun [^ ]*: stale: model revision' "$TMP/run")" -eq 5 ] &&
