@@ -224,11 +224,15 @@ static struct sweep *load_from_dir(const char *dir)
     struct sweep_plan *p = sweep_plan_read(d, err, sizeof err);
     sweep_dir_close(d);
     if (!p) user_error("%s", err);
-    if (!p->sweep_file[0] || access(p->sweep_file, R_OK) != 0)
-        user_error("%s/plan.tsv: its sweep file '%s' (named from where the "
-                   "sweep ran) is not readable here: %s; run `uvmsim sweep "
-                   "plan SWEEP.yaml -o %s`", dir, p->sweep_file,
-                   strerror(errno), dir);
+    if (!p->sweep_file[0] || access(p->sweep_file, R_OK) != 0) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s/plan.tsv: its sweep file '%s' (named "
+                 "from where the sweep ran) is not readable here: %s; run "
+                 "`uvmsim sweep plan SWEEP.yaml -o %s`", dir, p->sweep_file,
+                 p->sweep_file[0] ? strerror(errno) : "none recorded", dir);
+        sweep_plan_free(p);
+        user_error("%s", msg);
+    }
     struct cfg_error cerr;
     struct sweep *s = sweep_load(p->sweep_file, (const char *const *)p->sets,
                                  p->nsets, &cerr);
