@@ -14,6 +14,15 @@ typedef uint64_t sim_time;
 
 #define UVMSIM_VERSION "0.1.0"
 
+/* The model's revision, bumped by hand (+1) in the commit that changes a
+ * simulated result -- any statistic, time or event count of some config --
+ * and not for formats, messages, speed or new keys whose default keeps the
+ * old behaviour.  Every result records it (/@model_revision) and a sweep
+ * reruns the points whose recorded revision differs (docs/decisions.md,
+ * "Sweep resumption across upgrades").  Results written before it existed
+ * count as revision 1. */
+#define UVMSIM_MODEL_REVISION 1
+
 /* Exit codes (README, CLI). */
 enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USER = 2, EXIT_ABORT = 3 };
 

@@ -4,12 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "config.h"
 #include "sweep.h"
 
 static const char usage_sweep[] =
     "usage: uvmsim sweep plan SWEEP.yaml [-o DIR] [-s KEY=VALUE]...\n"
+    "       uvmsim sweep plan DIR\n"
     "       uvmsim sweep run SWEEP.yaml -o DIR [-j N] [--force] [-s KEY=VALUE]...\n"
     "       uvmsim sweep slurm SWEEP.yaml -o DIR [--partition P] [--time T]\n"
     "                    [--mem M] [--max-parallel K] [--account A]\n"
@@ -22,12 +24,13 @@ static const char usage_sweep[] =
     "groups, seeds:, exclude: rules and a name: template.  Every value is\n"
     "checked before anything runs.\n"
     "\n"
-    "plan   print the points (count, names, overrides); with -o DIR also\n"
-    "       whether each has a valid result there\n"
+    "plan   print the points (count, names, overrides); with -o DIR (or\n"
+    "       given DIR alone: its sweep file and -s) also each one's state\n"
+    "       there: done, not run, failed, or stale and why\n"
     "run    run the points without a valid result in DIR as separate\n"
     "       processes, N at a time (default: the number of cores), then\n"
-    "       merge; rerunning resumes (a point reruns when its resolved config\n"
-    "       changed; --force reruns all)\n"
+    "       merge; rerunning resumes (a point reruns when a value of its\n"
+    "       resolved config or the model revision changed; --force reruns all)\n"
     "slurm  write DIR/slurm/array.sh (a job array over the points without\n"
     "       a valid result) and DIR/slurm/merge.sh (afterok the array) and\n"
     "       submit both with sbatch (--dry-run: only write them)\n"
@@ -151,6 +154,29 @@ static struct sweep_dir *open_dir(const char *dir, bool create, bool lock)
 
 /* ---- plan ---- */
 
+/* Each point's state in DIR as print_plan shows it; NULL without DIR.
+ * COUNT[state] gets how many are in each. */
+static char **plan_states(const struct sweep *s, const char *dir,
+                          size_t count[4])
+{
+    if (!dir) return NULL;
+    char err[1024];
+    struct sweep_dir *d = sweep_dir_open(dir, false, false, err, sizeof err);
+    char **why = xcalloc(s->npoints, sizeof *why);
+    for (size_t i = 0; i < s->npoints; i++) {
+        const struct sweep_point *p = &s->points[i];
+        char buf[640] = "not run";
+        enum sweep_state st = d ? sweep_point_state(d, p->name, p->yaml,
+                                                    p->hash, NULL, buf,
+                                                    sizeof buf)
+                                : PT_MISSING;
+        count[st]++;
+        why[i] = xstrdup(buf);
+    }
+    sweep_dir_close(d);
+    return why;
+}
+
 static void print_plan(const struct sweep *s, const char *dir)
 {
     printf("sweep %s: %zu points (%zu combinations, %zu excluded)\n", s->file,
@@ -163,30 +189,65 @@ static void print_plan(const struct sweep *s, const char *dir)
             if (s->axes[a].factor == f) printf(" %s", s->axes[a].key);
         putchar('\n');
     }
-    struct sweep_dir *d = NULL;
-    if (dir) {
-        char err[1024];
-        d = sweep_dir_open(dir, false, false, err, sizeof err);
-    }
-    size_t w = 4;
-    for (size_t i = 0; i < s->npoints; i++)
+    size_t count[4] = {0};
+    char **why = plan_states(s, dir, count);
+    if (why)
+        printf("in %s: %zu done, %zu stale, %zu failed, %zu not run\n", dir,
+               count[PT_DONE], count[PT_STALE], count[PT_FAILED],
+               count[PT_MISSING]);
+    size_t w = 4, ws = 5;
+    for (size_t i = 0; i < s->npoints; i++) {
         if (strlen(s->points[i].name) > w) w = strlen(s->points[i].name);
-    printf("%5s  %-*s  %s%s\n", "#", (int)w, "name", dir ? "state    " : "",
-           "overrides");
+        if (why && strlen(why[i]) > ws) ws = strlen(why[i]);
+    }
+    printf("%5s  %-*s  ", "#", (int)w, "name");
+    if (why) printf("%-*s  ", (int)ws, "state");
+    printf("overrides\n");
     for (size_t i = 0; i < s->npoints; i++) {
         const struct sweep_point *p = &s->points[i];
         printf("%5zu  %-*s  ", i, (int)w, p->name);
-        if (dir) {
-            enum sweep_state st = d ? sweep_point_state(d, p->name, p->hash, NULL)
-                                    : PT_MISSING;
-            printf("%-7s  ", sweep_state_name(st));
-        }
+        if (why) printf("%-*s  ", (int)ws, why[i]);
         for (size_t a = 0; a < s->naxes; a++)
             printf("%s%s=%s", a ? " " : "", s->axes[a].key,
                    s->axes[a].text[p->vi[a]]);
         putchar('\n');
     }
+    for (size_t i = 0; why && i < s->npoints; i++) free(why[i]);
+    free(why);
+}
+
+/* `sweep plan DIR`: the sweep file and -s the plan in DIR was made with. */
+static struct sweep *load_from_dir(const char *dir)
+{
+    struct sweep_dir *d = open_dir(dir, false, false);
+    char err[1024];
+    struct sweep_plan *p = sweep_plan_read(d, err, sizeof err);
     sweep_dir_close(d);
+    if (!p) user_error("%s", err);
+    if (!p->sweep_file[0] || access(p->sweep_file, R_OK) != 0) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s/plan.tsv: its sweep file '%s' (named "
+                 "from where the sweep ran) is not readable here: %s; run "
+                 "`uvmsim sweep plan SWEEP.yaml -o %s`", dir, p->sweep_file,
+                 p->sweep_file[0] ? strerror(errno) : "none recorded", dir);
+        sweep_plan_free(p);
+        user_error("%s", msg);
+    }
+    struct cfg_error cerr;
+    struct sweep *s = sweep_load(p->sweep_file, (const char *const *)p->sets,
+                                 p->nsets, &cerr);
+    sweep_plan_free(p);
+    if (!s) {
+        fprintf(stderr, "%s\n", cerr.msg);
+        exit(EXIT_USER);
+    }
+    return s;
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static int jobs_default(void)
@@ -235,10 +296,14 @@ int cmd_sweep(int argc, char **argv)
         usage_error(usage_sweep, "%s", "--partition, --time, --mem and "
                     "--account take one word each");
 
-    struct sweep *s = load(&a);
+    bool from_dir = !strcmp(sub, "plan") && is_dir(a.file);
+    if (from_dir && (a.dir || a.nsets))
+        usage_error(usage_sweep, "%s", "sweep plan DIR takes the sweep file "
+                    "and -s from DIR/plan.tsv: no -o or -s");
+    struct sweep *s = from_dir ? load_from_dir(a.file) : load(&a);
     int rc = EXIT_OK;
     if (!strcmp(sub, "plan")) {
-        print_plan(s, a.dir);
+        print_plan(s, from_dir ? a.file : a.dir);
     } else {
         struct sweep_dir *d = open_dir(a.dir, true, true);
         if (!strcmp(sub, "run"))

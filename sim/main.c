@@ -54,7 +54,7 @@ static void usage(FILE *out)
     fputs("usage: uvmsim COMMAND [ARGS]\n\ncommands:\n", out);
     for (size_t i = 0; i < NCOMMANDS; i++) fprintf(out, "  %s\n", commands[i].synopsis);
     fputs("\n  uvmsim COMMAND --help   help on one command\n"
-          "  uvmsim --version        print the version\n"
+          "  uvmsim --version        print the version and the model revision\n"
           "\nexit status: 0 success, 2 user error, 3 simulation aborted\n", out);
 }
 
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     if (argc < 2) { usage(stderr); return EXIT_USER; }
     const char *cmd = argv[1];
     if (is_help(cmd) || !strcmp(cmd, "help")) { usage(stdout); return EXIT_OK; }
-    if (!strcmp(cmd, "--version")) { printf("uvmsim %s\n", UVMSIM_VERSION); return EXIT_OK; }
+    if (!strcmp(cmd, "--version")) { printf("uvmsim %s (model revision %d)\n", UVMSIM_VERSION, UVMSIM_MODEL_REVISION); return EXIT_OK; }
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(cmd, commands[i].name)) return commands[i].fn(argc - 2, argv + 2);
     char esc[512];

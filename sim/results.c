@@ -146,6 +146,7 @@ static int write_root(struct writer *w, const struct run_info *info)
 {
     int rc = 0;
     rc |= attr_str(w, w->fid, "uvmsim_version", UVMSIM_VERSION);
+    rc |= attr_u64(w, w->fid, "model_revision", UVMSIM_MODEL_REVISION);
     rc |= attr_str(w, w->fid, "status", info->status);
     rc |= attr_u64(w, w->fid, "seed", info->seed);
     rc |= attr_u64(w, w->fid, "sim_time_ps", info->sim_time_ps);

@@ -12,7 +12,8 @@
  *
  * Points run as `uvmsim run DIR/configs/NAME.yaml -o DIR/points/NAME.h5`
  * (locally N at a time, or as tasks of a Slurm job array); a result whose
- * /config@yaml_hash equals the plan's hash is done and never run again. */
+ * model revision and recorded config still match the point's is done and
+ * never run again. */
 #ifndef UVMSIM_SWEEP_H
 #define UVMSIM_SWEEP_H
 
@@ -49,6 +50,8 @@ struct sweep {
     char *base;             /* base config path (relative to cwd), or NULL */
     size_t nfixed;
     char **fixed;           /* "key=value" of set: and -s, for display */
+    size_t nsets;
+    char **sets;            /* the -s "key=value" alone (DIR/plan.tsv) */
     size_t naxes;
     struct sweep_axis *axes;
     size_t nfactors;
@@ -92,16 +95,25 @@ int sweep_dir_write_plan(struct sweep_dir *d, const struct sweep *s,
 /* Removes NAME.*.tmp.PID files of processes that no longer exist (a run
  * killed before its rename).  Returns how many it removed. */
 size_t sweep_dir_clean_temps(struct sweep_dir *d);
-/* DONE when DIR/points/NAME.h5 holds /config@yaml_hash == HASH; STALE when
- * it holds another; FAILED when DIR/logs/NAME.failed records a failure
- * (its exit status in *code); MISSING otherwise. */
+/* DONE when DIR/points/NAME.h5 is the point's result: its model revision
+ * is this binary's and its recorded config means the point's config YAML
+ * (DIR/configs/NAME.yaml when NULL; HASH its results_yaml_hash), key by
+ * key, a key one side lacks taken at its default (sweep_stale.c); STALE
+ * when it holds another; FAILED when DIR/logs/NAME.failed records a
+ * failure (its exit status in *code); MISSING otherwise.  WHY (may be
+ * NULL) gets the state as `sweep plan` shows it: "done", "not run",
+ * "failed (exit 3)", "stale: key K OLD -> NEW", "stale: model revision
+ * 1 -> 2", "stale: unreadable result". */
 enum sweep_state sweep_point_state(const struct sweep_dir *d, const char *name,
-                                   uint64_t hash, int *code);
+                                   const char *yaml, uint64_t hash, int *code,
+                                   char *why, size_t whylen);
 
 /* The plan as written to DIR/plan.tsv, read back by merge and by Slurm
  * tasks (which need no sweep file). */
 struct sweep_plan {
     char *sweep_file;
+    size_t nsets;
+    char **sets;            /* the -s "key=value" the plan was made with */
     size_t naxes;
     char **keys;
     const struct cfg_key **ck;

@@ -1,5 +1,5 @@
-/* The sweep directory: its layout (sweep.h), its lock, the plan file, and
- * the state of each point's result. */
+/* The sweep directory: its layout (sweep.h), its lock, the plan file and
+ * its temporaries (a point's state is sweep_stale.c's). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <hdf5.h>
 #include "config.h"
 #include "sweep_int.h"
 
@@ -229,6 +228,8 @@ static void put_plan(FILE *f, const struct sweep *s)
 {
     fprintf(f, PLAN_MAGIC "\nsweep\t%s\nbase\t%s\n", s->file,
             s->base ? s->base : "");
+    /* `sweep plan DIR` remakes the plan from the sweep file and these. */
+    for (size_t i = 0; i < s->nsets; i++) fprintf(f, "set\t%s\n", s->sets[i]);
     for (size_t a = 0; a < s->naxes; a++) {
         fprintf(f, "axis\t%s", s->axes[a].key);
         for (size_t v = 0; v < s->axes[a].nvals; v++)
@@ -351,6 +352,9 @@ struct sweep_plan *sweep_plan_read(const struct sweep_dir *d, char *err,
         if (!strcmp(f[0], "sweep") && nf == 2) {
             free(p->sweep_file);
             p->sweep_file = xstrdup(f[1]);
+        } else if (!strcmp(f[0], "set") && nf == 2) {
+            p->sets = xrealloc(p->sets, (p->nsets + 1) * sizeof *p->sets);
+            p->sets[p->nsets++] = xstrdup(f[1]);
         } else if (!strcmp(f[0], "axis")) {
             ok = plan_axis(p, f, nf, scratch);
         } else if (!strcmp(f[0], "point")) {
@@ -392,56 +396,13 @@ void sweep_plan_free(struct sweep_plan *p)
     free(p->names);
     free(p->hash);
     free(p->vi);
+    for (size_t i = 0; i < p->nsets; i++) free(p->sets[i]);
+    free(p->sets);
     free(p->sweep_file);
     free(p);
 }
 
 /* ---- points ---- */
-
-/* /config@yaml_hash of a result; false when it cannot be read. */
-static bool result_hash(const char *path, uint64_t *h)
-{
-    H5E_auto2_t fn;
-    void *data;
-    H5Eget_auto2(H5E_DEFAULT, &fn, &data);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    bool ok = false;
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f >= 0) {
-        hid_t a = H5Aopen_by_name(f, "config", "yaml_hash", H5P_DEFAULT,
-                                  H5P_DEFAULT);
-        if (a >= 0) {
-            ok = H5Aread(a, H5T_NATIVE_UINT64, h) >= 0;
-            H5Aclose(a);
-        }
-        H5Fclose(f);
-    }
-    H5Eclear2(H5E_DEFAULT);
-    H5Eset_auto2(H5E_DEFAULT, fn, data);
-    return ok;
-}
-
-enum sweep_state sweep_point_state(const struct sweep_dir *d, const char *name,
-                                   uint64_t hash, int *code)
-{
-    char *rp = sweep_path(d, "points", name, ".h5");
-    bool exists = access(rp, F_OK) == 0;
-    uint64_t h;
-    bool done = exists && result_hash(rp, &h) && h == hash;
-    free(rp);
-    if (done) return PT_DONE;
-    char *fp = sweep_path(d, "logs", name, ".failed");
-    char *rec = sweep_read_text(fp, NULL);
-    free(fp);
-    if (rec) {
-        int c = -1;
-        if (sscanf(rec, "exit %d", &c) != 1) c = -1;
-        if (code) *code = c;
-        free(rec);
-        return PT_FAILED;
-    }
-    return exists ? PT_STALE : PT_MISSING;
-}
 
 /* "NAME.tmp.PID": the PID, or 0 when NAME is not such a temporary. */
 static long temp_pid(const char *name)

@@ -184,7 +184,7 @@ int sweep_run_point(struct sweep_dir *d, const char *name, bool force)
     uint64_t hash = p->hash[i];
     sweep_plan_free(p);
     /* A requeued task whose point finished has nothing to do. */
-    if (!force && sweep_point_state(d, name, hash, NULL) == PT_DONE) {
+    if (!force && sweep_point_state(d, name, NULL, hash, NULL, NULL, 0) == PT_DONE) {
         printf("%s: already done\n", name);
         return EXIT_OK;
     }

@@ -61,6 +61,21 @@ int sweep_write_atomic(const char *path, const char *data, size_t len);
 /* The last N lines of PATH (at most 4 KiB), "" when unreadable; caller frees. */
 char *sweep_log_tail(const char *path, int n);
 
+/* ---- what to run (sweep_stale.c) ---- */
+
+/* An upgrade that reruns points says which and why: this many stale
+ * points are named before a run, the rest counted. */
+#define SWEEP_SHOW_STALE 5
+/* The points without a valid result (all with FORCE), in plan order, N of
+ * them; the first SWEEP_SHOW_STALE stale ones as "NAME: stale: why" in
+ * STALE, *NSTALE the number of stale points. */
+size_t *sweep_todo(const struct sweep *s, const struct sweep_dir *d, bool force,
+                   size_t *n, char **stale, size_t *nstale);
+/* Prints "  rerun NAME: stale: why" for each (freeing it), then the count
+ * of the others. */
+void sweep_put_stale(FILE *out, const struct sweep_dir *d, char **stale,
+                     size_t nstale);
+
 /* ---- processes (sweep_exec.c) ---- */
 
 /* Absolute path of this executable (for the children and Slurm scripts). */

@@ -115,6 +115,7 @@ static int write_root(hid_t f, const struct merge *mg, const char *text)
 {
     const struct sweep_plan *p = mg->p;
     int rc = attr_str(f, "uvmsim_version", UVMSIM_VERSION);
+    rc |= attr_u64(f, "model_revision", UVMSIM_MODEL_REVISION);
     rc |= attr_str(f, "sweep_file", p->sweep_file);
     rc |= attr_str(f, "sweep_yaml", text);
     rc |= attr_u64(f, "points_planned", p->npoints);
@@ -129,8 +130,8 @@ static void classify(struct merge *mg)
     const struct sweep_plan *p = mg->p;
     for (size_t i = 0; i < p->npoints; i++) {
         int code = -1;
-        enum sweep_state st = sweep_point_state(mg->d, p->names[i], p->hash[i],
-                                                &code);
+        enum sweep_state st = sweep_point_state(mg->d, p->names[i], NULL,
+                                                p->hash[i], &code, NULL, 0);
         if (st == PT_DONE) {
             mg->m[mg->nm++].plan_index = i;
         } else {

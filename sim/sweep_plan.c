@@ -258,6 +258,9 @@ struct sweep *sweep_load(const char *path, const char *const *sets,
               count_combos(s, err);
     if (ok) {
         s->base = sp.base ? xstrdup(sp.base) : NULL;
+        s->nsets = nsets;
+        s->sets = xcalloc(nsets ? nsets : 1, sizeof *s->sets);
+        for (size_t i = 0; i < nsets; i++) s->sets[i] = xstrdup(sets[i]);
         keep_fixed_text(s, &sp);
         c = config_load(s->base, NULL, 0, err);
         ok = c && apply_fixed(c, s, &sp, err) && expand(s, &sp, c, err);
@@ -297,6 +300,8 @@ void sweep_free(struct sweep *s)
     free(s->points);
     for (size_t i = 0; i < s->nfixed; i++) free(s->fixed[i]);
     free(s->fixed);
+    for (size_t i = 0; i < s->nsets; i++) free(s->sets[i]);
+    free(s->sets);
     free(s->factor_len);
     free(s->base);
     free(s->text);

@@ -151,18 +151,6 @@ static void stop_children(struct run *r)
         if (r->jobs[i].pid > 0) kill(r->jobs[i].pid, SIGTERM);
 }
 
-static size_t *to_run(const struct sweep *s, struct sweep_dir *d, bool force,
-                      size_t *n)
-{
-    size_t *todo = xmalloc(s->npoints * sizeof *todo);
-    *n = 0;
-    for (size_t i = 0; i < s->npoints; i++)
-        if (force || sweep_point_state(d, s->points[i].name, s->points[i].hash,
-                                       NULL) != PT_DONE)
-            todo[(*n)++] = i;
-    return todo;
-}
-
 int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
                     bool force, FILE *out)
 {
@@ -172,8 +160,9 @@ int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
         return EXIT_USER;
     }
     sweep_dir_clean_temps(d);
-    size_t ntodo;
-    size_t *todo = to_run(s, d, force, &ntodo);
+    size_t ntodo, nstale;
+    char *stale[SWEEP_SHOW_STALE];
+    size_t *todo = sweep_todo(s, d, force, &ntodo, stale, &nstale);
     struct run r = {
         .s = s, .d = d, .out = out, .tty = isatty(fileno(out)),
         .total = ntodo, .t0 = now(), .njobs = jobs,
@@ -182,6 +171,7 @@ int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
     fprintf(out, "sweep %s: %zu points, %zu already done, %zu to run, "
             "%d at a time -> %s\n", s->file, s->npoints, s->npoints - ntodo,
             ntodo, jobs, sweep_dir_path(d));
+    sweep_put_stale(out, d, stale, nstale);
     fflush(out);
 
     struct sigaction old_int, old_term;

@@ -262,13 +262,12 @@ int sweep_slurm(const struct sweep *s, struct sweep_dir *d,
         free_paths(&p);
         return EXIT_USER;
     }
-    size_t *todo = xmalloc(s->npoints * sizeof *todo), ntodo = 0;
-    for (size_t i = 0; i < s->npoints; i++)
-        if (o->force || sweep_point_state(d, s->points[i].name,
-                                          s->points[i].hash, NULL) != PT_DONE)
-            todo[ntodo++] = i;
+    size_t ntodo, nstale;
+    char *stale[SWEEP_SHOW_STALE];
+    size_t *todo = sweep_todo(s, d, o->force, &ntodo, stale, &nstale);
     fprintf(out, "sweep %s: %zu points, %zu already done, %zu to run -> %s\n",
             s->file, s->npoints, s->npoints - ntodo, ntodo, sweep_dir_path(d));
+    sweep_put_stale(out, d, stale, nstale);
     /* With nothing to run, an array script of an earlier submission would
      * only mislead. */
     if (!ntodo) unlink(p.array);

@@ -73,7 +73,9 @@ keep=$(stat_of "$TMP/ch/points/lru_50pct_thrashing.h5")
 redo=$(stat_of "$TMP/ch/points/lru_50pct_region-moving.h5")
 sed -i 's/workload.pattern.pages: \[256, 512\]/workload.pattern.pages: [256, 384]/' "$TMP/named.yaml"
 "$UVMSIM" sweep plan "$TMP/named.yaml" -o "$TMP/ch" >"$TMP/plan" 2>&1
-check "plan shows the changed points stale" [ "$(grep -c ' stale ' "$TMP/plan")" -eq 4 ]
+check "plan shows the changed points stale" [ "$(grep -c ' stale: ' "$TMP/plan")" -eq 4 ]
+check "... and why: the value that changed" \
+    [ "$(grep -c ' stale: key workload.pattern.pages 512 -> 384 ' "$TMP/plan")" -eq 4 ]
 "$UVMSIM" sweep run "$TMP/named.yaml" -o "$TMP/ch" >"$TMP/ch.out" 2>&1
 check "changed config: exit 0" [ $? -eq 0 ]
 check "changed config: 4 points rerun" grep -q "4 already done, 4 to run" "$TMP/ch.out"

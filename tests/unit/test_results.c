@@ -596,7 +596,7 @@ static size_t expand_and_verify(const struct fixture *fx, hid_t fid,
 
 /* The docs must keep at least these rows (the writer produces them). */
 static const char *const required[] = {
-    "/@uvmsim_version", "/@status", "/@seed", "/@sim_time_ps", "/@events",
+    "/@uvmsim_version", "/@model_revision", "/@status", "/@seed", "/@sim_time_ps", "/@events",
     "/config", "/config@yaml", "/config@<int key>", "/config@<float key>",
     "/config@<bool key>", "/config@<string key>", "/config@<enum key>",
     "/config@<freq key>", "/config@<time key>", "/config@<bw key>",
@@ -654,6 +654,7 @@ START_TEST(root_and_host_values)
     write_ok(&fx, fx.path, &info);
     hid_t fid = open_file(fx.path);
     check_attr_str(fid, "/", "uvmsim_version", UVMSIM_VERSION);
+    ck_assert_uint_eq(attr_u64(fid, "/", "model_revision"), UVMSIM_MODEL_REVISION);
     check_attr_str(fid, "/", "status", "completed");
     ck_assert_uint_eq(attr_u64(fid, "/", "seed"), 42);
     ck_assert_uint_eq(attr_u64(fid, "/", "sim_time_ps"), 12345678);

@@ -137,21 +137,34 @@ START_TEST(plan_file_reads_back)
 }
 END_TEST
 
-/* missing -> done (a result with the plan's hash) -> stale (the config
+/* Replaces the first FROM in TEXT with TO; caller frees. */
+static char *replace(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    ck_assert_ptr_nonnull(at);
+    size_t n = strlen(text) - strlen(from) + strlen(to) + 1;
+    char *out = malloc(n);
+    snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return out;
+}
+
+/* missing -> done (a result of the point's config) -> stale (a value
  * changed) -> failed (a record, no valid result). */
 START_TEST(point_states)
 {
     struct tmp t;
     write_sweep(&t, "axes:\n  sim.epoch: [5us]\n");
     struct sweep *s = load(&t);
-    char dir[128], err[1024], path[256];
+    char dir[128], err[1024], path[256], why[640];
     snprintf(dir, sizeof dir, "%s/out", t.dir);
     struct sweep_dir *d = sweep_dir_open(dir, true, false, err, sizeof err);
     ck_assert_msg(d != NULL, "%s", err);
     ck_assert_int_eq(sweep_dir_write_plan(d, s, err, sizeof err), 0);
     const struct sweep_point *pt = &s->points[0];
     ck_assert_str_eq(pt->name, "5us");
-    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->hash, NULL), PT_MISSING);
+    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->yaml, pt->hash, NULL,
+                                       why, sizeof why), PT_MISSING);
+    ck_assert_str_eq(why, "not run");
 
     struct stats *st = stats_new();
     struct run_info ri = {.status = "completed"};
@@ -161,18 +174,52 @@ START_TEST(point_states)
     ck_assert_msg(c != NULL, "%s", cerr.msg);
     snprintf(path, sizeof path, "%s/points/5us.h5", dir);
     ck_assert_int_eq(results_write(path, c, st, &ri, err, sizeof err), 0);
-    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->hash, NULL), PT_DONE);
-    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->hash + 1, NULL), PT_STALE);
+    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->yaml, pt->hash, NULL,
+                                       why, sizeof why), PT_DONE);
+    ck_assert_str_eq(why, "done");
+    /* Without the YAML: DIR/configs/NAME.yaml (merge, Slurm tasks). */
+    ck_assert_int_eq(sweep_point_state(d, pt->name, NULL, pt->hash, NULL,
+                                       NULL, 0), PT_DONE);
+
+    /* Other bytes, the same values: 5000ns is 5us; a key the config now
+     * lacks counts at its default (sim.max_events: 0). */
+    char *same = replace(pt->yaml, "epoch: 5us", "epoch: 5000ns");
+    char *lacks = replace(pt->yaml, "  max_events: 0\n", "");
+    ck_assert_int_eq(sweep_point_state(d, pt->name, same, results_yaml_hash(same),
+                                       NULL, why, sizeof why), PT_DONE);
+    ck_assert_int_eq(sweep_point_state(d, pt->name, lacks,
+                                       results_yaml_hash(lacks), NULL, why,
+                                       sizeof why), PT_DONE);
+    /* Another value: stale, naming the key and both values. */
+    char *other = replace(pt->yaml, "epoch: 5us", "epoch: 10us");
+    ck_assert_int_eq(sweep_point_state(d, pt->name, other,
+                                       results_yaml_hash(other), NULL, why,
+                                       sizeof why), PT_STALE);
+    ck_assert_str_eq(why, "stale: key sim.epoch 5us -> 10us");
+    /* A key this binary does not know: a difference. */
+    char *unknown = replace(pt->yaml, "sim:\n", "sim:\n  nosuch: 1\n");
+    ck_assert_int_eq(sweep_point_state(d, pt->name, unknown,
+                                       results_yaml_hash(unknown), NULL, why,
+                                       sizeof why), PT_STALE);
+    ck_assert_str_eq(why, "stale: key sim.nosuch (none) -> 1");
 
     snprintf(path, sizeof path, "%s/logs/5us.failed", dir);
     FILE *fp = fopen(path, "w");
     fputs("exit 3\nlast lines\n", fp);
     fclose(fp);
     int code = 0;
-    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->hash + 1, &code), PT_FAILED);
+    ck_assert_int_eq(sweep_point_state(d, pt->name, other,
+                                       results_yaml_hash(other), &code, why,
+                                       sizeof why), PT_FAILED);
     ck_assert_int_eq(code, 3);
+    ck_assert_str_eq(why, "failed (exit 3)");
     /* A valid result wins over an older failure record. */
-    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->hash, NULL), PT_DONE);
+    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->yaml, pt->hash, NULL,
+                                       NULL, 0), PT_DONE);
+    free(same);
+    free(lacks);
+    free(other);
+    free(unknown);
 
     /* A temporary of a process that no longer exists is removed; one of a
      * live process (this one) is left alone. */
