@@ -17,6 +17,11 @@ Importable:
     load_sweep(path)        -> pd.DataFrame of a merged sweep (DIR/sweep.h5),
                                one row per point: name, axes, every scalar
                                statistic
+
+A file that is not a readable uvmsim result (damaged, truncated, another
+program's HDF5, a dataset larger than its stored bytes can hold) raises
+NotAResult from the functions and, on the command line, prints one line
+and exits 2.
 """
 import signal
 import sys
@@ -24,6 +29,31 @@ import sys
 import h5py
 import numpy as np
 import pandas as pd
+
+# deflate cannot shrink data by more than 1032:1 (its longest match, 258
+# bytes, costs at least two bits: RFC 1951 Sec. 3.2.5), and the shuffle
+# filter uvmsim applies first only reorders bytes.  A dataset whose
+# dataspace claims more than that over its stored bytes (e.g. chunks that
+# were never written) was not written by uvmsim: refuse it instead of
+# allocating what the dataspace says.
+_MAX_RATIO = 1032
+# Small datasets are exempt (fixed overhead, compact layouts).
+_SLACK_BYTES = 1 << 20
+
+
+class NotAResult(Exception):
+    """The file is not a readable uvmsim result."""
+
+
+def _read(dataset):
+    """dataset[()] after checking that its size is one uvmsim could write."""
+    logical = dataset.size * dataset.dtype.itemsize
+    stored = dataset.id.get_storage_size()
+    if logical > _SLACK_BYTES and logical > _MAX_RATIO * stored:
+        raise NotAResult(f"dataset {dataset.name} claims {logical} bytes but "
+                         f"stores {stored}: not written by uvmsim")
+    return dataset[()]
+
 
 # Root objects that are not record tables.
 _NOT_TABLES = {"config", "stats", "timeseries", "host"}
@@ -50,7 +80,7 @@ def _stat_datasets(path):
     with h5py.File(path, "r") as f:
         def visit(name, obj):
             if isinstance(obj, h5py.Dataset):
-                found.append((name.replace("/", "."), obj[()],
+                found.append((name.replace("/", "."), _read(obj),
                               _text(obj.attrs.get("kind", ""))))
         f["stats"].visititems(visit)
     return found
@@ -70,7 +100,7 @@ def load_arrays(path):
 
 
 def _frame(dataset):
-    data = dataset[()]
+    data = _read(dataset)
     df = pd.DataFrame(data)
     for col in data.dtype.names or ():
         if data.dtype[col].kind == "S":
@@ -163,6 +193,20 @@ def _main_sweep(path):
 
 
 def main(argv):
+    try:
+        return _main(argv)
+    except (NotAResult, OSError, KeyError, ValueError, TypeError,
+            IndexError, AttributeError, RuntimeError, UnicodeError) as e:
+        # h5py reports a damaged file as OSError/KeyError/RuntimeError, a
+        # missing object as KeyError, a wrong type as TypeError/ValueError.
+        msg = " ".join(str(e).split())[:300] or type(e).__name__
+        path = argv[1] if len(argv) > 1 else ""
+        print(f"read_results.py: {path}: not a readable uvmsim result ({msg})",
+              file=sys.stderr)
+        return 2
+
+
+def _main(argv):
     if len(argv) != 2 or argv[1] in ("-h", "--help"):
         print(__doc__.strip(), file=sys.stderr)
         return 2

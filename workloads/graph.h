@@ -34,6 +34,11 @@ struct graph *graph_rmat(unsigned scale, uint64_t edge_factor, double a,
                          bool permute);
 struct graph *graph_uniform(unsigned scale, uint64_t edge_factor,
                             uint64_t seed, bool undirected);
+/* An upper bound on the host bytes the generators above hold at their peak
+ * for SCALE and EDGE_FACTOR (saturating): checked before generating, so a
+ * graph the host cannot hold is a user error naming the key, not an
+ * allocation failure half-way. */
+uint64_t graph_gen_host_bytes(unsigned scale, uint64_t edge_factor, bool undirected);
 
 /* Readers: Matrix Market coordinate (pattern/real/integer, general or
  * symmetric) and plain edge lists ("SRC DST" per line, '#' or '%' comments,

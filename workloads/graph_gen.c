@@ -59,6 +59,21 @@ struct graph *graph_rmat(unsigned scale, uint64_t edge_factor, double a,
     return g;
 }
 
+/* The peak is inside graph_from_edges (graph_csr.c): the edge list (8 B an
+ * edge) is still held while the CSR's destinations (4 B per stored edge,
+ * twice for undirected graphs), its row-sort buffer (at most as large) and
+ * two (nv + 1)-entry offset arrays of 8 B (the counts, then the cursor or
+ * the row offsets) are live.  The R-MAT permutation's 4 B per vertex is
+ * freed before that. */
+uint64_t graph_gen_host_bytes(unsigned scale, uint64_t edge_factor, bool undirected)
+{
+    uint64_t nv = 1ULL << scale, n = mul_sat(edge_factor, nv);
+    uint64_t stored = mul_sat(n, undirected ? 2 : 1);
+    uint64_t b = mul_sat(n, sizeof(struct edge));
+    b = add_sat(b, mul_sat(stored, 2 * sizeof(uint32_t)));
+    return add_sat(b, mul_sat(nv + 1, 2 * sizeof(uint64_t)));
+}
+
 struct graph *graph_uniform(unsigned scale, uint64_t edge_factor,
                             uint64_t seed, bool undirected)
 {

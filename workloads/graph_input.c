@@ -49,6 +49,12 @@ struct graph *graph_load(const struct config *cfg)
     uint64_t seed = cfg_u64(cfg, "workload.graph.seed");
     /* A stream of its own: sim.seed mixed with a constant for "graph". */
     if (!seed) seed = cfg_u64(cfg, "sim.seed") ^ 0x67726170685f696eULL;
+    uint64_t need = graph_gen_host_bytes(scale, ef, und), lim = host_memory_limit();
+    if (need > lim)
+        user_error("key 'workload.graph.scale': 2^%u vertices with %llu edges each "
+                   "(workload.graph.edge_factor) need about %.1f GiB of host memory to "
+                   "generate, more than this machine allows (%.1f GiB)", scale,
+                   (unsigned long long)ef, (double)need / (1 << 30), (double)lim / (1 << 30));
     if (!strcmp(in, "uniform")) return graph_uniform(scale, ef, seed, und);
     double a = cfg_f64(cfg, "workload.graph.a"), b = cfg_f64(cfg, "workload.graph.b"),
            c = cfg_f64(cfg, "workload.graph.c");

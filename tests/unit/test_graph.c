@@ -124,6 +124,19 @@ START_TEST(edge_list_by_hand)
 }
 END_TEST
 
+/* The generators' peak, laid out by hand for 2^4 vertices x 2 edges,
+ * undirected: the edge list 32 x 8 B, the stored edges (64) twice at 4 B
+ * (CSR destinations, the row-sort buffer), two 17-entry offset arrays of
+ * 8 B: 256 + 512 + 272. */
+START_TEST(generator_host_bytes_by_hand)
+{
+    ck_assert_uint_eq(graph_gen_host_bytes(4, 2, true), 1040);
+    ck_assert_uint_eq(graph_gen_host_bytes(4, 2, false), 256 + 256 + 272);
+    /* The largest the keys allow still fits 64 bits: no saturation. */
+    ck_assert_uint_lt(graph_gen_host_bytes(31, 1024, true), UINT64_MAX);
+}
+END_TEST
+
 static Suite *graph_suite(void)
 {
     Suite *s = suite_create("graph");
@@ -133,8 +146,10 @@ static Suite *graph_suite(void)
     tcase_add_test(t, matrix_market_round_trip);
     tcase_add_test(t, matrix_market_symmetric_by_hand);
     tcase_add_test(t, edge_list_by_hand);
+    tcase_add_test(t, generator_host_bytes_by_hand);
     suite_add_tcase(s, t);
     return s;
 }
+
 
 int main(void) { return run_suite(graph_suite()); }
