@@ -13,12 +13,14 @@ numbers below are quoted from the papers' text (figures are not in the text
 copies): HPE, Yu et al. TCAD 2020, Sec. V-B; cyclic, Park et al. WIP, Sec. III.
 """
 import argparse
-import math
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from read_results import load_sweep  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+# The generic pieces (the verdicts, the geometric mean) are the package's;
+# the other *_table.py scripts import them from here too.
+from uvmsim import load_sweep  # noqa: E402
+from uvmsim.compare import effect_verdict, f3, gmean, verdict  # noqa: E402,F401
 
 # HPE Table II: pattern type of each workload uvmsim generates.
 HPE_TYPE = {
@@ -54,45 +56,6 @@ HPE_PAPER = {
     "HPE time / Ideal time": (1.11, 1.11),
 }
 FRACS = (0.75, 0.5)
-
-
-def gmean(xs):
-    xs = [x for x in xs if x == x and x > 0]
-    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
-
-
-def verdict(got, paper):
-    """Reproduced: same side of 1 as the paper and within +-25 % of it.
-
-    A ratio near 1 is within 25 % of any modest paper ratio, so an effect
-    that is absent (uvmsim 1.01x where the paper has 1.16x) would pass;
-    the direction therefore also needs at least a quarter of the paper's
-    effect (|got - 1| >= |paper - 1| / 4), else the verdict is "no".
-    """
-    if got != got:
-        return "missing"
-    same = (got - 1) * (paper - 1) > 0 or (abs(got - 1) < 0.02 and abs(paper - 1) < 0.02)
-    if abs(paper - 1) >= 0.02 and abs(got - 1) < abs(paper - 1) / 4:
-        same = False
-    close = abs(got / paper - 1) <= 0.25
-    return "yes" if same and close else ("direction only" if same else "no")
-
-
-def effect_verdict(got, paper):
-    """For a claim stated as a change (-16 %, +6 %, a 2 % worst-case
-    slowdown): the change itself, got - 1 against paper - 1, must have the
-    paper's sign and be within +-25 % of its size.  (The ratio test of
-    verdict() would pass a 20 % slowdown against a claimed 2 %.)"""
-    if got != got:
-        return "missing"
-    e, p = got - 1, paper - 1
-    if e * p <= 0:
-        return "no"
-    return "yes" if abs(e / p - 1) <= 0.25 else "direction only"
-
-
-def f3(x):
-    return "-" if x != x else f"{x:.3f}"
 
 
 def hpe(df, out):

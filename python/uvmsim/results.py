@@ -1,0 +1,320 @@
+"""Read uvmsim result files (schema: docs/results.md) with h5py and pandas.
+
+A run file (`uvmsim run -o RUN.h5`) is read through `open_run`; a merged
+sweep (`uvmsim sweep run`, DIR/sweep.h5) through `load_sweep`, and one of
+its points through `open_run(path, point=NAME)`.  The path-based
+`load_*` functions are the older interface of scripts/read_results.py and
+stay for the scripts that import them.
+
+A file that is not a readable uvmsim result (damaged, truncated, another
+program's HDF5, a dataset larger than its stored bytes can hold) raises
+NotAResult.
+"""
+import functools
+import os
+
+import h5py
+import numpy as np
+import pandas as pd
+
+# deflate cannot shrink data by more than 1032:1 (its longest match, 258
+# bytes, costs at least two bits: RFC 1951 Sec. 3.2.5), and the shuffle
+# filter uvmsim applies first only reorders bytes.  A dataset whose
+# dataspace claims more than that over its stored bytes (e.g. chunks that
+# were never written) was not written by uvmsim: refuse it instead of
+# allocating what the dataspace says.
+_MAX_RATIO = 1032
+# Small datasets are exempt (fixed overhead, compact layouts).
+_SLACK_BYTES = 1 << 20
+
+
+class NotAResult(Exception):
+    """The file is not a readable uvmsim result."""
+
+
+def _read(dataset):
+    """dataset[()] after checking that its size is one uvmsim could write."""
+    logical = dataset.size * dataset.dtype.itemsize
+    stored = dataset.id.get_storage_size()
+    if logical > _SLACK_BYTES and logical > _MAX_RATIO * stored:
+        raise NotAResult(f"dataset {dataset.name} claims {logical} bytes but "
+                         f"stores {stored}: not written by uvmsim")
+    return dataset[()]
+
+
+# Objects of a run group that are not record tables.
+_NOT_TABLES = {"config", "stats", "timeseries", "host"}
+
+
+def _text(v):
+    """h5py returns fixed-length strings as bytes; callers want str."""
+    if isinstance(v, (bytes, np.bytes_)):
+        return v.decode("utf-8", errors="replace")
+    return v
+
+
+def _scalar(v):
+    """numpy scalars to plain Python values, for printing and dicts."""
+    v = _text(v)
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _frame(dataset):
+    data = _read(dataset)
+    df = pd.DataFrame(data)
+    for col in data.dtype.names or ():
+        if data.dtype[col].kind == "S":
+            df[col] = df[col].map(_text)
+    return df
+
+
+# ---- readers of one run group (the file's root, or /runs/NAME of a sweep)
+
+def _stat_datasets(g):
+    """(dotted name, value) pairs of STATS, in name order."""
+    found = []
+
+    def visit(name, obj):
+        if isinstance(obj, h5py.Dataset):
+            found.append((name.replace("/", "."), _read(obj)))
+    g["stats"].visititems(visit)
+    return found
+
+
+def _stats(g):
+    data = {n: _scalar(v) for n, v in _stat_datasets(g) if np.ndim(v) == 0}
+    return pd.Series(data, dtype=object).sort_index()
+
+
+def _arrays(g):
+    return {n: v for n, v in _stat_datasets(g) if np.ndim(v) == 1}
+
+
+def _table_names(g):
+    return [k for k in g.keys()
+            if k not in _NOT_TABLES and isinstance(g[k], h5py.Dataset)]
+
+
+def _table(g, name, where):
+    if name in _NOT_TABLES or name not in g or \
+            not isinstance(g[name], h5py.Dataset):
+        raise KeyError(f"{where}: no record table '{name}'")
+    return _frame(g[name])
+
+
+def _config(g):
+    return {k: _scalar(v) for k, v in g["config"].attrs.items() if k != "yaml"}
+
+
+def _run_attrs(g, host):
+    run = {k: _scalar(v) for k, v in g.attrs.items()}
+    if host is not None:
+        run.update({"host." + k: _scalar(v) for k, v in host.attrs.items()})
+    return run
+
+
+def is_sweep(path):
+    """True if PATH is a merged sweep file (it has /points and /runs)."""
+    with h5py.File(path, "r") as f:
+        return "points" in f and "runs" in f
+
+
+class Run:
+    """One uvmsim run, read on demand and cached.
+
+    .run         dict: root attributes (status, seed, sim_time_ps, ...; a
+                 sweep point's axis values too) and, prefixed "host.", the
+                 host figures (not deterministic)
+    .config      dict: every config key in base units (ps, bytes, Hz, B/s)
+    .yaml        str: the resolved config as YAML (runs it again)
+    .stats       pd.Series: scalar statistics by dotted name
+    .arrays      dict: vector and histogram statistics (numpy), by name
+    .timeseries  pd.DataFrame: time_ps, then one column per scalar statistic
+    .tables      dict: record table name -> pd.DataFrame (all of them)
+    .table(name) one record table; .table_names their names
+    """
+
+    def __init__(self, path, point=None):
+        self.path = os.fspath(path)
+        self.point = point
+        with self._group() as g:
+            missing = [k for k in ("stats", "config") if k not in g]
+            if missing:
+                raise NotAResult(f"no /{missing[0]}: not a uvmsim result")
+
+    def __repr__(self):
+        where = f", point={self.point!r}" if self.point is not None else ""
+        return f"uvmsim.Run({self.path!r}{where})"
+
+    class _Open:
+        """Opens the file and yields (run group, host group or None)."""
+
+        def __init__(self, run):
+            self.run = run
+
+        def __enter__(self):
+            r = self.run
+            self.f = h5py.File(r.path, "r")
+            try:
+                if r.point is None:
+                    if "points" in self.f and "runs" in self.f:
+                        raise NotAResult("a merged sweep: use load_sweep(), "
+                                         "or open_run(path, point=NAME)")
+                    return self.f
+                runs = self.f.get("runs")
+                if runs is None or r.point not in runs:
+                    raise KeyError(f"{r.path}: no point '{r.point}'")
+                return runs[r.point]
+            except BaseException:
+                self.f.close()
+                raise
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+    def _group(self):
+        return Run._Open(self)
+
+    def _host(self, f, g):
+        if self.point is None:
+            return g["host"] if "host" in g else None
+        h = f.get("host/" + self.point)
+        return h
+
+    @functools.cached_property
+    def run(self):
+        with self._group() as g:
+            return _run_attrs(g, self._host(g.file, g))
+
+    @functools.cached_property
+    def config(self):
+        with self._group() as g:
+            return _config(g)
+
+    @functools.cached_property
+    def yaml(self):
+        with self._group() as g:
+            return _text(g["config"].attrs.get("yaml", ""))
+
+    @functools.cached_property
+    def stats(self):
+        with self._group() as g:
+            return _stats(g)
+
+    @functools.cached_property
+    def arrays(self):
+        with self._group() as g:
+            return _arrays(g)
+
+    @functools.cached_property
+    def timeseries(self):
+        with self._group() as g:
+            return _frame(g["timeseries"])
+
+    @functools.cached_property
+    def table_names(self):
+        with self._group() as g:
+            return _table_names(g)
+
+    @functools.cached_property
+    def tables(self):
+        return {n: self.table(n) for n in self.table_names}
+
+    def table(self, name):
+        """Record table NAME (kernels, batches, ...) as a DataFrame."""
+        cache = self.__dict__.setdefault("_tables", {})
+        if name not in cache:
+            with self._group() as g:
+                cache[name] = _table(g, name, self.path)
+        return cache[name]
+
+
+def open_run(path, point=None):
+    """A uvmsim run file as a Run (see Run); POINT: a sweep file's point."""
+    return Run(path, point)
+
+
+# ---- the path-based interface of scripts/read_results.py
+
+def load_stats(path):
+    """Scalar statistics (counters, averages as their mean, reals)."""
+    with h5py.File(path, "r") as f:
+        return _stats(f)
+
+
+def load_arrays(path):
+    """Vector and histogram statistics as numpy arrays, by dotted name."""
+    with h5py.File(path, "r") as f:
+        return _arrays(f)
+
+
+def load_timeseries(path):
+    """The epoch samples: time_ps then one column per scalar statistic.
+
+    One row per sample kept (every epoch that changed something, and the
+    last of each stretch in which only the clock moved: sim.epoch_rows)."""
+    with h5py.File(path, "r") as f:
+        return _frame(f["timeseries"])
+
+
+def table_names(path):
+    """Names of the record tables in the file."""
+    with h5py.File(path, "r") as f:
+        return _table_names(f)
+
+
+def load_table(path, name):
+    """Record table /NAME (kernels, batches, ...) as a DataFrame."""
+    with h5py.File(path, "r") as f:
+        return _table(f, name, path)
+
+
+def load_run(path):
+    """Root attributes (deterministic) and /host figures (host-dependent)."""
+    with h5py.File(path, "r") as f:
+        return _run_attrs(f, f["host"] if "host" in f else None)
+
+
+def load_config(path):
+    """Every config key in base units (ps, bytes, Hz, bytes/s)."""
+    with h5py.File(path, "r") as f:
+        return _config(f)
+
+
+def load_sweep(path):
+    """The /points table of a merged sweep as a DataFrame.
+
+    PATH is DIR/sweep.h5 or the sweep's directory DIR.  One row per merged
+    point: `name`, one column per axis (values in base units: 75% is 0.75,
+    4KiB is 4096), `status`, `sim_time_ps`, `events`, then every scalar
+    statistic by dotted name (NaN where a point lacks it).
+    df.attrs["axes"] lists the axis keys in sweep order;
+    df.attrs["axis_text"][key] lists that axis's values as written in the
+    sweep file, in order, and df.attrs["axis_value"][key] the same values
+    in base units (NaN for text keys).  df.attrs["missing"] lists the
+    points without a valid result as (name, state, exit_code);
+    df.attrs["path"] is the file (open_run(path, point=name) reads a
+    point's whole run).
+    """
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        path = os.path.join(path, "sweep.h5")
+    with h5py.File(path, "r") as f:
+        if "points" not in f:
+            raise KeyError(f"{path}: not a merged sweep (no /points)")
+        df = _frame(f["points"])
+        axes = [_text(a) for a in f.attrs["axes"]]
+        ax = _frame(f["axes"])
+        missing = _frame(f["missing"])
+    df.attrs["axes"] = axes
+    df.attrs["axis_text"] = {}
+    df.attrs["axis_value"] = {}
+    for key in axes:
+        rows = ax[ax["key"] == key].sort_values("position")
+        df.attrs["axis_text"][key] = list(rows["text"])
+        df.attrs["axis_value"][key] = list(rows["value"])
+    df.attrs["missing"] = [tuple(r) for r in
+                           missing[["name", "state", "exit_code"]].itertuples(
+                               index=False)]
+    df.attrs["path"] = path
+    return df
