@@ -59,7 +59,7 @@ def _quiet_pipe():
 def _summary_sweep(path):
     import h5py
     df = load_sweep(path)
-    with h5py.File(path, "r") as f:
+    with h5py.File(df.attrs["path"], "r") as f:
         sweep_file = f.attrs["sweep_file"]
         sweep_file = sweep_file.decode() if isinstance(sweep_file, bytes) \
             else sweep_file

@@ -10,6 +10,7 @@ A file that is not a readable uvmsim result (damaged, truncated, another
 program's HDF5, a dataset larger than its stored bytes can hold) raises
 NotAResult.
 """
+import errno
 import functools
 import os
 
@@ -113,10 +114,29 @@ def _run_attrs(g, host):
     return run
 
 
+def _sweep_file(path):
+    """A sweep's directory names its merged file, DIR/sweep.h5."""
+    path = os.fspath(path)
+    return os.path.join(path, "sweep.h5") if os.path.isdir(path) else path
+
+
 def is_sweep(path):
-    """True if PATH is a merged sweep file (it has /points and /runs)."""
-    with h5py.File(path, "r") as f:
+    """True if PATH (a file, or a sweep's directory) is a merged sweep
+    (it has /points and /runs)."""
+    with _open(_sweep_file(path)) as f:
         return "points" in f and "runs" in f
+
+
+def _open(path):
+    """h5py.File(path) for reading; a file HDF5 cannot open (truncated,
+    not HDF5) is NotAResult, a missing one FileNotFoundError."""
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, "no such file", path)
+    try:
+        return h5py.File(path, "r")
+    except OSError as e:
+        raise NotAResult("HDF5 cannot open it: "
+                         + " ".join(str(e).split())[:200]) from None
 
 
 class Run:
@@ -154,7 +174,7 @@ class Run:
 
         def __enter__(self):
             r = self.run
-            self.f = h5py.File(r.path, "r")
+            self.f = _open(r.path)
             try:
                 if r.point is None:
                     if "points" in self.f and "runs" in self.f:
@@ -175,16 +195,15 @@ class Run:
     def _group(self):
         return Run._Open(self)
 
-    def _host(self, f, g):
+    def _host(self, g):
         if self.point is None:
             return g["host"] if "host" in g else None
-        h = f.get("host/" + self.point)
-        return h
+        return g.file.get("host/" + self.point)
 
     @functools.cached_property
     def run(self):
         with self._group() as g:
-            return _run_attrs(g, self._host(g.file, g))
+            return _run_attrs(g, self._host(g))
 
     @functools.cached_property
     def config(self):
@@ -296,12 +315,10 @@ def load_sweep(path):
     df.attrs["path"] is the file (open_run(path, point=name) reads a
     point's whole run).
     """
-    path = os.fspath(path)
-    if os.path.isdir(path):
-        path = os.path.join(path, "sweep.h5")
-    with h5py.File(path, "r") as f:
+    path = _sweep_file(path)
+    with _open(path) as f:
         if "points" not in f:
-            raise KeyError(f"{path}: not a merged sweep (no /points)")
+            raise NotAResult("not a merged sweep (no /points)")
         df = _frame(f["points"])
         axes = [_text(a) for a in f.attrs["axes"]]
         ax = _frame(f["axes"])
