@@ -75,10 +75,12 @@ static void list_values(const struct sax *a, char *buf, size_t len)
 /* Distinct axes of /axes that /points has as columns, in sweep order. */
 static size_t read_axes(hid_t fid, size_t npts, struct sax **out)
 {
-    size_t na = 0, m = 0, nf = 0;
+    size_t na = 0, nt = 0, nv = 0, m = 0, nf = 0;
     char **keys = rpt_str_column(fid, "axes", "key", &na);
-    char **text = rpt_str_column(fid, "axes", "text", &m);
-    double *val = rpt_column(fid, "axes", "value", &m);
+    char **text = rpt_str_column(fid, "axes", "text", &nt);
+    double *val = rpt_column(fid, "axes", "value", &nv);
+    if (nt != na) { rpt_str_free(text, nt); text = NULL; nt = 0; }
+    if (nv != na) { free(val); val = NULL; }
     char **fields = rpt_fields(fid, "points", &nf);
     struct sax *ax = xcalloc(na ? na : 1, sizeof *ax);
     size_t nax = 0;
@@ -97,7 +99,10 @@ static size_t read_axes(hid_t fid, size_t npts, struct sax **out)
     for (size_t j = 0; j < nax; j++) {
         ax[j].of = xcalloc(npts ? npts : 1, sizeof *ax[j].of);
         char **t = rpt_str_column(fid, "points", ax[j].key, &m);
-        double *num = t ? NULL : rpt_column(fid, "points", ax[j].key, &m);
+        size_t mn = 0;
+        double *num = t ? NULL : rpt_column(fid, "points", ax[j].key, &mn);
+        if (t && m < npts) { rpt_str_free(t, m); t = NULL; }
+        if (num && mn < npts) { free(num); num = NULL; }
         for (size_t p = 0; p < npts; p++) {
             ax[j].of[p] = SIZE_MAX;
             for (size_t v = 0; v < ax[j].nv; v++) {
@@ -110,7 +115,7 @@ static size_t read_axes(hid_t fid, size_t npts, struct sax **out)
         free(num);
     }
     rpt_str_free(keys, na);
-    rpt_str_free(text, m);
+    rpt_str_free(text, nt);
     free(val);
     rpt_str_free(fields, nf);
     *out = ax;
@@ -284,7 +289,7 @@ static void compare(FILE *f, const struct sax *ax, const struct layout *L, size_
             }
             char title[512], id[64], ylabel[128];
             size_t u = (size_t)snprintf(title, sizeof title, "%s", cols[c].label);
-            if (norm) u += (size_t)snprintf(title + u, sizeof title - u, ", / %s", B->text[L->base]);
+            if (norm) u += (size_t)snprintf(title + u, sizeof title - u, " relative to %s", B->text[L->base]);
             for (size_t k = 0; k < L->nfacet && u < sizeof title; k++)
                 u += (size_t)snprintf(title + u, sizeof title - u, "%s%s=%s", k ? ", " : " (",
                                       ax[L->facet[k]].key, ax[L->facet[k]].text[fv[k]]);
@@ -351,7 +356,7 @@ static void ipc_overlay(FILE *f, hid_t fid, char **names, char **labels, size_t 
         H5Gclose(g);
     }
     fputs("<h2 id=\"ipc\">IPC over time</h2>\n<div class=\"plots\">\n", f);
-    struct svg_plot p = { "IPC per epoch, every point", "simulated time (us)",
+    struct svg_plot p = { "IPC over time (moving average as on a run's page)", "simulated time (us)",
                           "warp insts / core cycle", "sweep-ipc" };
     svg_lines(f, &p, NULL, 0, ser, used);
     fputs("</div>\n", f);

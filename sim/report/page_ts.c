@@ -107,25 +107,6 @@ static void series_init(struct series *s)
     for (size_t j = 0; j < s->m; j++) s->x[j] = s->t[at(s, j)] / 1e6;
 }
 
-size_t run_ipc(const struct rpt_run *r, double **x, double **y)
-{
-    struct series s = {0};
-    *x = *y = NULL;
-    s.t = rpt_column(r->loc, "timeseries", "time_ps", &s.n);
-    double *insts = col(r, "gpu.warp_insts");
-    if (!s.t || !s.n || !insts || !(r->core_hz > 0)) {
-        free(s.t);
-        free(insts);
-        return 0;
-    }
-    series_init(&s);
-    *x = s.x;
-    *y = rate(&s, insts, 1e12 / r->core_hz);
-    free(s.t);
-    free(insts);
-    return s.m;
-}
-
 /* The window for this run (ps): WIN_BATCHES mean intervals between batch
  * starts, at least 1/RUN_MIN of the run, at most 1/RUN_MAX of it; 0 when
  * that is under two epochs (nothing to smooth). */
@@ -143,6 +124,28 @@ static double window_ps(const struct rpt_run *r, const struct series *s, double 
     free(start);
     if (w > run / RUN_MAX) w = run / RUN_MAX;
     return w >= 2 * epoch ? w : 0;
+}
+
+size_t run_ipc(const struct rpt_run *r, double **x, double **y)
+{
+    struct series s = {0};
+    *x = *y = NULL;
+    s.t = rpt_column(r->loc, "timeseries", "time_ps", &s.n);
+    double *insts = col(r, "gpu.warp_insts");
+    if (!s.t || !s.n || !insts || !(r->core_hz > 0)) {
+        free(s.t);
+        free(insts);
+        return 0;
+    }
+    series_init(&s);
+    double epoch = s.t[0];
+    rpt_attr_double(r->loc, "config", "sim.epoch", &epoch);
+    s.win = window_ps(r, &s, epoch);
+    *x = s.x;
+    *y = rate(&s, insts, 1e12 / r->core_hz);
+    free(s.t);
+    free(insts);
+    return s.m;
 }
 
 /* One set of plots: smoothed (ids ts-*) or raw (ids ts-*-raw). */

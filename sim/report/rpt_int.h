@@ -135,7 +135,8 @@ void html_missing(FILE *f, const char *what);
 void html_num(FILE *f, double v);
 
 /* The body of one run's report (config, headline, plots). */
-/* IPC per point over time (x in us): the number of points. */
+/* IPC over time (x in us; smoothed as on the run page): the number of
+ * points. */
 size_t run_ipc(const struct rpt_run *r, double **x, double **y);
 void page_run(FILE *f, const struct rpt_run *r, const char *title);
 /* The run's "Over time" section (page_ts.c). */

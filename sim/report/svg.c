@@ -47,6 +47,10 @@ void svg_tick(FILE *f, double v, double step)
     else fprintf(f, "%.10g", round(v / step * 1e6) / 1e6 * step);
 }
 
+/* The width of the open plot's title (px, estimated), where a legend's
+ * first row must stop. */
+static double title_w;
+
 /* width 100% with a viewBox: the plot scales to its column of the page's
  * grid (html_head), keeping its aspect ratio and its text legible. */
 void svg_open(FILE *f, const struct svg_plot *p)
@@ -58,6 +62,7 @@ void svg_open(FILE *f, const struct svg_plot *p)
     html_escape(f, p->title);
     fputs("</title>\n", f);
     fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", W, H);
+    title_w = 7.6 * (double)strlen(p->title ? p->title : "");
     fprintf(f, "<text x=\"%d\" y=\"18\" font-size=\"13\" font-weight=\"bold\">", ML);
     html_escape(f, p->title);
     fputs("</text>\n", f);
@@ -98,19 +103,34 @@ void svg_axes(FILE *f, const struct svg_plot *p, const struct axis *x, const str
     fputs("</text>\n", f);
 }
 
+/* Entries right-aligned: on the title's row when they fit beside it, else
+ * in rows under it (the first inside the top margin). */
 void svg_legend(FILE *f, const char *const *labels, const char *const *colors, size_t n)
 {
-    fputs("<g class=\"legend\">", f);
-    double x = W - MR;
+    double total = 0;
+    for (size_t i = 0; i < n; i++) total += 5.6 * (double)strlen(labels[i]) + 19;
+    bool beside = total <= W - MR - ML - title_w - 12;
+    double x = W - MR, y = beside ? 9 : 22;
+    double *ex = xcalloc(n ? n : 1, sizeof *ex), *ey = xcalloc(n ? n : 1, sizeof *ey);
     for (size_t i = n; i-- > 0;) {
-        double w = 7.0 * (double)strlen(labels[i]) + 22;
+        double w = 5.6 * (double)strlen(labels[i]) + 19;
+        if (x - w < ML && x < W - MR) { x = W - MR; y += 12; }
         x -= w;
-        fprintf(f, "<rect x=\"%.1f\" y=\"9\" width=\"12\" height=\"10\" fill=\"%s\"/>", x, colors[i]);
-        fprintf(f, "<text x=\"%.1f\" y=\"18\">", x + 16);
+        ex[i] = x;
+        ey[i] = y;
+    }
+    /* Written in the labels' order (what a reader of the page sees first). */
+    fputs("<g class=\"legend\">", f);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"9\" fill=\"%s\"/>", ex[i], ey[i],
+                colors[i]);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">", ex[i] + 13, ey[i] + 8.5);
         html_escape(f, labels[i]);
         fputs("</text>\n", f);
     }
     fputs("</g>\n", f);
+    free(ex);
+    free(ey);
 }
 
 void svg_no_data(FILE *f)

@@ -216,21 +216,10 @@ void svg_groups(FILE *f, const struct svg_plot *p, char *const *groups, size_t n
         fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
                    "stroke-dasharray=\"4 3\"/>\n", ML, ML + PW, svg_py(&ay, ref), svg_py(&ay, ref));
     }
-    /* The legend: one entry per series, right-aligned on the row under
-     * the title (wrapping when it is long). */
-    fputs("<g class=\"legend\">", f);
-    double x = W - MR;
-    int row = 0;
-    for (size_t s = ns; s-- > 0;) {
-        double w = 6.2 * (double)strlen(series[s]) + 20;
-        if (x - w < ML && x < W - MR) { x = W - MR; row++; }
-        x -= w;
-        double y = 21 + 12 * row;
-        fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"9\" fill=\"%s\"/>", x, y,
-                svg_palette[s % NPAL]);
-        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">", x + 13, y + 8.5);
-        html_escape(f, series[s]);
-        fputs("</text>\n", f);
-    }
-    fputs("</g>\n</svg>\n", f);
+    /* The legend: one entry per series, in the bars' colours. */
+    const char **col = xcalloc(ns ? ns : 1, sizeof *col);
+    for (size_t s = 0; s < ns; s++) col[s] = svg_palette[s % NPAL];
+    svg_legend(f, (const char *const *)series, col, ns);
+    free(col);
+    fputs("</svg>\n", f);
 }
