@@ -120,6 +120,8 @@ class Browser:
             self.proc.wait()
 
 
+PAINTED = ("new Promise(function (r) { requestAnimationFrame(function () {"
+           " requestAnimationFrame(function () { r(1); }); }); })")
 HEIGHT = "Math.ceil(document.documentElement.scrollHeight)"
 OPEN_DETAILS = "document.querySelectorAll('details').forEach(function (d) { d.open = true; }); 1"
 FIGURES = """JSON.stringify({
@@ -183,6 +185,9 @@ def main():
         b.send("Emulation.setDeviceMetricsOverride",
                {"width": width, "height": min(height, 16000), "deviceScaleFactor": 1,
                 "mobile": False}, session=s)
+        # Two animation frames after the resize: the page is painted (a
+        # loaded machine otherwise captures blank tiles).
+        b.send("Runtime.evaluate", {"expression": PAINTED, "awaitPromise": True}, session=s)
         png = b.send("Page.captureScreenshot", {"format": "png"}, session=s)["data"]
         with open(shot, "wb") as f:
             f.write(base64.b64decode(png))
