@@ -39,7 +39,7 @@ void html_head(FILE *f, const char *title)
           "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
           /* Plots share the page's width: as many columns of at least
            * 540 px as fit, each plot scaled to its column (svg.c). */
-          ".plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:10px}\n"
+          ".plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(540px,100%),1fr));gap:10px}\n"
           ".plots svg{border:1px solid #eee;width:100%;height:auto;display:block}\n"
           ".scroll{max-height:30em;overflow:auto;border:1px solid #ddd}\n"
           ".scroll th{position:sticky;top:0;background:#f3f3f3}\n"

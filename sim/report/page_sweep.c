@@ -208,19 +208,26 @@ static int choose(const struct sax *ax, size_t nax, size_t npts, const struct re
     return 0;
 }
 
-/* The point at (bar value b, group value g, facet combination c), or
- * SIZE_MAX. */
-static size_t point_at(const struct sax *ax, const struct layout *L, size_t npts, size_t b, size_t g,
-                       const size_t *fv)
+/* cell[(panel * ng + g) * ns + b]: the point at bar value b, group value g
+ * in a drawn panel (facet values mixed-radix, the last fastest), or
+ * SIZE_MAX: one pass over the points, whatever the sweep's size. */
+static size_t *cells(const struct sax *ax, const struct layout *L, size_t npts, size_t npanel,
+                     size_t ng, size_t ns)
 {
+    size_t n = npanel * ng * ns;
+    size_t *cell = xcalloc(n ? n : 1, sizeof *cell);
+    for (size_t i = 0; i < n; i++) cell[i] = SIZE_MAX;
     for (size_t p = 0; p < npts; p++) {
-        if (ax[L->bars].of[p] != b) continue;
-        if (L->groups != SIZE_MAX && ax[L->groups].of[p] != g) continue;
-        bool ok = true;
-        for (size_t k = 0; k < L->nfacet && ok; k++) ok = ax[L->facet[k]].of[p] == fv[k];
-        if (ok) return p;
+        size_t b = ax[L->bars].of[p], g = L->groups != SIZE_MAX ? ax[L->groups].of[p] : 0, pi = 0;
+        bool ok = b != SIZE_MAX && g != SIZE_MAX;
+        for (size_t k = 0; k < L->nfacet && ok; k++) {
+            size_t v = ax[L->facet[k]].of[p];
+            ok = v != SIZE_MAX;
+            pi = pi * ax[L->facet[k]].nv + v;
+        }
+        if (ok && pi < npanel && cell[(pi * ng + g) * ns + b] == SIZE_MAX) cell[(pi * ng + g) * ns + b] = p;
     }
-    return SIZE_MAX;
+    return cell;
 }
 
 static void compare(FILE *f, const struct sax *ax, const struct layout *L, size_t npts, double *const *cv)
@@ -255,9 +262,11 @@ static void compare(FILE *f, const struct sax *ax, const struct layout *L, size_
           "<code>--x AXIS</code>.</p>\n<div class=\"plots\">\n", f);
     double *v = xcalloc((ng + 1) * ns, sizeof *v);
     size_t *fv = xcalloc(L->nfacet + 1, sizeof *fv);
+    size_t drawn = npanel < MAX_PANELS ? npanel : MAX_PANELS;
+    size_t *cell = cells(ax, L, npts, drawn, ng, ns);
     for (size_t c = 0; c < NCOLS; c++) {
         if (!cv[c]) continue;
-        for (size_t pi = 0; pi < npanel && pi < MAX_PANELS; pi++) {
+        for (size_t pi = 0; pi < drawn; pi++) {
             /* Facet values of panel pi, the last facet fastest. */
             size_t rest = pi;
             for (size_t k = L->nfacet; k-- > 0;) {
@@ -266,10 +275,11 @@ static void compare(FILE *f, const struct sax *ax, const struct layout *L, size_
             }
             bool any = false;
             for (size_t g = 0; g < ng; g++) {
-                size_t bp = norm ? point_at(ax, L, npts, L->base, g, fv) : SIZE_MAX;
+                const size_t *row = &cell[(pi * ng + g) * ns];
+                size_t bp = norm ? row[L->base] : SIZE_MAX;
                 double base = bp == SIZE_MAX ? NAN : cv[c][bp];
                 for (size_t s = 0; s < ns; s++) {
-                    size_t p = point_at(ax, L, npts, s, g, fv);
+                    size_t p = row[s];
                     double x = p == SIZE_MAX ? NAN : cv[c][p] * cols[c].scale;
                     if (p != SIZE_MAX) any = true;
                     v[g * ns + s] = norm ? (base > 0 ? cv[c][p == SIZE_MAX ? 0 : p] / base : NAN) : x;
@@ -305,6 +315,7 @@ static void compare(FILE *f, const struct sax *ax, const struct layout *L, size_
         fprintf(f, "<p class=\"note\">the first %d of %zu panels per statistic</p>\n", MAX_PANELS, npanel);
     free(v);
     free(fv);
+    free(cell);
     free(glabels);
 }
 
