@@ -240,6 +240,32 @@ struct stat_hist *stat_histogram(struct stats *s, const char *name,
     return h;
 }
 
+struct stat_hist *stat_histogram_ranging(struct stats *s, const char *name,
+                                         const char *unit, const char *desc,
+                                         size_t nbins, uint64_t bin_width)
+{
+    if (nbins < 2)
+        sim_panic("stats", 0, "ranging histogram '%s' needs nbins >= 2", name ? name : "(null)");
+    struct stat_hist *h = stat_histogram(s, name, unit, desc, nbins, bin_width);
+    h->widen = true;
+    return h;
+}
+
+/* A doubling merges bins 2i and 2i+1 into bin i: the counts stay exact
+ * for the coarser bins.  At most 64 doublings in a run, each O(nbins), so
+ * a sample costs O(1) amortised (the hot path scans nothing per sample). */
+void stat_hist_widen(struct stat_hist *h, uint64_t v)
+{
+    while (v / h->bin_width >= h->nbins && h->bin_width <= UINT64_MAX / 2) {
+        for (size_t i = 0; i < h->nbins; i++) {
+            uint64_t c = h->bins[i];
+            h->bins[i] = 0;
+            h->bins[i / 2] += c;
+        }
+        h->bin_width *= 2;
+    }
+}
+
 /* ---- record tables ---- */
 
 static void check_table(const struct stats *s, const char *name,

@@ -32,7 +32,10 @@ struct stat_hist {
     uint64_t *bins;
     uint64_t count, max;
     double sum;
+    bool widen;           /* stat_histogram_ranging: no overflow, the width doubles */
 };
+/* Doubles h's bin width (merging bin pairs) until v falls in range. */
+void stat_hist_widen(struct stat_hist *h, uint64_t v);
 
 static inline void stat_avg_add(struct stat_avg *a, double v)
 { a->sum += v; a->count++; }
@@ -41,6 +44,10 @@ static inline double stat_avg_value(const struct stat_avg *a)
 static inline void stat_hist_add(struct stat_hist *h, uint64_t v)
 {
     size_t i = (size_t)(v / h->bin_width);
+    if (i >= h->nbins && h->widen) {
+        stat_hist_widen(h, v);
+        i = (size_t)(v / h->bin_width);
+    }
     if (i >= h->nbins) i = h->nbins - 1;
     h->bins[i]++; h->count++; h->sum += (double)v;
     if (v > h->max) h->max = v;
@@ -96,6 +103,13 @@ double *stat_real(struct stats *s, const char *name, const char *unit,
 struct stat_hist *stat_histogram(struct stats *s, const char *name,
                                  const char *unit, const char *desc,
                                  size_t nbins, uint64_t bin_width);
+/* A histogram whose range follows its data: it starts at bin_width and
+ * doubles the width whenever a sample lies past the last bin, so its
+ * nbins always cover [0, max] with the finest width that does (no
+ * overflow).  For quantities without a natural bound (residency). */
+struct stat_hist *stat_histogram_ranging(struct stats *s, const char *name,
+                                         const char *unit, const char *desc,
+                                         size_t nbins, uint64_t bin_width);
 struct rec_table *stat_table(struct stats *s, const char *name,
                              const char *desc, const struct rec_field *fields,
                              size_t nfields);

@@ -174,9 +174,10 @@ void drv_stats_init(struct driver *d, struct stats *st)
     /* 16-entry bins up to the real driver's 256-entry batch, then overflow. */
     d->batch_faults = stat_histogram(st, "driver.batch_faults", "faults",
                                      "fault-buffer entries per batch", 17, 16);
-    /* 10 us bins up to 10 ms, then overflow. */
-    d->lifetime = stat_histogram(st, "driver.residency_us", "us",
-                                 "time from a page's mapping to its eviction", 1001, 10);
+    /* Residency has no bound a run knows in advance: 1024 bins from 1 us
+     * that widen with the data (no overflow; the report bins its range). */
+    d->lifetime = stat_histogram_ranging(st, "driver.residency_us", "us",
+                                         "time from a page's mapping to its eviction", 1024, 1);
     d->n_resident = stat_counter(st, "driver.resident_pages", "pages",
                                  "frames holding a landed page now (a level, sampled each epoch)");
     uint64_t *cap = stat_counter(st, "driver.capacity_pages", "pages", "GPU memory frames available to migrated pages");

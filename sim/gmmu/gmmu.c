@@ -97,10 +97,11 @@ static void register_stats(struct gmmu *g, struct stats *st)
     g->ac_counted = stat_counter(st, "gmmu.access_counters.accesses", "accesses", "remote accesses counted");
     g->ac_notes = stat_counter(st, "gmmu.access_counters.notifications", "notifications", "threshold crossings notified to the driver");
     g->ac_dropped = stat_counter(st, "gmmu.access_counters.dropped", "notifications", "notifications lost to a full buffer");
-    /* 32-cycle bins up to 2048 cycles (a 4-read walk at ~280 cycles a read
-     * fits), then overflow. */
-    g->walk_lat = stat_histogram(st, "gmmu.walk_latency", "cycles",
-                                 "from a walker taking a walk to its last read", 65, 32);
+    /* 256 bins from 1 cycle that widen with the data: a fixed latency
+     * stays exact, walks through memory (~280 cycles a read) get 8- or
+     * 16-cycle bins, a queueing tail widens them further (no overflow). */
+    g->walk_lat = stat_histogram_ranging(st, "gmmu.walk_latency", "cycles",
+                                         "from a walker taking a walk to its last read", 256, 1);
     g->walk_queue = stat_average(st, "gmmu.walk_queue_wait", "ps",
                                  "from the L2 TLB sending a walk to a walker taking it");
     g->fault_wait = stat_average(st, "gmmu.fault_wait", "ps",

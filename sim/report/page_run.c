@@ -7,11 +7,6 @@
 #include <string.h>
 #include "rpt_int.h"
 
-/* At most this many points per line: longer series are read every k-th
- * row, and a rate is then the average over those k epochs (exact: the
- * columns are cumulative). */
-#define MAX_POINTS 1000
-
 void html_escape(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
@@ -38,14 +33,27 @@ void html_head(FILE *f, const char *title)
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", f);
     html_escape(f, title);
     fputs("</title>\n<style>\n"
-          "body{font-family:sans-serif;margin:1.5em auto;max-width:1580px;padding:0 1em;color:#222}\n"
+          "body{font-family:sans-serif;margin:1.5em auto;max-width:2400px;padding:0 1em;color:#222}\n"
           "h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:1.6em}\n"
           "table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ddd;padding:2px 8px;text-align:left}\n"
           "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
-          ".plots{display:flex;flex-wrap:wrap;gap:10px}.plots svg{border:1px solid #eee}\n"
+          /* Plots share the page's width: as many columns of at least
+           * 540 px as fit, each plot scaled to its column (svg.c). */
+          ".plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(540px,100%),1fr));gap:10px}\n"
+          ".plots svg{border:1px solid #eee;width:100%;height:auto;display:block}\n"
+          ".scroll{max-height:30em;overflow:auto;border:1px solid #ddd}\n"
+          ".scroll th{position:sticky;top:0;background:#f3f3f3}\n"
+          "details.raw>summary{cursor:pointer;color:#444;margin:.5em 0}\n"
           "pre{background:#f7f7f7;padding:.6em;max-height:28em;overflow:auto;font-size:.85em}\n"
           ".note{color:#666;font-size:.9em}\n"
           "</style>\n</head>\n<body>\n", f);
+}
+
+void html_missing(FILE *f, const char *what)
+{
+    fputs("<p class=\"note\">", f);
+    html_escape(f, what);
+    fputs(": not recorded in this result.</p>\n", f);
 }
 
 void html_tail(FILE *f)
@@ -107,198 +115,18 @@ static void headline(FILE *f, const struct rpt_run *r)
     fputs("</table>\n", f);
 }
 
-/* ---- time series ---- */
-
-struct series {
-    size_t n;          /* rows */
-    double *t;         /* time_ps */
-    size_t k, m;       /* stride, points */
-    double *x;         /* point times in us */
-};
-
-static double *col(const struct rpt_run *r, const char *name)
-{
-    size_t n;
-    return rpt_column(r->loc, "timeseries", name, &n);
-}
-
-/* The row of point j. */
-static size_t at(const struct series *s, size_t j)
-{
-    size_t i = (j + 1) * s->k - 1;
-    return i < s->n ? i : s->n - 1;
-}
-
-/* Per-point rate of a cumulative column: d(col) / d(t) * scale, where the
- * first point's predecessor is (t=0, col=0). */
-static double *rate(const struct series *s, const double *c, double scale)
-{
-    double *y = xcalloc(s->m ? s->m : 1, sizeof *y);
-    double pt = 0, pc = 0;
-    for (size_t j = 0; j < s->m; j++) {
-        size_t i = at(s, j);
-        double dt = s->t[i] - pt;
-        y[j] = dt > 0 ? (c[i] - pc) / dt * scale : NAN;
-        pt = s->t[i];
-        pc = c[i];
-    }
-    return y;
-}
-
-static double *level(const struct series *s, const double *c)
-{
-    double *y = xcalloc(s->m ? s->m : 1, sizeof *y);
-    for (size_t j = 0; j < s->m; j++) y[j] = c[at(s, j)];
-    return y;
-}
-
-static void missing(FILE *f, const char *what)
-{
-    fputs("<p class=\"note\">", f);
-    html_escape(f, what);
-    fputs(": not recorded in this result.</p>\n", f);
-}
-
-size_t run_ipc(const struct rpt_run *r, double **x, double **y)
-{
-    struct series s = {0};
-    *x = *y = NULL;
-    s.t = rpt_column(r->loc, "timeseries", "time_ps", &s.n);
-    double *insts = col(r, "gpu.warp_insts");
-    if (!s.t || !s.n || !insts || !(r->core_hz > 0)) {
-        free(s.t);
-        free(insts);
-        return 0;
-    }
-    s.k = (s.n + MAX_POINTS - 1) / MAX_POINTS;
-    s.m = (s.n + s.k - 1) / s.k;
-    *x = xcalloc(s.m, sizeof **x);
-    for (size_t j = 0; j < s.m; j++) (*x)[j] = s.t[at(&s, j)] / 1e6;
-    *y = rate(&s, insts, 1e12 / r->core_hz);
-    free(s.t);
-    free(insts);
-    return s.m;
-}
-
-static void ts_plots(FILE *f, const struct rpt_run *r)
-{
-    struct series s = {0};
-    s.t = rpt_column(r->loc, "timeseries", "time_ps", &s.n);
-    fputs("<h2 id=\"timeseries\">Over time</h2>\n", f);
-    if (!s.t || !s.n) {
-        free(s.t);
-        missing(f, "time series");
-        return;
-    }
-    s.k = (s.n + MAX_POINTS - 1) / MAX_POINTS;
-    s.m = (s.n + s.k - 1) / s.k;
-    s.x = xcalloc(s.m, sizeof *s.x);
-    for (size_t j = 0; j < s.m; j++) s.x[j] = s.t[at(&s, j)] / 1e6;
-    double epoch = s.n ? s.t[0] : 0.0;
-    rpt_attr_double(r->loc, "config", "sim.epoch", &epoch);
-    fprintf(f, "<p class=\"note\">%zu samples, epoch %.4g us", s.n, epoch / 1e6);
-    char *rows = rpt_attr_str(r->loc, "config", "sim.epoch_rows");
-    if (rows && !strcmp(rows, "changed"))
-        fputs(" (epochs in which only the clock moved are left out but the last of each stretch)", f);
-    free(rows);
-    if (s.k > 1) fprintf(f, "; rates averaged over %zu samples per point", s.k);
-    fputs(".</p>\n<div class=\"plots\">\n", f);
-
-    double *insts = col(r, "gpu.warp_insts");
-    if (insts && r->core_hz > 0) {
-        /* ps -> cycles: cycles = ps * hz / 1e12. */
-        double *y = rate(&s, insts, 1e12 / r->core_hz);
-        struct svg_series ser = { "", y, NULL, 0 };
-        struct svg_plot p = { "IPC per epoch", "simulated time (us)", "warp insts / core cycle", "ts-ipc" };
-        svg_lines(f, &p, s.x, s.m, &ser, 1);
-        free(y);
-    } else missing(f, "IPC (gpu.warp_insts, gpu.clock)");
-    free(insts);
-
-    double *fa = col(r, "gmmu.faults"), *fe = col(r, "driver.faults");
-    if (fa) {
-        double *y1 = rate(&s, fa, 1e6), *y2 = fe ? rate(&s, fe, 1e6) : NULL;
-        struct svg_series ser[2] = { { "logged (GMMU)", y1, NULL, 0 }, { "fetched (driver)", y2, NULL, 0 } };
-        struct svg_plot p = { "Far faults", "simulated time (us)", "faults per us", "ts-faults" };
-        svg_lines(f, &p, s.x, s.m, ser, y2 ? 2 : 1);
-        free(y1);
-        free(y2);
-    } else missing(f, "faults (gmmu.faults)");
-    free(fa);
-    free(fe);
-
-    double *res = col(r, "driver.resident_pages");
-    if (res) {
-        double *y = level(&s, res), cap = rpt_value(r, "driver.capacity_pages");
-        double *c = xcalloc(s.m, sizeof *c);
-        for (size_t j = 0; j < s.m; j++) c[j] = cap;
-        struct svg_series ser[2] = { { "resident", y, NULL, 0 }, { "capacity", c, NULL, 0 } };
-        struct svg_plot p = { "Resident pages (GPU frames in use)", "simulated time (us)",
-                              "driver pages", "ts-resident" };
-        svg_lines(f, &p, s.x, s.m, ser, isnan(cap) ? 1 : 2);
-        free(y);
-        free(c);
-    } else missing(f, "resident pages (driver.resident_pages)");
-    free(res);
-
-    double *h2d = col(r, "link.h2d.bytes"), *d2h = col(r, "link.d2h.bytes");
-    if (h2d && d2h) {
-        /* bytes/ps -> GB/s (1e9 bytes): * 1e12 / 1e9. */
-        double *y1 = rate(&s, h2d, 1e3), *y2 = rate(&s, d2h, 1e3);
-        struct svg_series ser[2] = { { "host to GPU", y1, NULL, 0 }, { "GPU to host", y2, NULL, 0 } };
-        struct svg_plot p = { "Link bandwidth per direction", "simulated time (us)", "GB/s", "ts-link" };
-        svg_lines(f, &p, s.x, s.m, ser, 2);
-        free(y1);
-        free(y2);
-    } else missing(f, "link bytes (link.h2d.bytes, link.d2h.bytes)");
-    free(h2d);
-    free(d2h);
-
-    double *occ = col(r, "gmmu.fault_buffer.occupancy");
-    if (occ) {
-        double *y = level(&s, occ);
-        struct svg_series ser = { "", y, NULL, 0 };
-        struct svg_plot p = { "Fault-buffer occupancy (at each sample)", "simulated time (us)",
-                              "entries", "ts-faultbuf" };
-        svg_lines(f, &p, s.x, s.m, &ser, 1);
-        free(y);
-    }
-    free(occ);
-
-    double *ev = col(r, "driver.evictions");
-    if (ev) {
-        double *y = rate(&s, ev, 1e6);
-        struct svg_series ser = { "", y, NULL, 0 };
-        struct svg_plot p = { "Evictions", "simulated time (us)", "4 KiB pages per us", "ts-evict" };
-        svg_lines(f, &p, s.x, s.m, &ser, 1);
-        free(y);
-    }
-    free(ev);
-    fputs("</div>\n", f);
-    free(s.t);
-    free(s.x);
-}
-
 /* ---- batches ---- */
 
-/* A histogram of values into about `bins` bins of a 1-2-5 width (integer
- * widths when integral is set). */
+/* A histogram of raw values (a /batches column) over bins from their own
+ * range (bins.c). */
 static void value_hist(FILE *f, const struct svg_plot *p, const double *v, size_t n,
                        size_t bins, bool integral)
 {
-    double hi = 0;
-    for (size_t i = 0; i < n; i++) if (v[i] > hi) hi = v[i];
-    double w = hi > 0 ? hi / (double)bins : 1;
-    double mag = pow(10, floor(log10(w))), norm = w / mag;
-    w = (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * mag;
-    if (integral && w < 1) w = 1;
-    size_t nb = (size_t)floor(hi / w) + 1;
-    double *c = xcalloc(nb, sizeof *c);
-    for (size_t i = 0; i < n; i++) {
-        size_t b = (size_t)floor(v[i] / w);
-        c[b < nb ? b : nb - 1] += 1;
-    }
-    svg_hist(f, p, 0, w, c, nb, false);
+    double *e, *c;
+    bool logx;
+    size_t nb = bins_values(v, n, integral, bins, &e, &c, &logx);
+    svg_hist(f, p, e, c, nb, logx, false);
+    free(e);
     free(c);
 }
 
@@ -313,7 +141,7 @@ static void batch_plots(FILE *f, const struct rpt_run *r)
     double *evict = rpt_column(r->loc, "batches", "evictions", &n);
     double *pages = rpt_column(r->loc, "batches", "pages", &n);
     if (!start || !end || !faults || !handling) {
-        missing(f, "batch table (/batches)");
+        html_missing(f, "batch table (/batches)");
     } else {
         double *mid = xcalloc(n ? n : 1, sizeof *mid), *dur = xcalloc(n ? n : 1, sizeof *dur);
         double sum = 0;
@@ -330,9 +158,15 @@ static void batch_plots(FILE *f, const struct rpt_run *r)
                    "per-block service) then the migration part (copies until the last landing).</p>\n",
                 n, n ? sum / (double)n : 0.0);
         fputs("<div class=\"plots\">\n", f);
-        struct svg_plot p = { "Batch timeline (height: faults fetched)", "simulated time (us)",
-                              "faults", "batch-timeline" };
-        svg_timeline(f, &p, start, mid, end, faults, n, "handling", "migration");
+        double *mig = xcalloc(n ? n : 1, sizeof *mig);
+        for (size_t i = 0; i < n; i++) {
+            mid[i] -= start[i];           /* handling time */
+            mig[i] = dur[i] - mid[i];
+        }
+        struct svg_plot p = { "Batch timeline: each batch's time, in batch order", "batch (in order of fetch)",
+                              "us", "batch-timeline" };
+        svg_stack(f, &p, mid, mig, n, "handling", "migration");
+        free(mig);
         struct svg_plot p2 = { "Batch size", "faults per batch", "batches", "batch-size" };
         value_hist(f, &p2, faults, n, 40, true);
         struct svg_plot p3 = { "Batch time", "fetch to last landing (us)", "batches", "batch-time" };
@@ -360,16 +194,29 @@ static void stat_hist_plot(FILE *f, const struct rpt_run *r, const char *name,
     const struct rpt_stat *s = rpt_stat(r, name);
     if (!s || strcmp(s->kind, "histogram") || !s->n) return;
     struct svg_plot p = { title, xlabel, "samples", id };
-    svg_hist(f, &p, 0, s->bin_width, s->v, s->n, true);
+    double *e, *c;
+    bool logx, over;
+    size_t nb = bins_hist(s, 40, &e, &c, &logx, &over);
+    svg_hist(f, &p, e, c, nb, logx, over);
+    free(e);
+    free(c);
 }
 
 static void residency(FILE *f, const struct rpt_run *r)
 {
     fputs("<h2 id=\"eviction\">Eviction and residency</h2>\n", f);
     const struct rpt_stat *s = rpt_stat(r, "driver.residency_us");
-    if (!s) { missing(f, "residency histogram (driver.residency_us)"); return; }
-    fprintf(f, "<p class=\"note\">%.0f evicted pages; mean residency %.4g us, longest %.0f us.</p>\n",
+    if (!s) { html_missing(f, "residency histogram (driver.residency_us)"); return; }
+    fprintf(f, "<p class=\"note\">%.0f evicted pages; mean residency %.4g us, longest %.0f us.",
             s->count, s->count > 0 ? s->sum / s->count : 0.0, s->max);
+    const struct rpt_stat *wl = rpt_stat(r, "gmmu.walk_latency");
+    if (wl && wl->count > 0) {
+        fprintf(f, "  %.0f page walks; mean %.4g cycles, longest %.0f", wl->count, wl->sum / wl->count,
+                wl->max);
+        if (fabs(wl->sum - wl->count * wl->max) < 0.5) fputs(": every walk took as long (a fixed latency)", f);
+        fputs(".", f);
+    }
+    fputs("  Bins span each distribution's own range.</p>\n", f);
     fputs("<div class=\"plots\">\n", f);
     stat_hist_plot(f, r, "driver.residency_us", "Residency of evicted pages (mapping to eviction)",
                    "us", "hist-residency");
@@ -455,7 +302,7 @@ void page_run(FILE *f, const struct rpt_run *r, const char *title)
           "<a href=\"#eviction\">eviction and residency</a> &middot; <a href=\"#config\">config</a> "
           "&middot; <a href=\"#stats\">every statistic</a></p>\n", f);
     headline(f, r);
-    ts_plots(f, r);
+    page_ts(f, r);
     batch_plots(f, r);
     residency(f, r);
     kernels(f, r);

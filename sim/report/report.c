@@ -8,7 +8,8 @@
 #include "report.h"
 #include "rpt_int.h"
 
-static int write_page(hid_t fid, const char *in, FILE *f, char *err, size_t errlen)
+static int write_page(hid_t fid, const char *in, const struct report_opts *o, FILE *f,
+                      char *err, size_t errlen)
 {
     /* A merged sweep (docs/results.md, "Sweeps") has /points and /runs. */
     bool sweep = H5Lexists(fid, "points", H5P_DEFAULT) > 0 &&
@@ -17,9 +18,14 @@ static int write_page(hid_t fid, const char *in, FILE *f, char *err, size_t errl
     if (sweep) {
         snprintf(title, sizeof title, "uvmsim sweep %s", in);
         html_head(f, title);
-        page_sweep(f, fid, title);
+        if (page_sweep(f, fid, title, o, err, errlen) != 0) return 2;
         html_tail(f);
         return 0;
+    }
+    if (o && (o->normalize_to || o->x)) {
+        snprintf(err, errlen, "%s applies to a sweep's page, and this is a run's result",
+                 o->normalize_to ? "--normalize-to" : "--x");
+        return 2;
     }
     struct rpt_run r;
     if (rpt_run_read(fid, &r, err, errlen) != 0) return 2;
@@ -31,7 +37,8 @@ static int write_page(hid_t fid, const char *in, FILE *f, char *err, size_t errl
     return 0;
 }
 
-int report_write(const char *in, const char *out, char *err, size_t errlen)
+int report_write(const char *in, const char *out, const struct report_opts *o,
+                 char *err, size_t errlen)
 {
     struct stat st;
     char *path = NULL;
@@ -69,8 +76,8 @@ int report_write(const char *in, const char *out, char *err, size_t errlen)
             snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
             rc = 1;
         } else {
-            char why[256] = "";
-            rc = write_page(fid, path, f, why, sizeof why);
+            char why[768] = "";
+            rc = write_page(fid, path, o, f, why, sizeof why);
             if (rc) snprintf(err, errlen, "%s: %s", path, why);
             if (fclose(f) != 0 && !rc) {
                 snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));

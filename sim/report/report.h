@@ -7,10 +7,18 @@
 
 #include <stddef.h>
 
+/* Options of a sweep's page (docs/report.md): the bars' axis and the
+ * value they are normalised to, "AXIS=VALUE" or "none" (NULL: the
+ * default); the axis along x (NULL: the default). */
+struct report_opts {
+    const char *normalize_to, *x;
+};
+
 /* IN is a run's RESULT.h5, a merged sweep.h5, or a sweep directory (its
  * DIR/sweep.h5).  The page is written to OUT.tmp.<pid> and renamed, so OUT
  * exists only when whole.  Returns 0, or 2 (user error: missing or foreign
- * file) / 1 (cannot write) with a one-line message in err. */
-int report_write(const char *in, const char *out, char *err, size_t errlen);
+ * file, an option that names no axis or value) / 1 (cannot write) with a one-line message in err. */
+int report_write(const char *in, const char *out, const struct report_opts *o,
+                 char *err, size_t errlen);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <hdf5.h>
 #include "base.h"
+#include "report.h"
 
 /* ---- reading (h5read.c) ---- */
 
@@ -67,32 +68,81 @@ struct svg_series {
  * a line). */
 void svg_lines(FILE *f, const struct svg_plot *p, const double *x, size_t n,
                const struct svg_series *s, size_t ns);
-/* Histogram: bin i covers [lo + i*width, lo + (i+1)*width); with
- * `overflow` the last bin also holds every larger sample (drawn hatched). */
-void svg_hist(FILE *f, const struct svg_plot *p, double lo, double width,
-              const double *counts, size_t nbins, bool overflow);
-/* Intervals on one time axis, each split at mid into two phases
- * (handling, then migration); the y of an interval is its `height`
- * (e.g. faults), so the plot is a timeline of batch sizes. */
-void svg_timeline(FILE *f, const struct svg_plot *p, const double *start,
-                  const double *mid, const double *end, const double *height,
-                  size_t n, const char *phase1, const char *phase2);
-/* One bar per category (sweep comparisons). */
-void svg_bars(FILE *f, const struct svg_plot *p, char *const *labels,
-              const double *v, size_t n);
+/* Histogram over bins of their own: bin i covers [edges[i], edges[i+1])
+ * (nbins + 1 edges), on a log10 x axis with `logx`; with `overflow` the
+ * last bin holds samples past the source histogram's range (drawn red). */
+void svg_hist(FILE *f, const struct svg_plot *p, const double *edges,
+              const double *counts, size_t nbins, bool logx, bool overflow);
+/* One stacked bar per item in order (a fault batch: its handling time a[i]
+ * under its migration time b[i]); more items than bars: each bar is the
+ * mean of consecutive items, with a tick at their largest total. */
+void svg_stack(FILE *f, const struct svg_plot *p, const double *a, const double *b,
+               size_t n, const char *la, const char *lb);
+/* Grouped bars as the papers draw them: ng groups along x (labels
+ * groups[]), in each one bar per series (series[], one colour each, with a
+ * legend); v[g * ns + s]; NaN: no bar.  ref: a dashed line (1 when
+ * normalised), NaN for none. */
+void svg_groups(FILE *f, const struct svg_plot *p, char *const *groups, size_t ng,
+                char *const *series, size_t ns, const double *v, double ref);
+
+/* The frame every plot shares (svg.c, for svg_bars.c): a W x H viewBox
+ * with margins; px/py map data to it. */
+#define W 760
+#define H 290
+#define ML 78      /* left margin: y tick labels and the y label */
+#define MR 16
+#define MT 34      /* title and legend */
+#define MB 48      /* x tick labels and the x label */
+#define PW (W - ML - MR)
+#define PH (H - MT - MB)
+#define NPAL 10
+extern const char *const svg_palette[NPAL];
+struct axis { double lo, hi, step; };
+double svg_nice_step(double range, int n);
+struct axis svg_axis_of(double lo, double hi, bool from_zero);
+double svg_px(const struct axis *a, double v);
+double svg_py(const struct axis *a, double v);
+void svg_tick(FILE *f, double v, double step);
+void svg_open(FILE *f, const struct svg_plot *p);
+void svg_axes(FILE *f, const struct svg_plot *p, const struct axis *x, const struct axis *y,
+              bool xticks);
+void svg_legend(FILE *f, const char *const *labels, const char *const *colors, size_t n);
+void svg_no_data(FILE *f);
+
+/* ---- bins from the data (bins.c) ---- */
+
+/* Bins for raw samples: from their minimum to their maximum in about
+ * `target` bins of a 1-2-5 width (integers with `integral`), or of equal
+ * ratio when the samples are positive and span two decades or more
+ * (*logx).  Returns nbins; *edges (nbins + 1) and *counts malloc'd. */
+size_t bins_values(const double *v, size_t n, bool integral, size_t target,
+                   double **edges, double **counts, bool *logx);
+/* The same for a /stats histogram (fixed-width bins, the last one an
+ * overflow): bars cover the bins that hold samples, up to the maximum
+ * sample, merged to about `target`; *overflow when samples lie past the
+ * histogram's range (then the last bar runs from its start to the max). */
+size_t bins_hist(const struct rpt_stat *s, size_t target, double **edges,
+                 double **counts, bool *logx, bool *overflow);
 
 /* ---- page pieces (page_run.c, used by page_sweep.c) ---- */
 
 void html_escape(FILE *f, const char *s);
 void html_head(FILE *f, const char *title);
 void html_tail(FILE *f);
+/* "WHAT: not recorded in this result." */
+void html_missing(FILE *f, const char *what);
 /* A number as the page shows it: integers exactly, others to 4 digits. */
 void html_num(FILE *f, double v);
 
 /* The body of one run's report (config, headline, plots). */
-/* IPC per point over time (x in us): the number of points. */
+/* IPC over time (x in us; smoothed as on the run page): the number of
+ * points. */
 size_t run_ipc(const struct rpt_run *r, double **x, double **y);
 void page_run(FILE *f, const struct rpt_run *r, const char *title);
-void page_sweep(FILE *f, hid_t fid, const char *title);
+/* The run's "Over time" section (page_ts.c). */
+void page_ts(FILE *f, const struct rpt_run *r);
+/* -1 with err when an option names no axis or value of the sweep. */
+int page_sweep(FILE *f, hid_t fid, const char *title, const struct report_opts *o,
+               char *err, size_t errlen);
 
 #endif

@@ -73,14 +73,112 @@ bars() {  # ID: bin:count pairs of its histogram
 import re, sys
 html, pid = open(sys.argv[1]).read(), sys.argv[2]
 svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % re.escape(pid), html, re.S).group(0)
-print(" ".join("%s:%s" % m for m in re.findall(r'data-bin="([^"]*)" data-n="([^"]*)"', svg)))
+print(" ".join("%s:%s" % m for m in re.findall(r'data-bin="([^"]*)"[^>]*? data-n="([^"]*)"', svg)))
+PYEOF
+}
+attr() {  # FILE ID ATTR: the values of ATTR in plot ID, space-separated
+    $PY - "$@" <<'PYEOF'
+import re, sys
+html, pid, a = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % re.escape(pid), html, re.S).group(0)
+print(" ".join(re.findall(r' %s="([^"]*)"' % re.escape(a), svg)))
 PYEOF
 }
 check "batch sizes: 2 batches of 3 faults, 1 of 40" test "$(bars batch-size)" = "3:2 40:1"
-# Durations 1, 1, 3 us over 40 bins: 3/40 = 0.075 -> width 0.1 us: bins 1.0 and 3.0.
+# Durations 1, 1, 3 us over 40 bins: 2/40 = 0.05 us wide from 1 us: bins 1 and 3.
 check "batch times: 2 of 1 us, 1 of 3 us" test "$(bars batch-time)" = "1:2 3:1"
-# residency_us: bins of 10 us, the last (30) is the overflow bin.
+# residency_us: bins of 10 us from the first that holds samples (10); the
+# last (30) is the overflow: its max is 95, so that bar runs to 96.
 check "residency histogram keeps its bins and overflow" test "$(bars hist-residency)" = "10:2 20:1 30:4"
+check "the overflow bar ends past the max (95 + 1)" test "$(attr "$TMP/hand.html" hist-residency data-hi)" = "20 30 96"
+check "the overflow bar is marked" grep -q 'data-overflow="1"' "$TMP/hand.html"
+# The batch timeline: one stacked bar per batch, handling (500000, 500000,
+# 1000000 ps) under migration (end - start - handling: 0.5, 0.5, 2 us).
+check "batch timeline: one bar per batch" test "$(attr "$TMP/hand.html" batch-timeline data-first)" = "0 1 2"
+check "batch timeline: handling 0.5, 0.5, 1 us" test "$(attr "$TMP/hand.html" batch-timeline data-a)" = "0.5 0.5 1"
+check "batch timeline: migration 0.5, 0.5, 2 us" test "$(attr "$TMP/hand.html" batch-timeline data-b)" = "0.5 0.5 2"
+check "a run too short to smooth has no folded raw series" sh -c "! grep -q 'id=\"ts-ipc-raw\"' '$TMP/hand.html'"
+check "plots scale with the page: width 100% and a viewBox" \
+    sh -c "grep -q '<svg class=\"plot\" id=\"ts-ipc\" [^>]*width=\"100%\" viewBox=\"0 0 ' '$TMP/hand.html'"
+
+# ---- a hand-made long run: smoothing, binned timeline, log bins ---------
+# 100 samples 1 us apart (epoch 1 us, 1 GHz), warp instructions +0 in odd
+# epochs and +2000 in even ones: per-epoch IPC 0, 2, 0, 2, ...  450 batches
+# 0.2 us apart: window = 16 intervals = 3.2 us (>= 1/100 of the 100 us run,
+# <= 1/10 of it, >= 2 epochs).  Centred, it spans the rows 2 us either side
+# (4 epochs: two of IPC 0, two of IPC 2): IPC 1 everywhere but at t = 1 us
+# (origin to 3 us: 2000 / 3000) and t = 99 us (97 to 100 us: 4000 / 3000).
+# Batches: handling 0.1 us, migration (i mod 3) * 0.1 us; 450 > 200 bars:
+# 3 batches a bar (150 bars), each the mean 0.1 + 0.1, longest 0.3 us.
+# Residency (ranging histogram, 1-us bins): 10 samples at 1, 10 at 1000 us:
+# three decades: a log axis from 1 to 1001.  Walks: 5 of 8 cycles each.
+$PY - "$TMP/long.h5" <<'PYEOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "w")
+f.attrs["uvmsim_version"] = "0.1.0"; f.attrs["status"] = "completed"
+f.attrs["seed"] = np.uint64(1); f.attrs["sim_time_ps"] = np.uint64(100000000)
+f.attrs["events"] = np.uint64(1)
+c = f.create_group("config"); c.attrs["yaml"] = "x: 1\n"; c.attrs["gpu.clock"] = 1e9
+c.attrs["sim.epoch"] = np.uint64(1000000)
+def stat(name, v, unit="", kind="counter"):
+    d = f.create_dataset("stats/" + name.replace(".", "/"), data=v)
+    d.attrs["kind"] = kind; d.attrs["unit"] = unit; d.attrs["description"] = "hand"
+    return d
+r = np.zeros(1024, dtype=np.uint64); r[1] = 10; r[1000] = 10
+h = stat("driver.residency_us", r, "us", "histogram")
+h.attrs["bin_width"] = np.uint64(1); h.attrs["count"] = np.uint64(20)
+h.attrs["max"] = np.uint64(1000); h.attrs["sum"] = 10010.0
+w = np.zeros(256, dtype=np.uint64); w[8] = 5
+h = stat("gmmu.walk_latency", w, "cycles", "histogram")
+h.attrs["bin_width"] = np.uint64(1); h.attrs["count"] = np.uint64(5)
+h.attrs["max"] = np.uint64(8); h.attrs["sum"] = 40.0
+ts = np.zeros(100, dtype=[("time_ps", "<u8"), ("gpu.warp_insts", "<u8")])
+t = np.arange(1, 101)
+ts["time_ps"] = t * 1000000
+ts["gpu.warp_insts"] = (t // 2) * 2000
+f.create_dataset("timeseries", data=ts)
+bcols = ["start_ps", "end_ps", "faults", "handling_ps"]
+b = np.zeros(450, dtype=[(n, "<u8") for n in bcols])
+i = np.arange(450)
+b["start_ps"] = i * 200000; b["handling_ps"] = 100000
+b["end_ps"] = b["start_ps"] + 100000 + (i % 3) * 100000; b["faults"] = 1
+f.create_dataset("batches", data=b)
+f.close()
+PYEOF
+"$UVMSIM" report "$TMP/long.h5" -o "$TMP/long.html" 2>"$TMP/err"
+check "report of the long hand-made run exits 0" test $? -eq 0
+$PY - "$TMP/long.html" >"$TMP/smooth" <<'PYEOF'
+import re, sys
+html = open(sys.argv[1]).read()
+def ys(pid):
+    svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % pid, html, re.S).group(0)
+    return [float(v) for v in re.search(r'data-y="([^"]*)"', svg).group(1).split()]
+s, raw = ys("ts-ipc"), ys("ts-ipc-raw")
+inner = s[:]; del inner[98]; del inner[0]
+print(len(s), round(s[0], 4), round(s[98], 4), set(inner) == {1.0}, raw[:4])
+PYEOF
+check "raw IPC alternates 0, 2 and the moving average is 1 but at the ends" \
+    test "$(cat "$TMP/smooth")" = "100 0.6667 1.3333 True [0.0, 2.0, 0.0, 2.0]"
+check "the page names the window: 3.2 us" grep -q 'id="ts-window">3.2<' "$TMP/long.html"
+check "the per-epoch series are folded in a <details>" \
+    sh -c "grep -q '<details class=\"raw\"><summary>per-epoch (raw) series' '$TMP/long.html'"
+check "450 batches: 150 bars of 3" test "$(attr "$TMP/long.html" batch-timeline data-first | wc -w)" -eq 150
+check "binned bars: mean handling 0.1 us" test "$(attr "$TMP/long.html" batch-timeline data-a | tr ' ' '\n' | sort -u)" = "0.1"
+check "binned bars: mean migration 0.1 us" test "$(attr "$TMP/long.html" batch-timeline data-b | tr ' ' '\n' | sort -u)" = "0.1"
+check "binned bars: longest 0.3 us" test "$(attr "$TMP/long.html" batch-timeline data-max | tr ' ' '\n' | sort -u)" = "0.3"
+$PY - "$TMP/long.html" >"$TMP/logbins" <<'PYEOF'
+import re, sys
+html = open(sys.argv[1]).read()
+svg = re.search(r'<svg class="plot" id="hist-residency".*?</svg>', html, re.S).group(0)
+b = re.findall(r'data-bin="([^"]*)" data-hi="([^"]*)" data-n="([^"]*)"', svg)
+print(b[0][0], b[-1][1], [n for _, _, n in b], "log scale" in svg, "data-overflow" in svg)
+PYEOF
+check "residency over three decades: log bins from 1 to 1001, 10 + 10 samples, no overflow" \
+    test "$(cat "$TMP/logbins")" = "1 1001 ['10', '10'] True False"
+check "walks all of 8 cycles: one bar [8, 9) of 5" \
+    test "$(attr "$TMP/long.html" hist-walk data-bin) $(attr "$TMP/long.html" hist-walk data-hi) $(attr "$TMP/long.html" hist-walk data-n)" = "8 9 5"
+check "the note says every walk took as long" grep -q 'every walk took as long' "$TMP/long.html"
+
 check "config YAML is on the page, escaped" grep -q 'clock: 1GHz  # &lt;hand&gt;' "$TMP/hand.html"
 check "no temporary file left" test -z "$(ls "$TMP" | grep 'hand.html.tmp')"
 
@@ -154,21 +252,92 @@ PYEOF
 check "report of a sweep directory exits 0" test $? -eq 0
 check "the points table lists both points with their axis" \
     sh -c "grep -q '<td>fifo_a</td><td>fifo</td><td>completed</td>' '$TMP/sweep.html' && grep -q '<td>lru_b</td><td>lru</td><td>completed</td>' '$TMP/sweep.html'"
-barvals() {  # the <title> values of bar chart N
-    $PY - "$TMP/sweep.html" "$1" <<'PYEOF2'
-import re, sys
-html, pid = open(sys.argv[1]).read(), sys.argv[2]
-svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % re.escape(pid), html, re.S).group(0)
-print(" ".join(re.findall(r'<title>[^<:]*: ([^<]*)</title></rect>', svg)))
-PYEOF2
-}
-check "simulated time bars: 300 and 600 us" test "$(barvals sweep-bar-0)" = "300 600"
-check "IPC bars: 0.5 and 0.25" test "$(barvals sweep-bar-1)" = "0.5 0.25"
+# One axis (the eviction policy): its values are the bars of one group,
+# normalised to lru by default: 300 / 600 = 0.5 and 1; no GM of one group.
+check "one axis: bars fifo, lru relative to lru: 0.5 and 1" test "$(attr "$TMP/sweep.html" cmp-0-0 data-v)" = "0.5 1"
+check "one axis: the bars are labelled by their values" test "$(attr "$TMP/sweep.html" cmp-0-0 data-series)" = "fifo lru"
 check "IPC overlay: one line per point (0.5, 0.25)" \
     sh -c "grep -A3 'id=\"sweep-ipc\"' '$TMP/sweep.html' >/dev/null && grep -q 'data-y=\"0.5\"' '$TMP/sweep.html' && grep -q 'data-y=\"0.25\"' '$TMP/sweep.html'"
 check "the failed point is listed" grep -q '<td>random_c</td><td>failed</td>' "$TMP/sweep.html"
 "$UVMSIM" report "$TMP/sweepdir/sweep.h5" -o "$TMP/sweep2.html"
 check "DIR and DIR/sweep.h5 give the same page" cmp -s "$TMP/sweep.html" "$TMP/sweep2.html"
+
+# ---- a 2 x 3 sweep with a third axis: grouped bars, GM, panels ----------
+# driver.eviction fifo, lru, random (bars) x workload.pattern.type a, b
+# (groups) x gpu.memory.fraction 75%, 50% (one panel each).  Simulated
+# time at 75% (us): a: fifo 200, lru 100, random 400; b: fifo 800, lru 100,
+# random 100; at 50% twice as long.  Relative to lru: a 2, 1, 4; b 8, 1, 1;
+# GM (geometric mean over a, b): fifo sqrt(2 * 8) = 4, lru 1, random
+# sqrt(4 * 1) = 2.  Relative to fifo: a 1, 0.5, 2; b 1, 0.125, 0.125; GM 1,
+# sqrt(0.5 * 0.125) = 0.25, sqrt(2 * 0.125) = 0.5.
+mkdir -p "$TMP/s23"
+$PY - "$TMP/s23/sweep.h5" <<'PYEOF'
+import sys, h5py, numpy as np
+f = h5py.File(sys.argv[1], "w")
+pol, pat, mem = ["fifo", "lru", "random"], ["a", "b"], [("75%", 0.75), ("50%", 0.5)]
+t75 = {("a", "fifo"): 200, ("a", "lru"): 100, ("a", "random"): 400,
+       ("b", "fifo"): 800, ("b", "lru"): 100, ("b", "random"): 100}
+rows = [(p, w, m, v) for p in pol for m, v in mem for w in pat]
+f.attrs["points_merged"] = np.uint64(len(rows))
+pts = np.zeros(len(rows), dtype=[("name", "S32"), ("driver.eviction", "S8"), ("gpu.memory.fraction", "<f8"),
+                                 ("workload.pattern.type", "S8"), ("status", "S16"), ("sim_time_ps", "<u8")])
+for i, (p, w, m, v) in enumerate(rows):
+    pts[i] = ("%s_%s_%s" % (p, m, w), p, v, w, "completed", t75[(w, p)] * 1000000 * (1 if v == 0.75 else 2))
+f.create_dataset("points", data=pts)
+axes = [("driver.eviction", p, np.nan) for p in pol] + [("gpu.memory.fraction", m, v) for m, v in mem] + \
+       [("workload.pattern.type", w, np.nan) for w in pat]
+ax = np.zeros(len(axes), dtype=[("key", "S32"), ("position", "<u8"), ("text", "S16"), ("value", "<f8")])
+for i, (k, t, v) in enumerate(axes):
+    ax[i] = (k, 0, t, v)
+f.create_dataset("axes", data=ax)
+f.create_group("runs")
+f.close()
+PYEOF
+"$UVMSIM" report "$TMP/s23" -o "$TMP/s23.html" 2>"$TMP/err"
+check "report of the 2 x 3 sweep exits 0" test $? -eq 0
+groups() {  # FILE ID: the group labels of a grouped bar chart
+    $PY - "$1" "$2" <<'PYEOF'
+import re, sys
+html, pid = open(sys.argv[1]).read(), sys.argv[2]
+svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % re.escape(pid), html, re.S).group(0)
+print(" ".join(re.findall(r'<g class="group" data-group="([^"]*)"', svg)))
+PYEOF
+}
+legend() {  # FILE ID: the legend's entries
+    $PY - "$1" "$2" <<'PYEOF'
+import re, sys
+html, pid = open(sys.argv[1]).read(), sys.argv[2]
+svg = re.search(r'<svg class="plot" id="%s".*?</svg>' % re.escape(pid), html, re.S).group(0)
+leg = re.search(r'<g class="legend">(.*?)</g>', svg, re.S).group(1)
+print(" ".join(re.findall(r'<text[^>]*>([^<]*)</text>', leg)))
+PYEOF
+}
+check "groups: the pattern values and GM" test "$(groups "$TMP/s23.html" cmp-0-0)" = "a b GM"
+check "bars: 6 + 3 in the GM group" test "$(attr "$TMP/s23.html" cmp-0-0 data-v | wc -w)" -eq 9
+check "legend entries are the policies" test "$(legend "$TMP/s23.html" cmp-0-0)" = "fifo lru random"
+check "relative to lru: a 2 1 4, b 8 1 1, GM 4 1 2" test "$(attr "$TMP/s23.html" cmp-0-0 data-v)" = "2 1 4 8 1 1 4 1 2"
+check "the 50% panel: the same ratios (every time doubled)" test "$(attr "$TMP/s23.html" cmp-0-1 data-v)" = "2 1 4 8 1 1 4 1 2"
+check "two panels, titled by the memory fraction" \
+    sh -c "grep -q 'gpu.memory.fraction=75%' '$TMP/s23.html' && grep -q 'gpu.memory.fraction=50%' '$TMP/s23.html' && ! grep -q 'id=\"cmp-0-2\"' '$TMP/s23.html'"
+check "no label is a point number #N" sh -c "! grep -Eq '>#[0-9]+<' '$TMP/s23.html'"
+check "the points table scrolls" grep -q '<div class="scroll"><table class="points">' "$TMP/s23.html"
+"$UVMSIM" report "$TMP/s23" -o "$TMP/s23f.html" --normalize-to driver.eviction=fifo
+check "--normalize-to driver.eviction=fifo: a 1 .5 2, b 1 .125 .125, GM 1 .25 .5" \
+    test "$(attr "$TMP/s23f.html" cmp-0-0 data-v)" = "1 0.5 2 1 0.125 0.125 1 0.25 0.5"
+"$UVMSIM" report "$TMP/s23" -o "$TMP/s23n.html" --normalize-to none
+check "--normalize-to none: simulated times, no GM" test "$(attr "$TMP/s23n.html" cmp-0-0 data-v) / $(groups "$TMP/s23n.html" cmp-0-0)" = "200 100 400 800 100 100 / a b"
+"$UVMSIM" report "$TMP/s23" -o "$TMP/s23x.html" --normalize-to workload.pattern.type=a --x driver.eviction
+check "--x driver.eviction --normalize-to workload.pattern.type=a: b / a per policy, GM" \
+    test "$(groups "$TMP/s23x.html" cmp-0-0) / $(attr "$TMP/s23x.html" cmp-0-0 data-v)" = "fifo lru random GM / 1 4 1 1 1 0.25 1 1"
+for bad in "driver.eviction=lfu" "nosuch=1" "driver.eviction"; do
+    "$UVMSIM" report "$TMP/s23" -o "$TMP/x.html" --normalize-to "$bad" 2>"$TMP/err"; rc=$?
+    check "--normalize-to $bad: exit 2, one line, nothing written" \
+        sh -c "test $rc -eq 2 && test \$(wc -l <'$TMP/err') -eq 1 && test ! -e '$TMP/x.html'"
+done
+"$UVMSIM" report "$TMP/s23" -o "$TMP/x.html" --normalize-to driver.eviction=lfu 2>"$TMP/err"
+check "a wrong value names the axis's values" grep -q "'lfu' is not a value of driver.eviction (values: fifo, lru, random)" "$TMP/err"
+"$UVMSIM" report "$TMP/hand.h5" -o "$TMP/x.html" --normalize-to driver.eviction=lru 2>"$TMP/err"; rc=$?
+check "--normalize-to on a run's result: exit 2, nothing written" sh -c "test $rc -eq 2 && test ! -e '$TMP/x.html'"
 
 # ---- user errors: one line, exit 2, nothing written ---------------------
 "$UVMSIM" report "$TMP/nope.h5" -o "$TMP/x.html" 2>"$TMP/err"; rc=$?

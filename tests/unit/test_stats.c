@@ -109,6 +109,33 @@ START_TEST(histogram_bins_and_overflow)
 }
 END_TEST
 
+/* A ranging histogram doubles its width instead of overflowing (issue 36:
+ * the residency histogram held most samples in its overflow bin). */
+START_TEST(ranging_histogram_widens_instead_of_overflowing)
+{
+    struct stats *s = stats_new();
+    struct stat_hist *h = stat_histogram_ranging(s, "h", "us", "", 4, 1);
+    for (uint64_t v = 0; v < 4; v++) stat_hist_add(h, v);
+    /* width 1: [0] [1] [2] [3], one each */
+    ck_assert_uint_eq(h->bin_width, 1);
+    ck_assert_uint_eq(h->bins[3], 1);
+    stat_hist_add(h, 9);
+    /* 9 needs 4 * w > 9: w = 4 (two doublings); [0,4) holds 0..3, 9 in [8,12) */
+    ck_assert_uint_eq(h->bin_width, 4);
+    ck_assert_uint_eq(h->bins[0], 4);
+    ck_assert_uint_eq(h->bins[1], 0);
+    ck_assert_uint_eq(h->bins[2], 1);
+    ck_assert_uint_eq(h->bins[3], 0);
+    stat_hist_add(h, 15);   /* [12,16): the last bin, in range */
+    ck_assert_uint_eq(h->bin_width, 4);
+    ck_assert_uint_eq(h->bins[3], 1);
+    ck_assert_uint_eq(h->count, 6);
+    ck_assert_uint_eq(h->max, 15);
+    ck_assert_double_eq(h->sum, 30.0);
+    stats_free(s);
+}
+END_TEST
+
 START_TEST(single_bin_histogram_takes_everything)
 {
     struct stats *s = stats_new();
@@ -516,6 +543,7 @@ static Suite *stats_suite(void)
     tcase_add_test(tc, average_and_real);
     tcase_add_test(tc, histogram_bins_and_overflow);
     tcase_add_test(tc, single_bin_histogram_takes_everything);
+    tcase_add_test(tc, ranging_histogram_widens_instead_of_overflowing);
     tcase_add_test(tc, pointers_survive_many_registrations);
     tcase_add_test(tc, find_misses);
     tcase_add_test(tc, table_rows);
