@@ -10,6 +10,7 @@ A file that is not a readable uvmsim result (damaged, truncated, another
 program's HDF5, a dataset larger than its stored bytes can hold) raises
 NotAResult.
 """
+import contextlib
 import errno
 import functools
 import os
@@ -157,6 +158,7 @@ class Run:
     def __init__(self, path, point=None):
         self.path = os.fspath(path)
         self.point = point
+        self._tables = {}
         with self._group() as g:
             missing = [k for k in ("stats", "config") if k not in g]
             if missing:
@@ -166,34 +168,20 @@ class Run:
         where = f", point={self.point!r}" if self.point is not None else ""
         return f"uvmsim.Run({self.path!r}{where})"
 
-    class _Open:
-        """Opens the file and yields (run group, host group or None)."""
-
-        def __init__(self, run):
-            self.run = run
-
-        def __enter__(self):
-            r = self.run
-            self.f = _open(r.path)
-            try:
-                if r.point is None:
-                    if "points" in self.f and "runs" in self.f:
-                        raise NotAResult("a merged sweep: use load_sweep(), "
-                                         "or open_run(path, point=NAME)")
-                    return self.f
-                runs = self.f.get("runs")
-                if runs is None or r.point not in runs:
-                    raise KeyError(f"{r.path}: no point '{r.point}'")
-                return runs[r.point]
-            except BaseException:
-                self.f.close()
-                raise
-
-        def __exit__(self, *exc):
-            self.f.close()
-
+    @contextlib.contextmanager
     def _group(self):
-        return Run._Open(self)
+        """The run's group in the open file: the root, or /runs/POINT."""
+        with _open(self.path) as f:
+            if self.point is None:
+                if "points" in f and "runs" in f:
+                    raise NotAResult("a merged sweep: use load_sweep(), "
+                                     "or open_run(path, point=NAME)")
+                yield f
+                return
+            runs = f.get("runs")
+            if runs is None or self.point not in runs:
+                raise KeyError(f"{self.path}: no point '{self.point}'")
+            yield runs[self.point]
 
     def _host(self, g):
         if self.point is None:
@@ -241,11 +229,10 @@ class Run:
 
     def table(self, name):
         """Record table NAME (kernels, batches, ...) as a DataFrame."""
-        cache = self.__dict__.setdefault("_tables", {})
-        if name not in cache:
+        if name not in self._tables:
             with self._group() as g:
-                cache[name] = _table(g, name, self.path)
-        return cache[name]
+                self._tables[name] = _table(g, name, self.path)
+        return self._tables[name]
 
 
 def open_run(path, point=None):
