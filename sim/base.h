@@ -14,6 +14,13 @@ typedef uint64_t sim_time;
 
 #define UVMSIM_VERSION "0.1.0"
 
+/* How a time reads to a person (the stepper and its `show` views, issue
+ * 36): microseconds to read, picoseconds beside them to be exact, e.g.
+ * "12.345678 us (12345678 ps)".  Writes into BUF (TIME_STR_MAX bytes) and
+ * returns it. */
+#define TIME_STR_MAX 56
+const char *time_str(char *buf, sim_time t);
+
 /* Exit codes (README, CLI). */
 enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USER = 2, EXIT_ABORT = 3 };
 

@@ -273,6 +273,8 @@ void trace_close(void)
 
 void trace_observe(trace_observer fn, void *ctx)
 {
+    /* The stepper's restart observes a new machine: its batches count from 1. */
+    if (fn && !T.f) { T.nbatch = 0; T.batch_open = false; }
     T.obs = fn;
     T.obs_ctx = ctx;
     set_mask();

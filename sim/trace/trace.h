@@ -58,7 +58,9 @@ void trace_close(void);
 
 enum trace_ev { TE_FAULT, TE_BATCH, TE_EVICT, TE_SHOOTDOWN, TE_KERNEL };
 typedef void (*trace_observer)(void *ctx, enum trace_ev ev, const char *what, sim_time now);
-/* Install (fn non-NULL) or remove the observer; its events are turned on. */
+/* Install (fn non-NULL) or remove the observer; its events are turned on.
+ * Installing it without a trace file open restarts the batch numbering
+ * (the stepper's `restart`: a new machine). */
 void trace_observe(trace_observer fn, void *ctx);
 
 /* ---- hooks (call only under TRACE_ON) ---- */
