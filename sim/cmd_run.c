@@ -224,9 +224,12 @@ int cmd_run(int argc, char **argv)
     } else {
         if (!o.quiet) print_summary(stdout, system_stats(sys), &ri, out);
         /* A name the user did not choose, maybe over an older result. */
-        if (!o.out)
+        if (!o.out) {
+            char esc[1200];
+            text_escape(esc, sizeof esc, out);
             fprintf(stderr, "uvmsim: wrote %s (no -o: the config's name in the current directory%s)\n",
-                    out, existed ? "; it replaced the file of that name" : "");
+                    esc, existed ? "; it replaced the file of that name" : "");
+        }
     }
     if (to.path) {
         struct trace_summary ts;
