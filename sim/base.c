@@ -139,3 +139,10 @@ char *xstrdup(const char *s)
     size_t n = strlen(s) + 1;
     return memcpy(xmalloc(n), s, n);
 }
+
+const char *time_str(char *buf, sim_time t)
+{
+    snprintf(buf, TIME_STR_MAX, "%llu.%06llu us (%llu ps)", (unsigned long long)(t / PS_PER_US),
+             (unsigned long long)(t % PS_PER_US), (unsigned long long)t);
+    return buf;
+}

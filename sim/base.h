@@ -22,6 +22,12 @@ typedef uint64_t sim_time;
  * "Sweep resumption across upgrades").  Results written before it existed
  * count as revision 1. */
 #define UVMSIM_MODEL_REVISION 1
+/* How a time reads to a person (the stepper and its `show` views, issue
+ * 36): microseconds to read, picoseconds beside them to be exact, e.g.
+ * "12.345678 us (12345678 ps)".  Writes into BUF (TIME_STR_MAX bytes) and
+ * returns it. */
+#define TIME_STR_MAX 56
+const char *time_str(char *buf, sim_time t);
 
 /* Exit codes (README, CLI). */
 enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USER = 2, EXIT_ABORT = 3 };

@@ -9,7 +9,7 @@
 #include "driver/driver.h"
 
 static const char usage_replay[] =
-    "usage: uvmsim replay --pages FILE --frames N --policy NAME [-s KEY=VALUE]...\n"
+    "usage: uvmsim replay --pages FILE --frames N --policy NAME [-s KEY=VALUE]... [--verbose]\n"
     "\n"
     "Run a page-reference trace through an eviction policy with N GPU frames\n"
     "and no timing; print references, faults, evictions, write-backs and the\n"
@@ -19,16 +19,20 @@ static const char usage_replay[] =
     "Policy parameters are config keys (-s), e.g. -s sim.seed=3 for random.\n"
     "\n"
     "  --policy NAME    fifo, lru, random, srrip, brrip, rrip-fp, clock-pro,\n"
-    "                   ideal, hpe, cyclic (docs/policies.md)\n";
+    "                   ideal, hpe, cyclic (docs/policies.md)\n"
+    "  --verbose        also the policy's events (HPE's classification and strategy\n"
+    "                   switches, cyclic pinning), one line each, on stderr\n";
 
 int cmd_replay(int argc, char **argv)
 {
     const char *pages = NULL, *policy = NULL, *frames_s = NULL;
     const char *sets[MAX_SETS];
     size_t nsets = 0;
+    bool verbose = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (is_help(a)) { fputs(usage_replay, stdout); return EXIT_OK; }
+        if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) { verbose = true; continue; }
         if (i + 1 >= argc) usage_error(usage_replay, "'%s' needs a value", a);
         if (!strcmp(a, "--pages")) pages = argv[++i];
         else if (!strcmp(a, "--frames")) frames_s = argv[++i];
@@ -59,7 +63,8 @@ int cmd_replay(int argc, char **argv)
            "evictions   %llu\nwritebacks  %llu\n", policy, frames,
            (unsigned long long)r.refs, (unsigned long long)r.faults,
            (unsigned long long)r.evictions, (unsigned long long)r.writebacks);
-    driver_replay_print_stats(stdout, st);
+    /* stdout is the result (a fixed set of lines); the events are a log. */
+    driver_replay_print_stats(stdout, verbose ? stderr : NULL, st);
     stats_free(st);
     return EXIT_OK;
 }

@@ -1,7 +1,9 @@
 /* uvmsim report: a run's (or a sweep's) HTML page. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
+#include "text.h"
 #include "report/report.h"
 
 static const char usage_report[] =
@@ -13,7 +15,8 @@ static const char usage_report[] =
     "faults, resident pages, link bandwidth per direction), the batch timeline\n"
     "and batch size/time distributions, eviction and residency histograms; for a\n"
     "sweep, grouped bar charts as the papers draw them, the table of its points\n"
-    "and their plots (docs/report.md).  REPORT.html appears only when it is whole.\n"
+    "and their plots (docs/report.md).  REPORT.html appears only when it is whole;\n"
+    "stderr then names it (and says when it replaced a file of that name).\n"
     "\n"
     "  -o REPORT.html             where to write the page (default: report.html)\n"
     "  --normalize-to AXIS=VALUE  sweep: one bar per value of AXIS in each group,\n"
@@ -49,7 +52,16 @@ int cmd_report(int argc, char **argv)
     }
     if (!in) usage_error(usage_report, "%s", "missing RESULT.h5 or SWEEP_DIR");
     char err[1024];
+    bool existed = access(out, F_OK) == 0;
     int rc = report_write(in, out, &o, err, sizeof err);
     if (rc) fprintf(stderr, "uvmsim: report: %s\n", err);
+    /* One line on stderr, as `run` names the result it wrote. */
+    else {
+        char eo[1200], ei[1200];
+        text_escape(eo, sizeof eo, out);
+        text_escape(ei, sizeof ei, in);
+        fprintf(stderr, "uvmsim: wrote %s (the report of %s%s)\n", eo, ei,
+                existed ? "; it replaced the file of that name" : "");
+    }
     return rc == 2 ? EXIT_USER : rc ? EXIT_INTERNAL : EXIT_OK;
 }

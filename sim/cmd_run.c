@@ -18,17 +18,20 @@
 #include "text.h"
 #include "trace/trace.h"
 #include "trace_opts.h"
+#include "workloads/workload.h"
 
 static const char usage_run[] =
     "usage: uvmsim run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet]\n"
-    "                  [--no-host-metrics]\n"
+    "                  [--no-host-metrics] [--trace OUT.json [--trace-window T0:T1]\n"
+    "                  [--trace-what LIST] [--trace-max SIZE]]\n"
     "\n"
     "Simulate the machine and workload of CONFIG (YAML) and write one HDF5\n"
     "result (default: the config's name with .h5, in the current directory).\n"
     "The result appears only when the run succeeds; SIGINT or SIGTERM stop the\n"
     "run, write nothing and exit 130 or 143.\n"
     "\n"
-    "  -o OUT.h5        where to write the result (a new or a regular file)\n"
+    "  -o OUT.h5        where to write the result (a new or a regular file); without\n"
+    "                   -o, stderr names the file written and whether it replaced one\n"
     "  -s KEY=VALUE     override a config key (repeatable, applied in order)\n"
     "  --seed N         same as -s sim.seed=N\n"
     "  --quiet          no summary on stdout\n"
@@ -38,7 +41,9 @@ static const char usage_run[] =
     "  --trace-window T0:T1     only this window of simulated time (e.g. 10us:50us;\n"
     "                           T0: or :T1 open at one end); default: the whole run\n"
     "  --trace-what LIST        warps,faults,batches,dma,evictions,shootdowns,counters,\n"
-    "                           kernels,walks,dram or all (default: all but walks, dram)\n";
+    "                           kernels,walks,dram or all (default: all but walks, dram)\n"
+    "  --trace-max SIZE         stop the trace (closed, valid, marked truncated) once it\n"
+    "                           holds about SIZE (default " TRACE_MAX_DEFAULT "; 0: no cap)\n";
 
 /* Default result name: the config's file name with .h5 instead of .yaml. */
 static char *default_out(const char *config)
@@ -82,19 +87,37 @@ static double now_seconds(void)
 
 struct progress {
     struct system *sys;
+    const struct config *cfg;
     double start, last;
+    uint64_t kernels;          /* the program's kernels; 0 until counted */
 };
+
+/* The program's kernel launches, counted on a fresh instance of the
+ * workload: its steps only, no instruction is generated (the generators
+ * are deterministic, so it is the program the run executes). */
+static uint64_t count_kernels(const struct config *cfg)
+{
+    struct workload *wl = workload_create(cfg);
+    struct wl_step st;
+    uint64_t n = 0;
+    while (wl_next_step(wl, &st))
+        if (st.kind == WL_STEP_KERNEL) n++;
+    workload_free(wl);
+    return n;
+}
 
 static void show_progress(void *ctx, sim_time now)
 {
     struct progress *p = ctx;
     double t = now_seconds();
     if (t - p->last < 0.5) return;
-    p->last = t;
+    /* Counted at the first line: a run shorter than that pays nothing. */
+    if (!p->kernels) p->kernels = count_kernels(p->cfg);
+    p->last = now_seconds();
     double cycles = (double)now / (double)system_core_period(p->sys);
-    fprintf(stderr, "\r  t=%.3f us  kernels done %llu  %.3g cycles/s   ",
+    fprintf(stderr, "\r  t=%.3f us  kernels %llu of %llu done  %.3g cycles/s   ",
             (double)now / 1e6, (unsigned long long)system_kernels_done(p->sys),
-            cycles / (t - p->start));
+            (unsigned long long)p->kernels, cycles / (t - p->start));
 }
 
 /* One escaped line (a path may hold control characters). */
@@ -121,6 +144,7 @@ int cmd_run(int argc, char **argv)
     struct config *cfg = load_or_exit(&o);
     char *out = o.out ? xstrdup(o.out) : default_out(o.config);
     check_out(out);
+    bool existed = access(out, F_OK) == 0;
 
     outfile_handle_signals();
     double t0 = now_seconds();
@@ -133,6 +157,7 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "uvmsim: --trace %s: %s\n", to.path, strerror(errno));
             exit(EXIT_USER);
         }
+        trace_set_max(to.max_bytes);
         trace_machine(cfg, system_stats(sys));
     }
     char err[512];
@@ -145,7 +170,7 @@ int cmd_run(int argc, char **argv)
         free(out);
         return EXIT_INTERNAL;
     }
-    struct progress prog = { sys, t0, t0 };
+    struct progress prog = { sys, cfg, t0, t0, 0 };
     bool tty = isatty(STDERR_FILENO);
     if (tty) system_set_progress(sys, show_progress, &prog);
     engine_set_stop_flag(system_engine(sys), &outfile_signal);
@@ -196,8 +221,24 @@ int cmd_run(int argc, char **argv)
     if (results_finish(res, system_stats(sys), &ri, err, sizeof err) != 0) {
         write_failed(out, err);
         rc = EXIT_INTERNAL;
-    } else if (!o.quiet) {
-        print_summary(stdout, system_stats(sys), &ri, out);
+    } else {
+        if (!o.quiet) print_summary(stdout, system_stats(sys), &ri, out);
+        /* A name the user did not choose, maybe over an older result. */
+        if (!o.out) {
+            char esc[1200];
+            text_escape(esc, sizeof esc, out);
+            fprintf(stderr, "uvmsim: wrote %s (no -o: the config's name in the current directory%s)\n",
+                    esc, existed ? "; it replaced the file of that name" : "");
+        }
+    }
+    if (to.path) {
+        struct trace_summary ts;
+        trace_get_summary(&ts);
+        bool mib = ts.bytes >= 1 << 20;
+        fprintf(stderr, "uvmsim: trace %s: %llu events, %.1f %s%s; open it in https://ui.perfetto.dev "
+                "(drag the file in) or chrome://tracing\n", to.path, (unsigned long long)ts.events,
+                (double)ts.bytes / (mib ? 1 << 20 : 1 << 10), mib ? "MiB" : "KiB",
+                ts.truncated ? ", truncated by --trace-max" : "");
     }
     system_free(sys);
     config_free(cfg);

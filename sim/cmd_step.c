@@ -6,9 +6,12 @@
  * asked after each event) and from the trace hooks' observer (sim/trace:
  * each fault, batch, eviction, shootdown, kernel).  On a terminal the line
  * editing is the terminal's own (no readline: docs/decisions.md) and an
- * empty line repeats the last command, as in gdb. */
+ * empty line repeats the last command, as in gdb.  Ctrl-C stops the
+ * command that runs at the next event boundary (gdb's interrupt); a second
+ * one while that command still runs quits. */
 #include <errno.h>
 #include <fnmatch.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +59,8 @@ static const char help_text[] =
     "  show page VPN            a page's mapping and the walks parked on it\n"
     "  show stats PATTERN       statistics whose name matches (glob, e.g. driver.*)\n"
     "  where                    simulated time and the next event\n"
-    "  help, quit\n";
+    "  restart                  start the run again from t=0 (same config and seed; breakpoints kept)\n"
+    "  help, quit               (Ctrl-C stops a running command; a second Ctrl-C quits)\n";
 
 enum { EV_TIME = 8 };      /* a stop kind beside enum trace_ev */
 static const char *const ev_names[] = { "fault", "batch", "evict", "shootdown", "kernel" };
@@ -86,11 +90,34 @@ struct stepper {
     size_t npend;
 };
 
+/* Microseconds to read, picoseconds and the core cycle to be exact. */
 static void show_time(FILE *out, struct stepper *s, sim_time t)
 {
-    fprintf(out, "t=%llu ps (%llu.%06llu us, core cycle %llu)", (unsigned long long)t,
-            (unsigned long long)(t / PS_PER_US), (unsigned long long)(t % PS_PER_US),
+    fprintf(out, "t=%llu.%06llu us (%llu ps, core cycle %llu)", (unsigned long long)(t / PS_PER_US),
+            (unsigned long long)(t % PS_PER_US), (unsigned long long)t,
             (unsigned long long)(t / s->period));
+}
+
+/* Ctrl-C.  `running` is set while a command runs (its output included:
+ * a command blocked on a full pipe still runs); the first SIGINT of a
+ * command asks the engine to stop after the event it is in (stop_fn),
+ * the second quits at once, as gdb's second interrupt does.  At the
+ * prompt it shows a fresh prompt, as a shell does. */
+static volatile sig_atomic_t running, interrupts, prompt_tty;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (!running) {
+        static const char p[] = "\n(uvmsim) ";
+        if (prompt_tty && write(STDOUT_FILENO, p, sizeof p - 1) < 0) { /* nothing to do */ }
+        return;
+    }
+    if (++interrupts >= 2) {
+        static const char m[] = "\nuvmsim: a second Ctrl-C while the command runs: quitting\n";
+        if (write(STDERR_FILENO, m, sizeof m - 1) < 0) { /* exiting anyway */ }
+        _exit(128 + SIGINT);
+    }
 }
 
 static bool stops_on(const struct stepper *s, int ev)
@@ -118,7 +145,7 @@ static void observer(void *ctx, enum trace_ev ev, const char *what, sim_time now
     snprintf(s->why, sizeof s->why, "%s", what);
 }
 
-static bool stop_fn(void *ctx) { return ((struct stepper *)ctx)->hit; }
+static bool stop_fn(void *ctx) { return ((struct stepper *)ctx)->hit || interrupts; }
 
 /* The earliest time breakpoint after now, or TIME_NEVER. */
 static sim_time next_time_break(const struct stepper *s, sim_time now)
@@ -144,7 +171,7 @@ static void finish(struct stepper *s, FILE *out)
 /* Run to `until` or the first stop; report where it stopped. */
 static void go(struct stepper *s, sim_time until, FILE *out)
 {
-    if (s->over) { fputs("the run is over (quit, or start again)\n", out); return; }
+    if (s->over) { fputs("the run is over ('restart' starts it again, 'quit' leaves)\n", out); return; }
     /* A stop among the events of the last step that came after its own. */
     for (size_t i = 0; i < s->npend; i++) {
         if (!stops_on(s, s->pend[i].kind)) continue;
@@ -164,6 +191,7 @@ static void go(struct stepper *s, sim_time until, FILE *out)
     fputs("stopped at ", out);
     show_time(out, s, engine_now(s->e));
     if (s->hit) fprintf(out, ": %s\n", s->why);
+    else if (interrupts) fputs(": interrupted (Ctrl-C)\n", out);
     else if (by_break) fputs(": time breakpoint\n", out);
     else fputc('\n', out);
 }
@@ -248,7 +276,10 @@ static void show(struct stepper *s, char **w, int n, FILE *out)
 static void where(struct stepper *s, FILE *out)
 {
     fputs("at ", out);
-    show_time(out, s, engine_now(s->e));
+    /* After the end the engine's clock has gone on to the last
+     * housekeeping event; the run's time is its end time, as finish
+     * reports it. */
+    show_time(out, s, s->over ? engine_end_time(s->e) : engine_now(s->e));
     if (s->over) { fputs("; the run is over\n", out); return; }
     sim_time t;
     const char *what;
@@ -283,6 +314,35 @@ static void brk(struct stepper *s, char **w, int n, FILE *out)
     fprintf(out, "breakpoint %zu set\n", s->nbrk);
 }
 
+/* The machine of s->cfg at t=0, observed by the stepper. */
+static void build(struct stepper *s)
+{
+    s->sys = system_build(s->cfg);
+    s->e = system_engine(s->sys);
+    s->period = system_core_period(s->sys);
+    system_parts(s->sys, &s->p);
+    trace_observe(observer, s);
+    system_start(s->sys);
+    s->over = false;
+    s->hit = false;
+    s->npend = 0;
+    s->until = 0;
+}
+
+/* A fresh machine from the same config and seed: the state is that of a
+ * fresh `uvmsim step` (the simulation is deterministic and keeps no state
+ * outside the system; the observer's batch numbering restarts). */
+static void restart(struct stepper *s, FILE *out)
+{
+    trace_observe(NULL, NULL);
+    system_free(s->sys);
+    build(s);
+    fputs("restarted at ", out);
+    show_time(out, s, engine_now(s->e));
+    if (s->nbrk) fprintf(out, "; %zu breakpoint(s) kept", s->nbrk);
+    fputc('\n', out);
+}
+
 /* One command; false to quit. */
 static bool command(struct stepper *s, char *line, FILE *out)
 {
@@ -310,6 +370,7 @@ static bool command(struct stepper *s, char *line, FILE *out)
         go(s, TIME_NEVER, out);
     } else if (!strcmp(w[0], "show")) show(s, w, n, out);
     else if (!strcmp(w[0], "where")) where(s, out);
+    else if (!strcmp(w[0], "restart") && n == 1) restart(s, out);
     else if (!strcmp(w[0], "break")) brk(s, w, n, out);
     else if (!strcmp(w[0], "delete") && n == 2 && parse_u64(w[1], &k) && k >= 1 && k <= s->nbrk) {
         memmove(&s->brk[k - 1], &s->brk[k], (s->nbrk - k) * sizeof s->brk[0]);
@@ -325,13 +386,15 @@ int cmd_step(int argc, char **argv)
     parse_opts(argc, argv, &o, usage_step, false);
     struct stepper s = {0};
     s.cfg = load_or_exit(&o);
-    s.sys = system_build(s.cfg);
-    s.e = system_engine(s.sys);
-    s.period = system_core_period(s.sys);
-    system_parts(s.sys, &s.p);
-    trace_observe(observer, &s);
-    system_start(s.sys);
+    build(&s);
     bool tty = isatty(STDIN_FILENO);
+    prompt_tty = tty;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sa.sa_flags = SA_RESTART;        /* reads and writes go on after a Ctrl-C */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
     FILE *out = stdout;
     fprintf(out, "uvmsim %s stepper: %s, ", UVMSIM_VERSION, o.config);
     show_time(out, &s, engine_now(s.e));
@@ -340,6 +403,8 @@ int cmd_step(int argc, char **argv)
     for (;;) {
         if (tty) { fputs("(uvmsim) ", out); fflush(out); }
         if (!fgets(line, sizeof line, stdin)) break;
+        interrupts = 0;
+        running = 1;
         if (tty && strspn(line, " \t\r\n") == strlen(line)) memcpy(line, last, sizeof line);
         else memcpy(last, line, sizeof last);
         if (!tty) {                    /* a transcript reads like a session */
@@ -347,8 +412,10 @@ int cmd_step(int argc, char **argv)
             fputs(line, out);
             if (!strchr(line, '\n')) fputc('\n', out);
         }
-        if (!command(&s, line, out)) break;
+        bool more = command(&s, line, out);
         fflush(out);
+        running = 0;
+        if (!more) break;
     }
     trace_observe(NULL, NULL);
     system_free(s.sys);

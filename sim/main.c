@@ -14,7 +14,7 @@ struct command {
 static const struct command commands[] = {
     {"run", cmd_run,
      "run CONFIG [-o OUT.h5] [-s KEY=VALUE]... [--seed N] [--quiet] [--no-host-metrics]\n"
-     "      [--trace OUT.json [--trace-window T0:T1] [--trace-what LIST]]\n"
+     "      [--trace OUT.json [--trace-window T0:T1] [--trace-what LIST] [--trace-max SIZE]]\n"
      "                       simulate and write an HDF5 result (and a Chrome/Perfetto trace)"},
     {"step", cmd_step,
      "step CONFIG [-s KEY=VALUE]... [< COMMANDS]\n"

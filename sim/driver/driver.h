@@ -134,7 +134,7 @@ int driver_replay(const struct config *cfg, const char *policy, uint64_t frames,
 int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t frames,
                         FILE *in, const char *name, struct replay_result *out,
                         struct stats *st, char *err, size_t errlen);
-void driver_replay_print_stats(FILE *out, const struct stats *st);
+void driver_replay_print_stats(FILE *out, FILE *events, const struct stats *st);
 
 /* ---- read-only views (uvmsim step) ---- */
 /* State, frames, the batch in progress (the watchdog's dump). */
