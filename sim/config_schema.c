@@ -143,6 +143,11 @@ const struct cfg_key *const config_schema_tables[] = {
     NULL,
 };
 
+/* Enum keys whose choices are an ops table's names (config.h). */
+const struct cfg_registry config_registries[] = {
+    {NULL, NULL, NULL},
+};
+
 bool dram_config_check(const struct config *c, struct cfg_error *err);
 bool driver_config_check(const struct config *c, struct cfg_error *err);
 bool link_config_check(const struct config *c, struct cfg_error *err);
