@@ -143,8 +143,11 @@ const struct cfg_key *const config_schema_tables[] = {
     NULL,
 };
 
+const char *evict_policy_name(size_t i);
+
 /* Enum keys whose choices are an ops table's names (config.h). */
 const struct cfg_registry config_registries[] = {
+    {"driver.eviction", NULL, evict_policy_name},
     {NULL, NULL, NULL},
 };
 
