@@ -144,9 +144,15 @@ const struct cfg_key *const config_schema_tables[] = {
 };
 
 const char *evict_policy_name(size_t i);
+const char *prefetch_policy_name(size_t i);
+const char *place_policy_name(size_t i);
+const char *migr_policy_name(size_t i);
 
 /* Enum keys whose choices are an ops table's names (config.h). */
 const struct cfg_registry config_registries[] = {
+    {"driver.prefetch", NULL, prefetch_policy_name},
+    {"driver.placement", "fault", place_policy_name},
+    {"driver.migration", "none", migr_policy_name},
     {"driver.eviction", NULL, evict_policy_name},
     {NULL, NULL, NULL},
 };

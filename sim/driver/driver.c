@@ -24,7 +24,7 @@ const struct cfg_key driver_config_keys[] = {
      "fault-buffer entries fetched per batch (real driver default: 256)"},
     {"driver.batches_per_wake", CFG_INT, "20", 1, 1000000, NULL,
      "batches serviced per interrupt before the thread yields (real driver: 20)"},
-    {"driver.prefetch", CFG_ENUM, "none", 0, -1, "none|seq|tree",
+    {"driver.prefetch", CFG_ENUM, "none", 0, -1, NULL /* prefetch.c policies[] */,
      "prefetcher: none (the HPE paper's machine; the real driver's default is tree), "
      "seq (the faulting 64 KiB big page), tree (the real driver's density tree over the VA block, "
      "uvm_perf_prefetch.c)"},
