@@ -148,6 +148,7 @@ const char *prefetch_policy_name(size_t i);
 const char *place_policy_name(size_t i);
 const char *migr_policy_name(size_t i);
 const char *rt_policy_name(size_t i);
+const char *wl_kind_name(size_t i);
 
 /* Enum keys whose choices are an ops table's names (config.h). */
 const struct cfg_registry config_registries[] = {
@@ -156,6 +157,7 @@ const struct cfg_registry config_registries[] = {
     {"driver.migration", "none", migr_policy_name},
     {"driver.eviction", NULL, evict_policy_name},
     {"runtime.policy", NULL, rt_policy_name},
+    {"workload.kind", NULL, wl_kind_name},
     {NULL, NULL, NULL},
 };
 
