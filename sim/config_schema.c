@@ -149,9 +149,11 @@ const char *place_policy_name(size_t i);
 const char *migr_policy_name(size_t i);
 const char *rt_policy_name(size_t i);
 const char *wl_kind_name(size_t i);
+const char *sched_policy_name(size_t i);
 
 /* Enum keys whose choices are an ops table's names (config.h). */
 const struct cfg_registry config_registries[] = {
+    {"gpu.sm.scheduler", NULL, sched_policy_name},
     {"driver.prefetch", NULL, prefetch_policy_name},
     {"driver.placement", "fault", place_policy_name},
     {"driver.migration", "none", migr_policy_name},
