@@ -35,13 +35,13 @@ const struct cfg_key graph_config_keys[] = {
 
 struct graph *graph_load(const struct config *cfg)
 {
-    const char *in = cfg_str(cfg, "workload.graph.input");
+    const char *key = "workload.graph.input", *in = cfg_str(cfg, key);
     bool und = cfg_bool(cfg, "workload.graph.undirected");
-    if (!strcmp(in, "mtx") || !strcmp(in, "edgelist")) {
+    if (cfg_is(cfg, key, "mtx") || cfg_is(cfg, key, "edgelist")) {
         const char *f = cfg_str(cfg, "workload.graph.file");
         if (!f[0])
             user_error("key 'workload.graph.file': needed by workload.graph.input=%s", in);
-        return in[0] == 'm' ? graph_read_mtx(f, "key 'workload.graph.file'", und)
+        return cfg_is(cfg, key, "mtx") ? graph_read_mtx(f, "key 'workload.graph.file'", und)
                             : graph_read_edgelist(f, "key 'workload.graph.file'", und);
     }
     unsigned scale = (unsigned)cfg_u64(cfg, "workload.graph.scale");
@@ -49,7 +49,7 @@ struct graph *graph_load(const struct config *cfg)
     uint64_t seed = cfg_u64(cfg, "workload.graph.seed");
     /* A stream of its own: sim.seed mixed with a constant for "graph". */
     if (!seed) seed = cfg_u64(cfg, "sim.seed") ^ 0x67726170685f696eULL;
-    if (!strcmp(in, "uniform")) return graph_uniform(scale, ef, seed, und);
+    if (cfg_is(cfg, key, "uniform")) return graph_uniform(scale, ef, seed, und);
     double a = cfg_f64(cfg, "workload.graph.a"), b = cfg_f64(cfg, "workload.graph.b"),
            c = cfg_f64(cfg, "workload.graph.c");
     if (a + b + c > 1 + 1e-12)
