@@ -92,6 +92,8 @@ void config_doc(FILE *out);
 
 /* The schema: all tables, NULL-terminated list (sim/config_schema.c). */
 extern const struct cfg_key *const config_schema_tables[];
+/* The run's own keys, sim.* (sim/sim_keys.c). */
+extern const struct cfg_key sim_config_keys[];
 
 /* An enum key whose values name implementations takes its choices from
  * their ops table, the only list of names (a new policy is one file and one

@@ -108,7 +108,7 @@ static void stream_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *i
 
 static void stream_destroy(void *impl) { free(impl); }
 
-const struct workload_ops stream_workload_ops = {
+static const struct workload_ops stream_workload_ops = {
     .name = "stream",
     .create = stream_create,
     .next_step = stream_next_step,

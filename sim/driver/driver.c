@@ -108,8 +108,6 @@ bool driver_config_check(const struct config *c, struct cfg_error *err)
     return true;
 }
 
-sim_time drv_tick(struct component *c, sim_time now);
-void drv_dump(struct component *c, FILE *out);
 static const struct comp_ops driver_ops = { drv_tick, drv_dump };
 
 struct driver *driver_create(struct engine *e, const struct config *cfg,

@@ -173,6 +173,9 @@ struct driver {
 
 /* drv_loop.c: the replay signal (flushing the buffer first if asked). */
 void drv_replay(struct driver *d, bool flush, sim_time now);
+/* drv_loop.c: the driver component's tick and dump (driver.c's comp_ops). */
+sim_time drv_tick(struct component *c, sim_time now);
+void drv_dump(struct component *c, FILE *out);
 /* drv_batch.c */
 void drv_fetch_batch(struct driver *d, sim_time now);
 void drv_end_batch(struct driver *d, sim_time now);

@@ -5,6 +5,7 @@
  * docs/policies.md says why. */
 #include <stdio.h>
 #include <string.h>
+#include "driver.h"
 #include "config.h"
 
 const struct cfg_key evict_config_keys[] = {

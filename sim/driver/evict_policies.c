@@ -2,6 +2,7 @@
  * (driver.eviction's choices are these names, in this order). */
 #include <string.h>
 #include "evict.h"
+#include "driver.h"
 
 const struct evict_ops *const evict_policies[] = {
     &evict_fifo_ops,

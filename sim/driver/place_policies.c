@@ -1,6 +1,7 @@
 /* The placement policy table and keys: adding a policy is one file and
  * one line here (driver.placement's choices are "fault" and these names). */
 #include <string.h>
+#include "driver.h"
 #include "placement.h"
 #include "config.h"
 

@@ -5,6 +5,7 @@
  *  tree (prefetch_tree.c): the real driver's density tree. */
 #include <string.h>
 #include "prefetch.h"
+#include "driver.h"
 
 unsigned bb_count(const struct block_bits *b)
 {

@@ -85,7 +85,6 @@ extern const struct sched_ops sched_lrr, sched_gto;
 /* The scheduler table (sched.c; gpu.sm.scheduler's choices are its names):
  * entry i, NULL past the last. */
 const struct sched_ops *sched_policy(size_t i);
-const char *sched_policy_name(size_t i);
 /* Scheduler k's W_PIPE warps whose latency is over become W_READY. */
 void sched_pipe_due(struct sm *s, uint32_t k, sim_time now);
 
