@@ -49,7 +49,7 @@ struct graph *graph_load(const struct config *cfg)
     uint64_t seed = cfg_u64(cfg, "workload.graph.seed");
     /* A stream of its own: sim.seed mixed with a constant for "graph". */
     if (!seed) seed = cfg_u64(cfg, "sim.seed") ^ 0x67726170685f696eULL;
-    if (cfg_is(cfg, key, "uniform")) return graph_uniform(scale, ef, seed, und);
+    if (!strcmp(in, "uniform")) return graph_uniform(scale, ef, seed, und);
     double a = cfg_f64(cfg, "workload.graph.a"), b = cfg_f64(cfg, "workload.graph.b"),
            c = cfg_f64(cfg, "workload.graph.c");
     if (a + b + c > 1 + 1e-12)
