@@ -24,7 +24,11 @@ DEP_LIBS   := $(shell pkg-config --libs yaml-0.1 $(HDF5_PC) 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -g -Wall -Wextra -Werror \
+# Every shared function and table is declared in its room's header
+# (-Wmissing-variable-declarations: clang, gcc >= 14; probed).
+DECL_WARN := -Wmissing-prototypes $(shell $(CC) -Werror -Wmissing-variable-declarations \
+               -x c -c /dev/null -o /dev/null 2>/dev/null && echo -Wmissing-variable-declarations)
+CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -g -Wall -Wextra -Werror $(DECL_WARN) \
           -Isim -I. $(DEP_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS := $(DEP_LIBS) -lm $(EXTRA_LDFLAGS)
 

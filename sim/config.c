@@ -264,6 +264,59 @@ const char *cfg_str(const struct config *c, const char *path)
     return need(c, path, BIT(CFG_STRING) | BIT(CFG_ENUM), "string")->text;
 }
 
+unsigned cfg_choice(const struct config *c, const char *path)
+{
+    return (unsigned)need(c, path, BIT(CFG_ENUM), "enum")->u;
+}
+
+/* The index of NAME among K's choices, or -1. */
+static long choice_index(const struct cfg_key *k, const char *name)
+{
+    size_t len = strlen(name);
+    const char *p = cfg_key_choices(k);
+    for (long i = 0;; i++) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && memcmp(p, name, len) == 0) return i;
+        if (!bar) return -1;
+        p = bar + 1;
+    }
+}
+
+bool cfg_is(const struct config *c, const char *path, const char *name)
+{
+    const struct cfg_value *v = need(c, path, BIT(CFG_ENUM), "enum");
+    long i = choice_index(v->key, name);
+    if (i < 0)
+        sim_panic("config", 0, "key '%s' has no choice '%s'", path, name);
+    return v->u == (uint64_t)i;
+}
+
+const char *cfg_key_choices(const struct cfg_key *k)
+{
+    /* Built once per registry; the schema is fixed for the process. */
+    static char *built[64];
+    if (k->type != CFG_ENUM) return "";
+    if (k->choices) return k->choices;
+    for (size_t r = 0; config_registries[r].key; r++) {
+        const struct cfg_registry *g = &config_registries[r];
+        if (strcmp(g->key, k->path)) continue;
+        if (r >= sizeof built / sizeof built[0])
+            sim_panic("config", 0, "more registries than %zu", sizeof built / sizeof built[0]);
+        if (!built[r]) {
+            size_t n = g->fixed ? strlen(g->fixed) : 0;
+            for (size_t i = 0; g->name(i); i++) n += strlen(g->name(i)) + 1;
+            char *s = xcalloc(n + 1, 1), *e = s;
+            if (g->fixed) e += sprintf(e, "%s", g->fixed);
+            for (size_t i = 0; g->name(i); i++)
+                e += sprintf(e, "%s%s", e == s ? "" : "|", g->name(i));
+            built[r] = s;
+        }
+        return built[r];
+    }
+    sim_panic("config", 0, "enum key '%s' has neither choices nor a registry", k->path);
+}
+
 sim_time cfg_period(const struct config *c, const char *path)
 {
     double hz = need(c, path, BIT(CFG_FREQ), "frequency")->f;

@@ -34,7 +34,8 @@ struct cfg_key {
     enum cfg_type type;
     const char *def;      /* default, written as a user would write it */
     double min, max;      /* inclusive range in base units; ignored when min > max */
-    const char *choices;  /* CFG_ENUM only: '|'-separated */
+    const char *choices;  /* CFG_ENUM only: '|'-separated; NULL: from the key's
+                           * registry (config_registries) */
     const char *desc;     /* one line */
 };
 
@@ -68,6 +69,13 @@ int64_t cfg_i64(const struct config *c, const char *path);
 double cfg_f64(const struct config *c, const char *path);
 bool cfg_bool(const struct config *c, const char *path);
 const char *cfg_str(const struct config *c, const char *path);
+/* A CFG_ENUM key's value as its index among the key's choices (for a
+ * registry key: the fixed choices, then the ops table's entries). */
+unsigned cfg_choice(const struct config *c, const char *path);
+/* Whether a CFG_ENUM key's value is NAME; a NAME that is not among the
+ * key's choices is a programming error and panics (a misspelt strcmp
+ * would silently be false). */
+bool cfg_is(const struct config *c, const char *path, const char *name);
 /* Clock period in ps (rounded to nearest) of a CFG_FREQ key. */
 sim_time cfg_period(const struct config *c, const char *path);
 const struct cfg_value *cfg_get(const struct config *c, const char *path);
@@ -84,6 +92,25 @@ void config_doc(FILE *out);
 
 /* The schema: all tables, NULL-terminated list (sim/config_schema.c). */
 extern const struct cfg_key *const config_schema_tables[];
+/* The run's own keys, sim.* (sim/sim_keys.c). */
+extern const struct cfg_key sim_config_keys[];
+
+/* An enum key whose values name implementations takes its choices from
+ * their ops table, the only list of names (a new policy is one file and one
+ * table line): its key table gives choices NULL, and a registry here names
+ * the key, the choices that have no entry (FIXED, '|'-separated, first;
+ * e.g. "none"), and NAME(i), entry i's name or NULL past the last.  The
+ * choices string is built from them once, when the schema is first read.
+ * Terminated by key == NULL; listed in sim/config_schema.c. */
+struct cfg_registry {
+    const char *key;
+    const char *fixed;
+    const char *(*name)(size_t i);
+};
+extern const struct cfg_registry config_registries[];
+/* K's choices, '|'-separated: its table's, or built from its registry
+ * ("" for a non-enum key). */
+const char *cfg_key_choices(const struct cfg_key *k);
 
 /* Cross-key checks run by config_load after every value is set
  * (impossible combinations such as tRC < tRAS + tRP): each returns false

@@ -1,74 +1,14 @@
 /* The list of every component's key table; a new component adds its table
  * here.  Order here is the order of `config show` and `config doc`. */
 #include "config.h"
-
-extern const struct cfg_key sim_config_keys[];
-extern const struct cfg_key gpu_config_keys[];
-extern const struct cfg_key oversub_config_keys[];
-extern const struct cfg_key selcache_config_keys[];
-extern const struct cfg_key oversub_ctl_config_keys[];
-extern const struct cfg_key tlb_config_keys[];
-extern const struct cfg_key gmmu_config_keys[];
-extern const struct cfg_key l2_config_keys[];
-extern const struct cfg_key l2_remote_config_keys[];
-extern const struct cfg_key dram_config_keys[];
-extern const struct cfg_key hostmem_config_keys[];
-extern const struct cfg_key link_config_keys[];
-extern const struct cfg_key cpu_config_keys[];
-extern const struct cfg_key client_cache_config_keys[];
-extern const struct cfg_key thrashing_config_keys[];
-extern const struct cfg_key access_counters_config_keys[];
-extern const struct cfg_key driver_config_keys[];
-extern const struct cfg_key placement_config_keys[];
-extern const struct cfg_key migration_config_keys[];
-extern const struct cfg_key evict_config_keys[];
-extern const struct cfg_key runtime_config_keys[];
-extern const struct cfg_key workload_config_keys[];
-extern const struct cfg_key stream_config_keys[];
-extern const struct cfg_key compute_config_keys[];
-extern const struct cfg_key gemm_config_keys[];
-extern const struct cfg_key conv2d_config_keys[];
-extern const struct cfg_key conv3d_config_keys[];
-extern const struct cfg_key mm2_config_keys[];
-extern const struct cfg_key mvt_config_keys[];
-extern const struct cfg_key atax_config_keys[];
-extern const struct cfg_key bicg_config_keys[];
-extern const struct cfg_key gesummv_config_keys[];
-extern const struct cfg_key fdtd_config_keys[];
-extern const struct cfg_key vecadd_config_keys[];
-extern const struct cfg_key gups_config_keys[];
-extern const struct cfg_key ra_config_keys[];
-extern const struct cfg_key cyclic_config_keys[];
-extern const struct cfg_key pattern_config_keys[];
-extern const struct cfg_key pathfinder_config_keys[];
-extern const struct cfg_key hotspot_config_keys[];
-extern const struct cfg_key hotspot3d_config_keys[];
-extern const struct cfg_key mriq_config_keys[];
-extern const struct cfg_key bfs_config_keys[];
-extern const struct cfg_key kmeans_config_keys[];
-extern const struct cfg_key graph_config_keys[];
-extern const struct cfg_key trace_config_keys[];
-extern const struct cfg_key pagerank_config_keys[];
-extern const struct cfg_key bc_config_keys[];
-extern const struct cfg_key kcore_config_keys[];
-extern const struct cfg_key backprop_config_keys[];
-extern const struct cfg_key sgemm_config_keys[];
-extern const struct cfg_key stencil_config_keys[];
-extern const struct cfg_key srad_config_keys[];
-extern const struct cfg_key nw_config_keys[];
-extern const struct cfg_key lud_config_keys[];
-extern const struct cfg_key spmv_config_keys[];
-extern const struct cfg_key cutcp_config_keys[];
-extern const struct cfg_key btree_config_keys[];
-extern const struct cfg_key histo_config_keys[];
-extern const struct cfg_key sad_config_keys[];
-extern const struct cfg_key srad_v1_config_keys[];
-extern const struct cfg_key xsbench_config_keys[];
-extern const struct cfg_key minife_config_keys[];
-extern const struct cfg_key comd_config_keys[];
-extern const struct cfg_key cns_config_keys[];
-extern const struct cfg_key mummergpu_config_keys[];
-extern const struct cfg_key nn_config_keys[], cfd_config_keys[], minivite_config_keys[];
+#include "dram/dram.h"
+#include "driver/driver.h"
+#include "gmmu/gmmu.h"
+#include "pcie/pcie.h"
+#include "runtime/runtime.h"
+#include "sm/sm.h"
+#include "tlb/tlb.h"
+#include "workloads/workload.h"
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -143,14 +83,18 @@ const struct cfg_key *const config_schema_tables[] = {
     NULL,
 };
 
-bool dram_config_check(const struct config *c, struct cfg_error *err);
-bool driver_config_check(const struct config *c, struct cfg_error *err);
-bool link_config_check(const struct config *c, struct cfg_error *err);
-bool evict_config_check(const struct config *c, struct cfg_error *err);
-bool placement_config_check(const struct config *c, struct cfg_error *err);
-bool tlb_config_check(const struct config *c, struct cfg_error *err);
-bool migration_config_check(const struct config *c, struct cfg_error *err);
-bool access_counters_config_check(const struct config *c, struct cfg_error *err);
+
+/* Enum keys whose choices are an ops table's names (config.h). */
+const struct cfg_registry config_registries[] = {
+    {"gpu.sm.scheduler", NULL, sched_policy_name},
+    {"driver.prefetch", NULL, prefetch_policy_name},
+    {"driver.placement", "fault", place_policy_name},
+    {"driver.migration", "none", migr_policy_name},
+    {"driver.eviction", NULL, evict_policy_name},
+    {"runtime.policy", NULL, rt_policy_name},
+    {"workload.kind", NULL, wl_kind_name},
+    {NULL, NULL, NULL},
+};
 
 const cfg_check_fn config_checks[] = {
     dram_config_check,

@@ -184,7 +184,7 @@ static void choices_text(const char *choices, char *buf, size_t n)
 void cfg_range_text(const struct cfg_key *k, char *buf, size_t n)
 {
     if (k->type == CFG_ENUM) {
-        choices_text(k->choices ? k->choices : "", buf, n);
+        choices_text(cfg_key_choices(k), buf, n);
         return;
     }
     double lo, hi;
@@ -467,7 +467,7 @@ static bool parse_enum(const struct cfg_key *k, const char *text,
                        struct cfg_value *out, char *msg, size_t n)
 {
     size_t len = strlen(text);
-    const char *c = k->choices ? k->choices : "";
+    const char *c = cfg_key_choices(k);
     for (uint64_t i = 0;; i++) {
         const char *bar = strchr(c, '|');
         size_t clen = bar ? (size_t)(bar - c) : strlen(c);
@@ -481,7 +481,7 @@ static bool parse_enum(const struct cfg_key *k, const char *text,
         c = bar + 1;
     }
     char r[512];
-    choices_text(k->choices ? k->choices : "", r, sizeof r);
+    choices_text(cfg_key_choices(k), r, sizeof r);
     snprintf(msg, n, "expected one of %s, got '%s'", r, text);
     return false;
 }

@@ -35,13 +35,13 @@ const struct cfg_key graph_config_keys[] = {
 
 struct graph *graph_load(const struct config *cfg)
 {
-    const char *in = cfg_str(cfg, "workload.graph.input");
+    const char *key = "workload.graph.input", *in = cfg_str(cfg, key);
     bool und = cfg_bool(cfg, "workload.graph.undirected");
-    if (!strcmp(in, "mtx") || !strcmp(in, "edgelist")) {
+    if (cfg_is(cfg, key, "mtx") || cfg_is(cfg, key, "edgelist")) {
         const char *f = cfg_str(cfg, "workload.graph.file");
         if (!f[0])
             user_error("key 'workload.graph.file': needed by workload.graph.input=%s", in);
-        return in[0] == 'm' ? graph_read_mtx(f, "key 'workload.graph.file'", und)
+        return cfg_is(cfg, key, "mtx") ? graph_read_mtx(f, "key 'workload.graph.file'", und)
                             : graph_read_edgelist(f, "key 'workload.graph.file'", und);
     }
     unsigned scale = (unsigned)cfg_u64(cfg, "workload.graph.scale");

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include "engine.h"
 #include "mem_req.h"
+#include "config.h"
 
 struct config;
 struct stats;
@@ -168,5 +169,10 @@ uint64_t rdir_capacity(const struct rdir *d);
 
 /* Read-only view (uvmsim step): channel ch's queues and open rows. */
 void dram_describe_channel(const struct dram *d, unsigned ch, FILE *out);
+
+/* Config keys and checks of this room (sim/config_schema.c lists them). */
+extern const struct cfg_key dram_config_keys[], hostmem_config_keys[], l2_config_keys[],
+    l2_remote_config_keys[];
+bool dram_config_check(const struct config *c, struct cfg_error *err);
 
 #endif

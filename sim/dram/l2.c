@@ -256,15 +256,13 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
     l->dram = d;
     l->pool = pool;
     l->n = dram_nchannels(d);
-    const char *h = cfg_str(cfg, "l2.hash");
-    l->hash = !strcmp(h, "line") ? H_LINE : !strcmp(h, "xor") ? H_XOR : H_CHANNEL;
+    l->hash = (enum l2_hash)cfg_choice(cfg, "l2.hash");
     l->ports = (uint32_t)cfg_u64(cfg, "l2.ports");
     l->bw = (uint32_t)cfg_u64(cfg, "gpu.xbar.port_bw");
     l->wb_max = (uint32_t)cfg_u64(cfg, "l2.writeback_buffer");
     l->up_cap = (uint32_t)cfg_u64(cfg, "l2.queue");
     l->remote_cache = cfg_bool(cfg, "l2.remote_cache");
-    const char *wf = cfg_str(cfg, "l2.write_fill");
-    l->write_fill = !strcmp(wf, "full") ? WF_FULL : !strcmp(wf, "partial") ? WF_PARTIAL : WF_NONE;
+    l->write_fill = (enum write_fill)cfg_choice(cfg, "l2.write_fill");
     uint64_t size = cfg_u64(cfg, "l2.size") / l->n;
     uint32_t ways = (uint32_t)cfg_u64(cfg, "l2.assoc"), mshrs = (uint32_t)cfg_u64(cfg, "l2.mshrs");
     sim_time lat = (cfg_u64(cfg, "gpu.xbar.latency") + cfg_u64(cfg, "l2.latency")) * dom->period;

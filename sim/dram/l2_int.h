@@ -17,6 +17,7 @@
  * the remote directory holds): slot = BYPASS | index. */
 #define BYPASS 0x80000000u
 
+/* In the order of the l2.hash and l2.write_fill choices (cfg_choice). */
 enum l2_hash { H_CHANNEL, H_LINE, H_XOR };
 enum write_fill { WF_NONE, WF_PARTIAL, WF_FULL };
 

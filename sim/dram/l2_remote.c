@@ -232,10 +232,10 @@ void l2_set_cpu(struct l2 *l, const struct l2_cpu *cpu, void *ctx,
 
 void l2_remote_create(struct l2 *l, const struct config *cfg, struct stats *st)
 {
-    l->selective = strcmp(cfg_str(cfg, "gpu.caching.remote"), "all") != 0;
-    const char *co = cfg_str(cfg, "gpu.caching.coalesce");
-    l->coalesce = !strcmp(co, "l1l2");
-    l->whole_lines = strcmp(co, "none") && !cfg_bool(cfg, "link.variable_transfers");
+    l->selective = !cfg_is(cfg, "gpu.caching.remote", "all");
+    const char *co = "gpu.caching.coalesce";
+    l->coalesce = cfg_is(cfg, co, "l1l2");
+    l->whole_lines = !cfg_is(cfg, co, "none") && !cfg_bool(cfg, "link.variable_transfers");
     if (cfg_u64(cfg, "cpu.stream.interval") > 0)
         l->cpu_reads = stat_counter(st, "cpu.reads", "requests",
                                     "CPU reads of GPU-homed lines served by the L2 slices (cpu.stream)");

@@ -111,7 +111,7 @@ struct drv_oversub *drv_oversub_create(struct driver *d, const struct config *cf
     unsigned cap = (unsigned)cfg_u64(cfg, "driver.oversub.max_extra");
     oversub_ctl_init(&o->ctl, extra, cap,
                      cfg_f64(cfg, "driver.oversub.threshold"), cfg_bool(cfg, "driver.oversub.freeze"),
-                     !strcmp(cfg_str(cfg, "driver.oversub.average"), "period"));
+                     cfg_is(cfg, "driver.oversub.average", "period"));
     static const struct rec_field f[] = {
         {"time_ps", REC_U64, "ps"}, {"extra", REC_U64, "blocks"},
         {"lifetime_us", REC_F64, "us"}, {"evictions", REC_U64, "pages"},

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include "engine.h"
 #include "mem_req.h"
+#include "config.h"
 
 struct config;
 struct stats;
@@ -160,5 +161,8 @@ void gmmu_describe(const struct gmmu *g, FILE *out);
 void gmmu_describe_faults(const struct gmmu *g, FILE *out);
 /* One page's PTE: mapping, frame, size, flags, parked walks. */
 void gmmu_describe_page(const struct gmmu *g, uint64_t vpn, FILE *out);
+
+/* Config keys and checks of this room (sim/config_schema.c lists them). */
+extern const struct cfg_key gmmu_config_keys[];
 
 #endif

@@ -79,10 +79,10 @@ const struct cfg_key link_config_keys[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-static double encoding_share(const char *e)
+static double encoding_share(const struct config *cfg)
 {
-    if (!strcmp(e, "128b130b")) return 128.0 / 130.0;
-    if (!strcmp(e, "8b10b")) return 8.0 / 10.0;
+    if (cfg_is(cfg, "link.encoding", "128b130b")) return 128.0 / 130.0;
+    if (cfg_is(cfg, "link.encoding", "8b10b")) return 8.0 / 10.0;
     return 1.0;
 }
 
@@ -131,7 +131,7 @@ struct link *link_create(struct engine *e, const struct config *cfg,
     l->st = st;
     l->bw = cfg_f64(cfg, "link.bandwidth");
     uint64_t dllp = cfg_u64(cfg, "link.dllp_interval");
-    l->rate = l->bw * encoding_share(cfg_str(cfg, "link.encoding")) *
+    l->rate = l->bw * encoding_share(cfg) *
               (dllp ? 1.0 - DLLP_BYTES / (double)dllp : 1.0);
     l->latency = cfg_u64(cfg, "link.latency");
     l->setup = cfg_u64(cfg, "link.ce_setup");

@@ -19,6 +19,7 @@
 
 #include <stdio.h>
 #include "engine.h"
+#include "config.h"
 
 struct config;
 struct stats;
@@ -133,5 +134,9 @@ void link_bench_print(FILE *out, const struct config *cfg,
 
 /* Read-only view (uvmsim step): each direction's wire and bytes so far. */
 void link_describe(const struct link *l, FILE *out);
+
+/* Config keys and checks of this room (sim/config_schema.c lists them). */
+extern const struct cfg_key link_config_keys[], cpu_config_keys[], client_cache_config_keys[];
+bool link_config_check(const struct config *c, struct cfg_error *err);
 
 #endif

@@ -58,10 +58,8 @@ const struct cfg_key selcache_config_keys[] = {
 
 void selcache_init(struct gpu *g, const struct config *cfg, struct stats *st)
 {
-    const char *m = cfg_str(cfg, "gpu.caching.remote");
-    g->sc.remote = !strcmp(m, "none") ? SC_NONE : !strcmp(m, "readonly") ? SC_READONLY : SC_ALL;
-    const char *co = cfg_str(cfg, "gpu.caching.coalesce");
-    g->sc.coalesce = strcmp(co, "none") != 0;
+    g->sc.remote = (enum sc_remote)cfg_choice(cfg, "gpu.caching.remote");
+    g->sc.coalesce = !cfg_is(cfg, "gpu.caching.coalesce", "none");
     g->sc.whole_lines = g->sc.coalesce && !cfg_bool(cfg, "link.variable_transfers");
     if (g->sc.remote == SC_ALL) return;
     if (g->sc.remote == SC_READONLY) rofault_create(g, cfg, st);

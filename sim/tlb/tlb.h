@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include "engine.h"
+#include "config.h"
 
 struct config;
 struct stats;
@@ -78,5 +79,9 @@ void tlb_set_remote_hook(struct tlb *t, tlb_remote_hook fn, void *ctx);
  * entry). */
 void tlb_describe_l1(const struct tlb *t, unsigned sm, FILE *out);
 void tlb_describe_l2(const struct tlb *t, long set, FILE *out);
+
+/* Config keys and checks of this room (sim/config_schema.c lists them). */
+extern const struct cfg_key tlb_config_keys[];
+bool tlb_config_check(const struct config *c, struct cfg_error *err);
 
 #endif
