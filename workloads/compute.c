@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "workload.h"
-#include "config.h"
+#include "config/config.h"
 
 struct compute {
     uint32_t grid, block, regs, smem, issue, latency, load_warps;

@@ -7,7 +7,7 @@
 #define UVMSIM_WORKLOAD_H
 
 #include <stdio.h>
-#include "base.h"
+#include "core/base.h"
 
 struct config;
 struct cfg_key;

@@ -4,7 +4,7 @@
 #define UVMSIM_DRAM_INT_H
 
 #include "dram.h"
-#include "stats.h"
+#include "core/stats.h"
 
 /* Timing and organisation of one DRAM instance, every time in ps
  * (cycles x tCK), loaded and checked by dram_params_load(). */

@@ -5,8 +5,8 @@
 #define UVMSIM_DRIVER_H
 
 #include <stdio.h>
-#include "engine.h"
-#include "mem_req.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 
 struct config;
 struct stats;

@@ -5,7 +5,7 @@
  * docs/policies.md says why. */
 #include <stdio.h>
 #include <string.h>
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key evict_config_keys[] = {
     {"driver.eviction", CFG_ENUM, "fifo", 0, -1,

@@ -3,7 +3,7 @@
  * driver.migration's choices). */
 #include <string.h>
 #include "migrate.h"
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key migration_config_keys[] = {
     {"driver.migration", CFG_ENUM, "none", 0, -1, "none|threshold|memcpy",

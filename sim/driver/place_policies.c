@@ -2,7 +2,7 @@
  * one line here (and its name in driver.placement's choices). */
 #include <string.h>
 #include "placement.h"
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key placement_config_keys[] = {
     {"driver.placement", CFG_ENUM, "fault", 0, -1, "fault|local|interleave|bw-aware|annotated|oracle|host",

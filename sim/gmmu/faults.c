@@ -21,7 +21,7 @@
  * the driver (HPE Sec. IV-B, V-A). */
 #include <stdlib.h>
 #include "gmmu_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 #include "trace/trace.h"
 
 #define REC_CHUNK 256

@@ -12,8 +12,8 @@
 #define UVMSIM_GMMU_H
 
 #include <stdio.h>
-#include "engine.h"
-#include "mem_req.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 
 struct config;
 struct stats;

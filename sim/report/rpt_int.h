@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include <hdf5.h>
-#include "base.h"
+#include "core/base.h"
 
 /* ---- reading (h5read.c) ---- */
 

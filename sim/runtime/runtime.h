@@ -8,7 +8,7 @@
 #ifndef UVMSIM_RUNTIME_H
 #define UVMSIM_RUNTIME_H
 
-#include "base.h"
+#include "core/base.h"
 
 struct config;
 struct stats;

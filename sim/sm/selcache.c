@@ -28,8 +28,8 @@
  * several answers, each with its own sectors (its `outstanding` count). */
 #include <string.h>
 #include "sm_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key selcache_config_keys[] = {
     {"gpu.caching.remote", CFG_ENUM, "all", 0, -1, "all|none|readonly",

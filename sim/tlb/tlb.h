@@ -12,7 +12,7 @@
 #define UVMSIM_TLB_H
 
 #include <stdio.h>
-#include "engine.h"
+#include "core/engine.h"
 
 struct config;
 struct stats;

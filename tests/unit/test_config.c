@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* ---- helpers ---- */
 

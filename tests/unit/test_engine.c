@@ -3,7 +3,7 @@
 #include <check.h>
 #include "suite_main.h"
 #include <stdlib.h>
-#include "engine.h"
+#include "core/engine.h"
 
 static const struct domain fast = { "fast", 10, 0 };   /* 100 GHz: 10 ps */
 static const struct domain slow = { "slow", 25, 1 };

@@ -7,12 +7,12 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
-#include "config.h"
-#include "stats.h"
-#include "engine.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 #include "dram/dram.h"
-#include "pcie/pcie.h"
+#include "link/link.h"
 #include "system.h"
 #include "remote_bench.h"
 

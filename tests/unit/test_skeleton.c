@@ -3,8 +3,8 @@
 #include "suite_main.h"
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "system.h"
 
 static struct config *load(const char *const *sets, size_t n)

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <hdf5.h>
-#include "config.h"
-#include "results.h"
-#include "stats.h"
+#include "config/config.h"
+#include "out/results.h"
+#include "core/stats.h"
 #include "system.h"
 
 /* ---- a registry driven by hand, with a sink that keeps what it gets ---- */
