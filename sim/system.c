@@ -16,6 +16,7 @@
 #include "tlb/tlb.h"
 #include "gmmu/gmmu.h"
 #include "dram/dram.h"
+#include "l2/l2.h"
 #include "link/link.h"
 #include "driver/driver.h"
 #include "runtime/runtime.h"

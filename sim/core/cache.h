@@ -1,6 +1,6 @@
 /* A sectored, set-associative, LRU cache of tags with miss status holding
  * registers (MSHRs): the bookkeeping shared by the SMs' L1D (sim/sm) and
- * the L2 slices (sim/dram/l2*.c).  It stores no data, only which 32 B
+ * the L2 slices (sim/l2/l2*.c).  It stores no data, only which 32 B
  * sectors of each 128 B line are valid and dirty (Fermi/Volta L1 and L2:
  * 128 B lines of four 32 B sectors, fills per sector).
  *

@@ -1,4 +1,4 @@
-/* Inside of the L2 slices (sim/dram l2*.c): l2.c looks lines up, fills
+/* Inside of the L2 slices (sim/l2 l2*.c): l2.c looks lines up, fills
  * and writes back; l2_remote.c handles what selective caching keeps out of
  * the slice (thesis Ch. VI): uncached lines passed to the link, cacheless
  * coalescing in the slice's MSHRs, the remote directory and the CPU's
@@ -7,6 +7,7 @@
 #define UVMSIM_L2_INT_H
 
 #include "dram/dram.h"
+#include "l2.h"
 #include "core/cache.h"
 
 #define WB_SLOT UINT32_MAX

@@ -17,7 +17,7 @@
  * rdir_create. */
 #include <stdlib.h>
 #include <string.h>
-#include "dram/dram.h"
+#include "l2.h"
 #include "core/rng.h"
 
 #define MAX_KICKS 500

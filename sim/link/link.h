@@ -104,7 +104,7 @@ void link_cpu_free(struct link_cpu *c);
  * l2_cpu_read through a wrapper); its data leaves with link_cpu_answer. */
 void link_cpu_start(struct link_cpu *c, void (*read)(void *ctx, uint64_t pa, sim_time now),
                     void *ctx);
-/* Fit struct l2_cpu (dram.h): ctx is the link_cpu. */
+/* Fit struct l2_cpu (l2/l2.h): ctx is the link_cpu. */
 void link_cpu_answer(void *ctx, uint64_t pa, sim_time now);
 void link_cpu_probe(void *ctx, struct mem_req *r, bool held, sim_time now);
 

@@ -22,6 +22,7 @@
 #include "config/config.h"
 #include "core/mem_req.h"
 #include "dram/dram.h"
+#include "l2/l2.h"
 #include "core/rng.h"
 #include "core/stats.h"
 

@@ -11,6 +11,7 @@
 #include "core/engine.h"
 #include "core/mem_req.h"
 #include "dram/dram.h"
+#include "l2/l2.h"
 #include "link/link.h"
 
 struct bench {

@@ -9,6 +9,7 @@
 #include "core/engine.h"
 #include "core/mem_req.h"
 #include "dram/dram.h"
+#include "l2/l2.h"
 
 struct run { struct config *c; struct system *s; };
 

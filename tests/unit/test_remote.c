@@ -12,6 +12,7 @@
 #include "core/engine.h"
 #include "core/mem_req.h"
 #include "dram/dram.h"
+#include "l2/l2.h"
 #include "link/link.h"
 #include "system.h"
 #include "remote_bench.h"

@@ -19,6 +19,7 @@
 #include "system.h"
 #include "core/rng.h"
 #include "dram/dram.h"
+#include "l2/l2.h"
 #include "link/link.h"
 #include "remote_bench.h"
 
