@@ -6,8 +6,16 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include "base.h"
-#include "engine.h"
 #include "text.h"
+
+static void (*panic_dump)(void *ctx, FILE *out);
+static void *panic_dump_ctx;
+
+void sim_set_panic_dump(void (*dump)(void *ctx, FILE *out), void *ctx)
+{
+    panic_dump = dump;
+    panic_dump_ctx = ctx;
+}
 
 void sim_panic(const char *component, sim_time now, const char *fmt, ...)
 {
@@ -18,10 +26,9 @@ void sim_panic(const char *component, sim_time now, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    struct engine *e = engine_current();
-    if (e) {
+    if (panic_dump) {
         fprintf(stderr, "uvmsim: state of every component:\n");
-        engine_dump(e, stderr);
+        panic_dump(panic_dump_ctx, stderr);
     }
     fflush(stderr);
     exit(EXIT_ABORT);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Simulated time in picoseconds: 2^64 ps is ~213 days, far beyond any run. */
 typedef uint64_t sim_time;
@@ -22,6 +23,10 @@ enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USER = 2, EXIT_ABORT = 3 };
  * state first when an engine is running). Never returns. */
 void sim_panic(const char *component, sim_time now, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 3, 4)));
+/* What sim_panic dumps after its line: dump(ctx, stderr), or nothing
+ * while dump is NULL.  The engine registers its component dump while it
+ * runs, so the ground below it need not know the engine. */
+void sim_set_panic_dump(void (*dump)(void *ctx, FILE *out), void *ctx);
 
 /* A user error outside the config loader (missing workload file, ...):
  * prints "uvmsim: <msg>" and exits 2. Never returns.  While a locator is

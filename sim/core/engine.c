@@ -95,9 +95,16 @@ struct engine {
     bool started;                   /* engine_run(_until) set up the run */
 };
 
+/* The running engine: sim_panic dumps its components (base.h's hook). */
 static struct engine *current;
 
-struct engine *engine_current(void) { return current; }
+static void panic_dump(void *ctx, FILE *out) { engine_dump(ctx, out); }
+
+static void set_current(struct engine *e)
+{
+    current = e;
+    sim_set_panic_dump(e ? panic_dump : NULL, e);
+}
 
 struct engine *engine_new(const struct engine_limits *lim)
 {
@@ -114,7 +121,7 @@ struct engine *engine_new(const struct engine_limits *lim)
 void engine_free(struct engine *e)
 {
     if (!e) return;
-    if (current == e) current = NULL;
+    if (current == e) set_current(NULL);
     free(e->heap);
     free(e->th);
     for (uint32_t i = 0; i < e->ncomps; i++) free(e->gh[i].g);
@@ -517,7 +524,7 @@ enum run_status engine_run(struct engine *e)
 bool engine_run_until(struct engine *e, sim_time until, bool (*stop)(void *ctx), void *ctx,
                       enum run_status *status)
 {
-    current = e;
+    set_current(e);
     if (!e->started) {
         e->started = true;
         if (e->lim.watchdog) {
@@ -593,7 +600,7 @@ bool engine_run_until(struct engine *e, sim_time until, bool (*stop)(void *ctx),
     }
     if (st == RUN_COMPLETED && busy(e))
         sim_panic("engine", e->now, "deadlock: no event left while work is outstanding");
-    current = NULL;
+    set_current(NULL);
     *status = st;
     return true;
 }

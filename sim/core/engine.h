@@ -121,8 +121,6 @@ bool engine_next(const struct engine *e, sim_time *t, const char **what);
 
 /* Dump every component's state (watchdog, panic). */
 void engine_dump(struct engine *e, FILE *out);
-/* The engine that is running (for sim_panic's dump), or NULL. */
-struct engine *engine_current(void);
 
 /* ---- bounded message queue between components ----
  * A message pushed at `now` becomes visible to the consumer at now+latency;
