@@ -126,6 +126,9 @@ const char *cfg_type_unit(enum cfg_type t);
 
 /* A config holding every key's default. */
 struct config *config_new(void);
+/* The dotted key PREFIX.KEY (KEY alone when PREFIX is empty), allocated:
+ * how nested YAML mappings name their leaves, in configs and sweep files. */
+char *cfg_join_path(const char *prefix, const char *key);
 /* Set PATH from TEXT, recording where it was set (FILE may be NULL or "-s";
  * LINE/COL 0 when not from a file).  The config copies every string. */
 bool config_set(struct config *c, const char *path, const char *text,

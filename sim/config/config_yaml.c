@@ -87,7 +87,7 @@ static const char *scalar(const yaml_node_t *n)
     return (const char *)n->data.scalar.value;
 }
 
-static char *join_path(const char *prefix, const char *key)
+char *cfg_join_path(const char *prefix, const char *key)
 {
     if (!prefix[0])
         return xstrdup(key);
@@ -167,7 +167,7 @@ static bool walk_pair(struct file_ctx *f, yaml_node_pair_t *pair,
     if (k->type != YAML_SCALAR_NODE)
         return fail(err, "%s:%d:%d: expected a key name, got %s", f->name,
                     line1(k->start_mark), col1(k->start_mark), node_kind(k));
-    char *path = join_path(prefix, scalar(k));
+    char *path = cfg_join_path(prefix, scalar(k));
     bool ok = check_dup_in_mapping(f, pair, first, path);
     if (ok && !prefix[0] && strcmp(path, "base") == 0) {
         /* Applied before this file's keys (load_file). */

@@ -93,17 +93,6 @@ static bool unknown_key(struct rd *r, const char *path, yaml_node_t *k)
     return relocate(r, rd_loc(k));
 }
 
-static char *join(const char *prefix, const char *key)
-{
-    if (!prefix[0]) return xstrdup(key);
-    size_t lp = strlen(prefix), lk = strlen(key);
-    char *p = xmalloc(lp + lk + 2);
-    memcpy(p, prefix, lp);
-    p[lp] = '.';
-    memcpy(p + lp + 1, key, lk + 1);
-    return p;
-}
-
 /* Nested mappings flatten to dotted keys, as in config files; LEAF gets
  * every known key with its value node. */
 bool rd_walk(struct rd *r, yaml_node_t *map, const char *prefix,
@@ -115,7 +104,7 @@ bool rd_walk(struct rd *r, yaml_node_t *map, const char *prefix,
         if (k->type != YAML_SCALAR_NODE)
             return sweep_fail_at(r->err, r->file, rd_loc(k),
                                  "expected a key name, got %s", rd_kind(k));
-        char *path = join(prefix, rd_scalar(k));
+        char *path = cfg_join_path(prefix, rd_scalar(k));
         bool known = cfg_get(r->scratch, path) != NULL, ok;
         if (!known && v->type == YAML_MAPPING_NODE)
             ok = rd_walk(r, v, path, leaf, ctx);

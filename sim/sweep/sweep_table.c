@@ -283,9 +283,7 @@ static herr_t visit_stat(hid_t g, const char *name, const H5L_info_t *info,
 {
     (void)info;
     struct visit *vi = op;
-    size_t n = strlen(vi->prefix) + strlen(name) + 2;
-    char *full = xmalloc(n);
-    snprintf(full, n, "%s%s%s", vi->prefix, vi->prefix[0] ? "." : "", name);
+    char *full = cfg_join_path(vi->prefix, name);
     hid_t o = H5Oopen(g, name, H5P_DEFAULT);
     int rc = o < 0 ? -1 : 0;
     if (!rc && H5Iget_type(o) == H5I_GROUP) {
