@@ -34,6 +34,15 @@ enum req_kind {
     REQ_XLATE,     /* translation of one page for one warp instruction */
 };
 
+/* Rank of an access when faults on one page coalesce: atomic > store >
+ * load.  The real driver keeps the most intrusive one, the access the page
+ * must be mapped for (uvm_gpu_replayable_faults.c, preprocess_fault_batch);
+ * the GMMU's fault records and the driver's batch both keep the higher. */
+static inline int req_intrusiveness(enum req_kind k)
+{
+    return k == REQ_ATOMIC ? 2 : k == REQ_STORE ? 1 : 0;
+}
+
 struct mem_req {
     uint64_t id;
     enum req_kind kind;
