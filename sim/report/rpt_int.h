@@ -81,13 +81,17 @@ void svg_timeline(FILE *f, const struct svg_plot *p, const double *start,
 void svg_bars(FILE *f, const struct svg_plot *p, char *const *labels,
               const double *v, size_t n);
 
-/* ---- page pieces (page_run.c, used by page_sweep.c) ---- */
+/* ---- text pieces (html.c, used by the pages and the plots) ---- */
 
+/* S with <, >, & and " escaped (NULL: nothing). */
 void html_escape(FILE *f, const char *s);
-void html_head(FILE *f, const char *title);
-void html_tail(FILE *f);
 /* A number as the page shows it: integers exactly, others to 4 digits. */
 void html_num(FILE *f, double v);
+
+/* ---- page pieces (page_run.c, used by page_sweep.c and report.c) ---- */
+
+void html_head(FILE *f, const char *title);
+void html_tail(FILE *f);
 
 /* The body of one run's report (config, headline, plots). */
 /* IPC per point over time (x in us): the number of points. */
