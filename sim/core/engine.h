@@ -147,7 +147,6 @@ static inline bool mq_full(const struct mq *q) { return q->n == q->cap; }
 /* Wake `producer` when a slot frees (it found the queue full).  Every
  * waiting producer is woken; those that find it full again wait again. */
 void mq_wait_space(struct mq *q, struct component *producer);
-static inline bool mq_empty(const struct mq *q) { return q->n == 0; }
 /* Head message if visible at `now`, else NULL. */
 static inline void *mq_peek(const struct mq *q, sim_time now)
 { return (q->n && q->ready[q->head] <= now) ? q->msg[q->head] : NULL; }
