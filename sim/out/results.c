@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <hdf5.h>
 #include "config/config.h"
+#include "h5attr.h"
 #include "outfile.h"
 #include "results.h"
 #include "core/stats.h"
@@ -86,13 +87,8 @@ static int fail(struct writer *w, const char *fmt, ...)
 static int attr_write(struct writer *w, hid_t obj, const char *name,
                       hid_t ftype, hid_t mtype, const void *buf)
 {
-    hid_t sp = H5Screate(H5S_SCALAR);
-    hid_t a = sp < 0 ? -1 : H5Acreate2(obj, name, ftype, sp, H5P_DEFAULT,
-                                       H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, mtype, buf);
-    if (a >= 0 && H5Aclose(a) < 0) rc = -1;
-    if (sp >= 0 && H5Sclose(sp) < 0) rc = -1;
-    return rc < 0 ? fail(w, "cannot write attribute '%s'", name) : 0;
+    return h5_attr_scalar(obj, name, ftype, mtype, buf) < 0
+               ? fail(w, "cannot write attribute '%s'", name) : 0;
 }
 
 static int attr_str(struct writer *w, hid_t obj, const char *name,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sweep_int.h"
+#include "out/h5attr.h"
 
 hid_t sweep_gcpl(void)
 {
@@ -57,9 +58,7 @@ static herr_t copy_attr(hid_t loc, const char *name, const H5A_info_t *info,
     void *buf = rc ? NULL : xcalloc((size_t)(n ? n : 1), H5Tget_size(mt));
     bool read = !rc && H5Aread(a, mt, buf) >= 0;
     if (!read) rc = -1;
-    hid_t b = rc ? -1 : H5Acreate2(dst, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
-    if (b < 0 || H5Awrite(b, mt, buf) < 0) rc = -1;
-    if (b >= 0) H5Aclose(b);
+    if (rc || h5_attr_write(dst, name, t, sp, mt, buf) < 0) rc = -1;
     if (read) reclaim(mt, sp, buf);
     free(buf);
     if (mt >= 0) H5Tclose(mt);

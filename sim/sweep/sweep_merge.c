@@ -10,41 +10,29 @@
 #include <string.h>
 #include <unistd.h>
 #include "sweep_int.h"
+#include "out/h5attr.h"
 
 /* Names of missing points listed on the terminal; the rest are counted. */
 #define SHOW_MISSING 10
 
 static int attr_str(hid_t obj, const char *name, const char *val)
 {
-    hid_t t = sweep_vlen_str(), sp = H5Screate(H5S_SCALAR);
-    hid_t a = t < 0 || sp < 0 ? -1 : H5Acreate2(obj, name, t, sp, H5P_DEFAULT,
-                                                H5P_DEFAULT);
-    int rc = a < 0 || H5Awrite(a, t, &val) < 0 ? -1 : 0;
-    if (a >= 0) H5Aclose(a);
-    if (sp >= 0) H5Sclose(sp);
+    hid_t t = sweep_vlen_str();
+    int rc = h5_attr_scalar(obj, name, t, t, &val);
     if (t >= 0) H5Tclose(t);
     return rc;
 }
 
 static int attr_u64(hid_t obj, const char *name, uint64_t v)
 {
-    hid_t sp = H5Screate(H5S_SCALAR);
-    hid_t a = sp < 0 ? -1 : H5Acreate2(obj, name, H5T_STD_U64LE, sp,
-                                       H5P_DEFAULT, H5P_DEFAULT);
-    int rc = a < 0 || H5Awrite(a, H5T_NATIVE_UINT64, &v) < 0 ? -1 : 0;
-    if (a >= 0) H5Aclose(a);
-    if (sp >= 0) H5Sclose(sp);
-    return rc;
+    return h5_attr_scalar(obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &v);
 }
 
 static int attr_strings(hid_t obj, const char *name, char **v, size_t n)
 {
     hsize_t dims = n;
     hid_t t = sweep_vlen_str(), sp = H5Screate_simple(1, &dims, NULL);
-    hid_t a = t < 0 || sp < 0 ? -1 : H5Acreate2(obj, name, t, sp, H5P_DEFAULT,
-                                                H5P_DEFAULT);
-    int rc = a < 0 || (n && H5Awrite(a, t, v) < 0) ? -1 : 0;
-    if (a >= 0) H5Aclose(a);
+    int rc = h5_attr_write(obj, name, t, sp, t, n ? v : NULL);
     if (sp >= 0) H5Sclose(sp);
     if (t >= 0) H5Tclose(t);
     return rc;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "config/config.h"
 #include "sweep_int.h"
+#include "out/h5attr.h"
 
 #define CHUNK_MAX_ROWS 256
 #define CHUNK_TARGET_BYTES 65536
@@ -136,12 +137,8 @@ static hid_t table_dcpl(size_t row_bytes)
 
 static int str_attr(hid_t obj, const char *name, const char *val)
 {
-    hid_t t = sweep_vlen_str(), sp = H5Screate(H5S_SCALAR);
-    hid_t a = t < 0 || sp < 0 ? -1 : H5Acreate2(obj, name, t, sp, H5P_DEFAULT,
-                                                H5P_DEFAULT);
-    int rc = a < 0 || H5Awrite(a, t, &val) < 0 ? -1 : 0;
-    if (a >= 0) H5Aclose(a);
-    if (sp >= 0) H5Sclose(sp);
+    hid_t t = sweep_vlen_str();
+    int rc = h5_attr_scalar(obj, name, t, t, &val);
     if (t >= 0) H5Tclose(t);
     return rc;
 }
@@ -231,7 +228,7 @@ int sweep_axis_attr(hid_t obj, const char *name, const struct cfg_key *k,
                     const char *text)
 {
     struct cfg_value v = parse(k, text);
-    hid_t sp = H5Screate(H5S_SCALAR), ft, mt;
+    hid_t ft, mt;
     const void *buf = &v.u;
     uint8_t b = v.u != 0;
     int64_t i;
@@ -247,13 +244,9 @@ int sweep_axis_attr(hid_t obj, const char *name, const struct cfg_key *k,
     default: ft = H5Tcopy(H5T_IEEE_F64LE); mt = H5Tcopy(H5T_NATIVE_DOUBLE);
              buf = &v.f; break;
     }
-    hid_t a = sp < 0 || ft < 0 ? -1 : H5Acreate2(obj, name, ft, sp, H5P_DEFAULT,
-                                                 H5P_DEFAULT);
-    int rc = a < 0 || H5Awrite(a, mt, buf) < 0 ? -1 : 0;
-    if (a >= 0) H5Aclose(a);
+    int rc = h5_attr_scalar(obj, name, ft, mt, buf);
     if (mt >= 0 && mt != ft) H5Tclose(mt);
     if (ft >= 0) H5Tclose(ft);
-    if (sp >= 0) H5Sclose(sp);
     return rc;
 }
 
