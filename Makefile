@@ -108,7 +108,7 @@ fuzz:
 	done
 	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/main.d $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/cli/main.d $(TEST_BIN:=.d)
 
 # The sweep runner against a real single-node Slurm: as root, installs
 # slurm-wlm and munge when missing and starts (then stops) its own daemons.

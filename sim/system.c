@@ -154,7 +154,7 @@ static bool cpu_side(const struct config *cfg)
  * static placement (driver.placement), advice that maps to the host
  * (preferred location host, accessed-by), or thrashing's pinning at the
  * host.  Only then is the remote path on: its statistics exist, and the
- * host side of the link runs in step with the engine (pcie.h
+ * host side of the link runs in step with the engine (link/link.h
  * link_remote_enable); other runs keep the host side's run-ahead. */
 static bool remote_possible(const struct config *cfg, const struct workload *wl)
 {

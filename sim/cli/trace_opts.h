@@ -1,4 +1,4 @@
-/* `uvmsim run` trace options (sim/trace_opts.c). */
+/* `uvmsim run` trace options (sim/cli/trace_opts.c). */
 #ifndef UVMSIM_TRACE_OPTS_H
 #define UVMSIM_TRACE_OPTS_H
 

@@ -1,7 +1,7 @@
 /* Configuration: typed keys declared in schema tables, loaded from YAML.
  *
  * Every component declares its keys in a `struct cfg_key` table terminated
- * by an entry with path == NULL; sim/config_schema.c lists all tables.  Values
+ * by an entry with path == NULL; sim/config/config_schema.c lists all tables.  Values
  * with units are converted once at load to base units:
  *   CFG_FREQ -> Hz (double)      CFG_TIME -> ps (uint64)
  *   CFG_BW   -> bytes/s (double) CFG_SIZE -> bytes (uint64)
@@ -82,13 +82,13 @@ char *config_to_yaml(const struct config *c);
 /* Markdown reference of every key (docs/config.md is this output). */
 void config_doc(FILE *out);
 
-/* The schema: all tables, NULL-terminated list (sim/config_schema.c). */
+/* The schema: all tables, NULL-terminated list (sim/config/config_schema.c). */
 extern const struct cfg_key *const config_schema_tables[];
 
 /* Cross-key checks run by config_load after every value is set
  * (impossible combinations such as tRC < tRAS + tRP): each returns false
  * with "WHERE: key 'PATH': why" in err.  NULL-terminated list in
- * sim/config_schema.c. */
+ * sim/config/config_schema.c. */
 typedef bool (*cfg_check_fn)(const struct config *c, struct cfg_error *err);
 extern const cfg_check_fn config_checks[];
 

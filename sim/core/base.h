@@ -32,7 +32,7 @@ void sim_set_panic_dump(void (*dump)(void *ctx, FILE *out), void *ctx);
  * prints "uvmsim: <msg>" and exits 2. Never returns.  While a locator is
  * set (system_build sets one naming where the config keys of the message
  * were set), the line is "WHERE: key 'K': <msg>" instead.  Control
- * characters and invalid UTF-8 are escaped (sim/text.h): one line, always.
+ * characters and invalid UTF-8 are escaped (sim/core/text.h): one line, always.
  * Cleanups pushed by the code raising the error run first. */
 void user_error(const char *fmt, ...)
     __attribute__((noreturn, format(printf, 1, 2)));

@@ -59,7 +59,7 @@ void engine_free(struct engine *e);
 sim_time engine_now(const struct engine *e);
 /* Where the next pending event stands: its time and domain order (false:
  * none).  What runs before it can be run now by a component with a loop of
- * its own (sim/pcie link_host_loop.c): no event can intervene. */
+ * its own (sim/link link_host_loop.c): no event can intervene. */
 bool engine_next_at(const struct engine *e, sim_time *t, unsigned *order);
 uint64_t engine_events(const struct engine *e);
 /* After engine_run: when the simulated work ended (the last event that was

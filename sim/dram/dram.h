@@ -38,7 +38,7 @@ unsigned dram_nchannels(const struct dram *d);
 const struct domain *dram_domain(const struct dram *d);
 
 /* A memory whose channels a private event loop runs instead of the
- * engine (host memory behind the link: sim/pcie link_host_loop.c).  The
+ * engine (host memory behind the link: sim/link link_host_loop.c).  The
  * loop ticks channel ch with dram_tick() (the next tick wanted, or
  * TIME_NEVER, as a component's tick) and wakes it when it pushes into its
  * input queue (which then wakes nobody).  The memory hands it every answer:

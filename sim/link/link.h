@@ -1,4 +1,4 @@
-/* CPU-GPU link (sim/pcie): two independent directions (full duplex), each
+/* CPU-GPU link (sim/link): two independent directions (full duplex), each
  * a serial wire carrying packets at link.bandwidth x the line code's share
  * (link.encoding) less the ACK/UpdateFC DLLPs (link.dllp_interval).  D2H
  * carries the GPU's posted writes and read requests: packets of up to

@@ -1,4 +1,4 @@
-/* Inside of the link (sim/pcie); other folders include pcie.h. */
+/* Inside of the link (sim/link); other folders include link.h. */
 #ifndef UVMSIM_LINK_INT_H
 #define UVMSIM_LINK_INT_H
 

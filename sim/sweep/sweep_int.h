@@ -1,4 +1,4 @@
-/* Inside the sweep subsystem (sim/sweep_*.c); others include sweep.h. */
+/* Inside the sweep subsystem (sim/sweep/sweep_*.c); others include sweep.h. */
 #ifndef UVMSIM_SWEEP_INT_H
 #define UVMSIM_SWEEP_INT_H
 

@@ -1,4 +1,4 @@
-/* Remote (CC-NUMA) accesses (sim/pcie link_remote.c, issue 18 point 1):
+/* Remote (CC-NUMA) accesses (sim/link link_remote.c, issue 18 point 1):
  * an L2 slice sends its misses on host-homed lines over the link to host
  * DDR4 and back, timed by hand below; the link's directions are shared
  * with copies. */

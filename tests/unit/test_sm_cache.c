@@ -1,4 +1,4 @@
-/* The sectored set-associative LRU tag store with MSHRs (sim/cache.c),
+/* The sectored set-associative LRU tag store with MSHRs (sim/core/cache.c),
  * used by the L1D and the L2 slices, on a small config worked by hand. */
 #include <check.h>
 #include "suite_main.h"
