@@ -1,7 +1,7 @@
 /* One HDF5 attribute writer for every file uvmsim writes (a run's result,
  * out/results.c; a merged sweep and its tables, sweep/): the same calls in
  * the same order, so the same attribute gives the same bytes whichever
- * writer made it (docs/hdf5.md). */
+ * writer made it (docs/results.md). */
 #ifndef UVMSIM_H5ATTR_H
 #define UVMSIM_H5ATTR_H
 
