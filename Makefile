@@ -32,7 +32,7 @@ CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -g -Wall -Wextra -Werror $(D
           -Isim -I. $(DEP_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS := $(DEP_LIBS) -lm $(EXTRA_LDFLAGS)
 
-LIB_SRC  := $(sort $(filter-out sim/main.c,$(wildcard sim/*.c sim/*/*.c workloads/*.c)))
+LIB_SRC  := $(sort $(filter-out sim/main.c sim/cli/main.c,$(shell find sim workloads -name '*.c')))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -50,7 +50,7 @@ $(BUILD)/libuvmsim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/uvmsim: $(BUILD)/obj/sim/main.o $(BUILD)/libuvmsim.a
+$(BUILD)/uvmsim: $(BUILD)/obj/sim/cli/main.o $(BUILD)/libuvmsim.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libuvmsim.a
@@ -112,7 +112,7 @@ fuzz:
 	done
 	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/main.d $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/cli/main.d $(TEST_BIN:=.d)
 
 # The sweep runner against a real single-node Slurm: as root, installs
 # slurm-wlm and munge when missing and starts (then stops) its own daemons.

@@ -9,14 +9,15 @@
 #include <string.h>
 #include "system.h"
 #include "system_check.h"
-#include "config.h"
-#include "stats.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/mem_req.h"
 #include "sm/sm.h"
 #include "tlb/tlb.h"
 #include "gmmu/gmmu.h"
 #include "dram/dram.h"
-#include "pcie/pcie.h"
+#include "l2/l2.h"
+#include "link/link.h"
 #include "driver/driver.h"
 #include "runtime/runtime.h"
 #include "workloads/workload.h"
@@ -153,7 +154,7 @@ static bool cpu_side(const struct config *cfg)
  * static placement (driver.placement), advice that maps to the host
  * (preferred location host, accessed-by), or thrashing's pinning at the
  * host.  Only then is the remote path on: its statistics exist, and the
- * host side of the link runs in step with the engine (pcie.h
+ * host side of the link runs in step with the engine (link/link.h
  * link_remote_enable); other runs keep the host side's run-ahead. */
 static bool remote_possible(const struct config *cfg, const struct workload *wl)
 {

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "system_check.h"
-#include "config.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/mem_req.h"
 #include "workloads/workload.h"
 
 /* The GMMU's page table covers a 48-bit virtual address (sim/gmmu

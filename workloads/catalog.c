@@ -2,7 +2,7 @@
  * order here is the order of `uvmsim workloads` and docs/workloads.md. */
 #include <string.h>
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 static const struct wl_info *const catalog[] = {
     &stream_info,

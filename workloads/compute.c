@@ -12,7 +12,7 @@
 #include <string.h>
 #include "workload.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 struct compute {
     uint32_t grid, block, regs, smem, issue, latency, load_warps;

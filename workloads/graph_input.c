@@ -1,7 +1,7 @@
 /* workload.graph.*: which input graph the graph kernels run on. */
 #include <string.h>
 #include "graph.h"
-#include "config.h"
+#include "config/config.h"
 
 /* Defaults: Graph500 R-MAT (a, b, c = 0.57, 0.19, 0.19; edge factor 16).
  * Scale 18 gives 2^18 vertices and ~8.4 M undirected edges, ~70 MB of

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "workload.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 enum stream_op { OP_READ = 1, OP_WRITE = 2, OP_READWRITE = 3 };
 

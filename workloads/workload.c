@@ -6,7 +6,7 @@
 #include "workload.h"
 #include "gen.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 uint64_t wl_add_alloc_hint(struct workload *wl, const char *name, uint64_t size,
                            enum wl_place place, unsigned advice)

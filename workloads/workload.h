@@ -7,8 +7,9 @@
 #define UVMSIM_WORKLOAD_H
 
 #include <stdio.h>
-#include "base.h"
-#include "config.h"
+#include "core/base.h"
+#include "config/config.h"
+#include "core/base.h"
 
 struct config;
 struct cfg_key;

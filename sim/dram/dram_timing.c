@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "dram_int.h"
-#include "config.h"
+#include "config/config.h"
 
 #define CYC(name, def, lo, desc) \
     {name, CFG_INT, def, lo, 1e7, NULL, desc " (memory clocks)"}

@@ -7,8 +7,8 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "migrate.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key driver_config_keys[] = {
     {"driver.clock", CFG_FREQ, "3GHz", 1e6, 1e11, NULL,

@@ -60,8 +60,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "tlb/tlb.h"
 #include "workloads/workload.h"
 

@@ -18,7 +18,7 @@
  * resident in the root goes (evict_root_chunk, uvm_va_block_evict_chunks),
  * the blocks lose those chunks, and the root is free whole. */
 #include "drv_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #define NO_CHUNK UINT64_MAX
 

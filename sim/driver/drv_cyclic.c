@@ -24,9 +24,9 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "cyclic_detect.h"
-#include "config.h"
-#include "rng.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/rng.h"
+#include "core/stats.h"
 
 struct drv_cyclic {
     struct cyc_detect det;

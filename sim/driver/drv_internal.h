@@ -27,7 +27,7 @@
 #include "pmm.h"
 #include "drv_thrashing.h"
 #include "trace/trace.h"
-#include "mem_req.h"
+#include "core/mem_req.h"
 #include "gmmu/gmmu.h"
 
 struct config;

@@ -21,8 +21,8 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "drv_oversub.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key oversub_ctl_config_keys[] = {
     {"driver.oversub.control", CFG_BOOL, "true", 0, -1, NULL,

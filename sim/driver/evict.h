@@ -12,7 +12,7 @@
 #define UVMSIM_DRIVER_EVICT_H
 
 #include <stdio.h>
-#include "base.h"
+#include "core/base.h"
 
 struct config;
 struct stats;

@@ -25,9 +25,9 @@
 #include "evict.h"
 #include "cyclic_detect.h"
 #include "page_map.h"
-#include "config.h"
-#include "rng.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/rng.h"
+#include "core/stats.h"
 
 struct cyclic {
     const struct evict_ops *base;

@@ -34,8 +34,8 @@
 #include <string.h>
 #include "evict.h"
 #include "hpe.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 static unsigned log2_exact(uint64_t v)
 {

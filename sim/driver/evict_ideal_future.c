@@ -21,8 +21,8 @@
 #include <string.h>
 #include <stdlib.h>
 #include "evict_ideal.h"
-#include "mem_req.h"
-#include "config.h"
+#include "core/mem_req.h"
+#include "config/config.h"
 #include "workloads/workload.h"
 
 typedef void (*visit_fn)(struct ideal_future *f, uint64_t vpn, struct ideal_key k);

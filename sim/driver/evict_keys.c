@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "driver.h"
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key evict_config_keys[] = {
     {"driver.eviction", CFG_ENUM, "fifo", 0, -1, NULL /* evict_policies[] */,

@@ -25,8 +25,8 @@
 #include "evict.h"
 #include "page_map.h"
 #include "slot_bits.h"
-#include "config.h"
-#include "rng.h"
+#include "config/config.h"
+#include "core/rng.h"
 
 #define NIL UINT32_MAX
 #define MAXLV 255

@@ -26,8 +26,8 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "migrate.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "dram/dram.h"
 
 enum migr_rate migr_bwb_rate(double share, double target, double band)

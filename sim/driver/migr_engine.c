@@ -25,10 +25,10 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "migrate.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "tlb/tlb.h"
-#include "pcie/pcie.h"
+#include "link/link.h"
 #include "dram/dram.h"
 
 #define NO_MOVE UINT32_MAX

@@ -3,7 +3,7 @@
  * "none" and these names). */
 #include <string.h>
 #include "migrate.h"
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key migration_config_keys[] = {
     {"driver.migration", CFG_ENUM, "none", 0, -1, NULL /* "none", then policies[] */,

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "driver.h"
 #include "placement.h"
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key placement_config_keys[] = {
     {"driver.placement", CFG_ENUM, "fault", 0, -1, NULL /* "fault", then policies[] */,

@@ -15,8 +15,8 @@
 #include "hir_feed.h"
 #include "replay_tlb.h"
 #include "page_map.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 static int fail(char *err, size_t n, const char *fmt, ...)
 {

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gmmu_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key gmmu_config_keys[] = {
     {"gmmu.walker.mode", CFG_ENUM, "fixed", 0, -1, "fixed|memory",

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key runtime_config_keys[] = {
     {"runtime.policy", CFG_ENUM, "none", 0, 0, NULL /* policies[] */,

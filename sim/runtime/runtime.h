@@ -8,8 +8,9 @@
 #ifndef UVMSIM_RUNTIME_H
 #define UVMSIM_RUNTIME_H
 
-#include "base.h"
-#include "config.h"
+#include "core/base.h"
+#include "config/config.h"
+#include "core/base.h"
 
 struct config;
 struct stats;

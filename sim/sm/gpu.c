@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sm_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key gpu_config_keys[] = {
     {"gpu.sms", CFG_INT, "15", 1, 1024, NULL, "streaming multiprocessors (HPE Table I: 15)"},

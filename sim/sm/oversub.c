@@ -38,8 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sm_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key oversub_config_keys[] = {
     {"gpu.sm.oversub.enabled", CFG_BOOL, "false", 0, -1, NULL,

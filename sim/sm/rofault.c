@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sm_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "workloads/workload.h"
 
 struct pfault {

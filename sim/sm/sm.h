@@ -8,9 +8,11 @@
 #define UVMSIM_SM_H
 
 #include <stdio.h>
-#include "engine.h"
-#include "mem_req.h"
-#include "config.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
+#include "config/config.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 
 struct config;
 struct stats;

@@ -4,7 +4,7 @@
 #define UVMSIM_SM_INTERNAL_H
 
 #include "sm.h"
-#include "cache.h"
+#include "core/cache.h"
 #include "workloads/workload.h"
 
 struct stats;

@@ -22,9 +22,9 @@
 #include <stdio.h>
 #include "tlb.h"
 #include "tlb_level.h"
-#include "config.h"
-#include "stats.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/mem_req.h"
 #include "trace/trace.h"
 
 struct tlb {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "trace.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 unsigned trace_mask;
 

@@ -15,7 +15,7 @@
 #define UVMSIM_TRACE_H
 
 #include <stdio.h>
-#include "base.h"
+#include "core/base.h"
 
 struct config;
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
+#include "config/config.h"
 #include "driver/driver.h"
 #include "driver/drv_internal.h"
 #include "driver/evict.h"

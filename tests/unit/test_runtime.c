@@ -6,7 +6,7 @@
 #include "suite_main.h"
 #include <string.h>
 #include "runtime/rt_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #define MiB (1ULL << 20)
 
