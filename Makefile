@@ -24,11 +24,15 @@ DEP_LIBS   := $(shell pkg-config --libs yaml-0.1 $(HDF5_PC) 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
-CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -g -Wall -Wextra -Werror \
+# Every shared function and table is declared in its room's header
+# (-Wmissing-variable-declarations: clang, gcc >= 14; probed).
+DECL_WARN := -Wmissing-prototypes $(shell $(CC) -Werror -Wmissing-variable-declarations \
+               -x c -c /dev/null -o /dev/null 2>/dev/null && echo -Wmissing-variable-declarations)
+CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -g -Wall -Wextra -Werror $(DECL_WARN) \
           -Isim -I. $(DEP_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS := $(DEP_LIBS) -lm $(EXTRA_LDFLAGS)
 
-LIB_SRC  := $(sort $(filter-out sim/main.c,$(wildcard sim/*.c sim/*/*.c workloads/*.c)))
+LIB_SRC  := $(sort $(filter-out sim/main.c sim/cli/main.c,$(shell find sim workloads -name '*.c')))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -46,7 +50,7 @@ $(BUILD)/libuvmsim.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/uvmsim: $(BUILD)/obj/sim/main.o $(BUILD)/libuvmsim.a
+$(BUILD)/uvmsim: $(BUILD)/obj/sim/cli/main.o $(BUILD)/libuvmsim.a
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libuvmsim.a
@@ -108,7 +112,7 @@ fuzz:
 	done
 	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/main.d $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/cli/main.d $(TEST_BIN:=.d)
 
 # The sweep runner against a real single-node Slurm: as root, installs
 # slurm-wlm and munge when missing and starts (then stops) its own daemons.

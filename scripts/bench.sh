@@ -52,7 +52,7 @@ for want in "$@"; do      # not $c: wanted() sets it (sh has no locals)
         { echo "bench.sh: no case '$want' (cases: $(echo $NAMES))" >&2; exit 2; }
 done
 
-# One row from a run's summary (sim/summary.c), its /usr/bin/time output
+# One row from a run's summary (sim/cli/summary.c), its /usr/bin/time output
 # (CPU, peak RSS) and its result's /@events: measured the same way for any
 # revision (bench_compare.sh runs older ones too).
 row() {

@@ -9,14 +9,15 @@
 #include <string.h>
 #include "system.h"
 #include "system_check.h"
-#include "config.h"
-#include "stats.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/mem_req.h"
 #include "sm/sm.h"
 #include "tlb/tlb.h"
 #include "gmmu/gmmu.h"
 #include "dram/dram.h"
-#include "pcie/pcie.h"
+#include "l2/l2.h"
+#include "link/link.h"
 #include "driver/driver.h"
 #include "runtime/runtime.h"
 #include "workloads/workload.h"
@@ -146,18 +147,18 @@ static const struct l2_cpu cpu_ops = { link_cpu_probe, link_cpu_answer };
 
 static bool cpu_side(const struct config *cfg)
 {
-    return strcmp(cfg_str(cfg, "gpu.caching.remote"), "all") || cfg_u64(cfg, "cpu.stream.interval");
+    return !cfg_is(cfg, "gpu.caching.remote", "all") || cfg_u64(cfg, "cpu.stream.interval");
 }
 
 /* Whether any page can be homed in host memory and reached remotely: a
  * static placement (driver.placement), advice that maps to the host
  * (preferred location host, accessed-by), or thrashing's pinning at the
  * host.  Only then is the remote path on: its statistics exist, and the
- * host side of the link runs in step with the engine (pcie.h
+ * host side of the link runs in step with the engine (link/link.h
  * link_remote_enable); other runs keep the host side's run-ahead. */
 static bool remote_possible(const struct config *cfg, const struct workload *wl)
 {
-    return strcmp(cfg_str(cfg, "driver.placement"), "fault") || wl->host_advice ||
+    return !cfg_is(cfg, "driver.placement", "fault") || wl->host_advice ||
            cfg_bool(cfg, "driver.thrashing.enabled") || cfg_u64(cfg, "cpu.stream.interval");
 }
 
@@ -278,7 +279,7 @@ struct system *system_build(const struct config *cfg)
      * is held back by sim.epoch_rows=changed (stats.h). */
     stats_mark_clock(s->st, "gpu.cycles");
     stats_mark_clock(s->st, "gpu.ipc");
-    stats_series_skip_unchanged(s->st, !strcmp(cfg_str(cfg, "sim.epoch_rows"), "changed"));
+    stats_series_skip_unchanged(s->st, cfg_is(cfg, "sim.epoch_rows", "changed"));
     engine_set_busy_fn(s->eng, busy, s);
     engine_every(s->eng, cfg_u64(cfg, "sim.epoch"), sample, s);
     return s;

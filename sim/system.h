@@ -3,8 +3,8 @@
 #ifndef UVMSIM_SYSTEM_H
 #define UVMSIM_SYSTEM_H
 
-#include "base.h"
-#include "engine.h"
+#include "core/base.h"
+#include "core/engine.h"
 
 struct config;
 struct stats;

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "system_check.h"
-#include "config.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/mem_req.h"
 #include "workloads/workload.h"
 
 /* The GMMU's page table covers a 48-bit virtual address (sim/gmmu
@@ -31,14 +31,11 @@ static void workload_keys(const struct config *cfg, char *buf, size_t n)
 {
     const char *kind = cfg_str(cfg, "workload.kind");
     size_t nw, j = 0;
-    const struct wl_info *const *cat = wl_catalog(&nw);
+    const struct wl_info *w = wl_catalog(&nw)[cfg_choice(cfg, "workload.kind")];
     buf[0] = 0;
-    for (size_t i = 0; i < nw; i++) {
-        if (strcmp(cat[i]->ops->name, kind)) continue;
-        for (const struct cfg_key *k = cat[i]->keys; k && k->path && j < n; k++)
-            if (cfg_get(cfg, k->path)->file)
-                j += (size_t)snprintf(buf + j, n - j, "%s, ", k->path);
-    }
+    for (const struct cfg_key *k = w->keys; k && k->path && j < n; k++)
+        if (cfg_get(cfg, k->path)->file)
+            j += (size_t)snprintf(buf + j, n - j, "%s, ", k->path);
     if (j < n) snprintf(buf + j, n - j, "workload.kind=%s", kind);
 }
 

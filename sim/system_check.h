@@ -5,7 +5,7 @@
 #ifndef UVMSIM_SYSTEM_CHECK_H
 #define UVMSIM_SYSTEM_CHECK_H
 
-#include "base.h"
+#include "core/base.h"
 
 struct config;
 struct workload;

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "workload.h"
-#include "config.h"
+#include "catalog.h"
+#include "config/config.h"
 
 struct compute {
     uint32_t grid, block, regs, smem, issue, latency, load_warps;
@@ -129,7 +130,7 @@ static void compute_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *
 
 static void compute_destroy(void *impl) { free(impl); }
 
-const struct workload_ops compute_workload_ops = {
+static const struct workload_ops compute_workload_ops = {
     .name = "compute",
     .create = compute_create,
     .next_step = compute_next_step,

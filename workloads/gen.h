@@ -17,7 +17,7 @@
 
 #include "workload.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 #define PAGE_4K 4096ULL
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include "graph.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 #define INF GRAPH_INF
 

@@ -33,7 +33,7 @@
 #include <string.h>
 #include "graph.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 #define INF 0xffffff00u
 #define LOCAL_SIZE 128          /* GraphBIG bfs_data_warp_centric LOCAL_SIZE */

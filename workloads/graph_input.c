@@ -1,7 +1,7 @@
 /* workload.graph.*: which input graph the graph kernels run on. */
 #include <string.h>
 #include "graph.h"
-#include "config.h"
+#include "config/config.h"
 
 /* Defaults: Graph500 R-MAT (a, b, c = 0.57, 0.19, 0.19; edge factor 16).
  * Scale 18 gives 2^18 vertices and ~8.4 M undirected edges, ~70 MB of
@@ -35,13 +35,13 @@ const struct cfg_key graph_config_keys[] = {
 
 struct graph *graph_load(const struct config *cfg)
 {
-    const char *in = cfg_str(cfg, "workload.graph.input");
+    const char *key = "workload.graph.input", *in = cfg_str(cfg, key);
     bool und = cfg_bool(cfg, "workload.graph.undirected");
-    if (!strcmp(in, "mtx") || !strcmp(in, "edgelist")) {
+    if (cfg_is(cfg, key, "mtx") || cfg_is(cfg, key, "edgelist")) {
         const char *f = cfg_str(cfg, "workload.graph.file");
         if (!f[0])
             user_error("key 'workload.graph.file': needed by workload.graph.input=%s", in);
-        return in[0] == 'm' ? graph_read_mtx(f, "key 'workload.graph.file'", und)
+        return cfg_is(cfg, key, "mtx") ? graph_read_mtx(f, "key 'workload.graph.file'", und)
                             : graph_read_edgelist(f, "key 'workload.graph.file'", und);
     }
     unsigned scale = (unsigned)cfg_u64(cfg, "workload.graph.scale");

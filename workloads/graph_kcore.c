@@ -13,7 +13,7 @@
 #include <string.h>
 #include "graph.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key kcore_config_keys[] = {
     {"workload.kcore.k", CFG_INT, "3", 1, 4294967295.0, NULL,

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "graph.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key pagerank_config_keys[] = {
     {"workload.pagerank.iterations", CFG_INT, "10", 1, 1e9, NULL,

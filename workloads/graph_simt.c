@@ -7,7 +7,7 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
-#include "config.h"
+#include "config/config.h"
 
 static uint32_t slab_get(struct gk_slab *s)
 {

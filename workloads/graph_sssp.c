@@ -14,7 +14,7 @@
 #include <string.h>
 #include "graph.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 #define INF GRAPH_INF
 enum { K_INIT, K_RELAX, K_COMMIT };

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "gen.h"
 
+/* In the order of workload.pattern.type's choices (cfg_choice). */
 enum ptype { P_STREAM, P_THRASH, P_PART, P_MOST, P_REPTHRASH, P_REGION };
 
 struct pattern {
@@ -87,11 +88,8 @@ static bool pattern_lane(const void *impl, const struct warp_ctx *w,
 
 static void *pattern_create(struct workload *wl, const struct config *cfg)
 {
-    static const char *const names[] = { "streaming", "thrashing", "part-repetitive",
-        "most-repetitive", "repetitive-thrashing", "region-moving" };
     struct pattern *m = xcalloc(1, sizeof *m);
-    const char *ty = cfg_str(cfg, "workload.pattern.type");
-    for (unsigned i = 0; i < 6; i++) if (!strcmp(ty, names[i])) m->type = (enum ptype)i;
+    m->type = (enum ptype)cfg_choice(cfg, "workload.pattern.type");
     m->pages = cfg_u64(cfg, "workload.pattern.pages");
     m->passes = cfg_u64(cfg, "workload.pattern.passes");
     m->reps = cfg_u64(cfg, "workload.pattern.reps");
@@ -107,7 +105,7 @@ static void *pattern_create(struct workload *wl, const struct config *cfg)
     /* 8 warps (pages) per 256-thread block. */
     uint64_t per_launch = m->type == P_REGION ? (m->pages + m->regions - 1) / m->regions
                                               : m->pages;
-    wl_prog_kernel(&m->g.prog, names[m->type], 0,
+    wl_prog_kernel(&m->g.prog, cfg_str(cfg, "workload.pattern.type"), 0,
                    (struct dim3){ wl_div_up(per_launch, 8), 1, 1 }, (struct dim3){ 256, 1, 1 },
                    12, 0);
     uint64_t launches = m->type == P_THRASH || m->type == P_REPTHRASH ? m->passes

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "workload.h"
-#include "config.h"
+#include "config/config.h"
 
 void wl_list(FILE *out)
 {

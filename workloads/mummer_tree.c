@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mummer.h"
-#include "base.h"
+#include "core/base.h"
 
 #define ROOT 1u
 #define LEAF UINT32_MAX

@@ -252,7 +252,7 @@ static void *mf_create(struct workload *wl, const struct config *cfg)
     m->ex = cfg_u64(cfg, "workload.minife.nx");
     m->ey = cfg_u64(cfg, "workload.minife.ny");
     m->ez = cfg_u64(cfg, "workload.minife.nz");
-    m->cg = !strcmp(cfg_str(cfg, "workload.minife.solver"), "cg");
+    m->cg = cfg_is(cfg, "workload.minife.solver", "cg");
     m->iters = cfg_u64(cfg, "workload.minife.cg_iterations");
     m->nx = m->ex + 1;
     m->ny = m->ey + 1;

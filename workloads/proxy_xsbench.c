@@ -226,8 +226,8 @@ static int xs_cmp(const void *a, const void *b)
 static void *xs_create(struct workload *wl, const struct config *cfg)
 {
     struct xsbench *m = xcalloc(1, sizeof *m);
-    bool large = !strcmp(cfg_str(cfg, "workload.xsbench.size"), "large");
-    m->random = !strcmp(cfg_str(cfg, "workload.xsbench.lookup"), "random");
+    bool large = cfg_is(cfg, "workload.xsbench.size", "large");
+    m->random = cfg_is(cfg, "workload.xsbench.lookup", "random");
     m->iso = large ? 355 : 68;
     m->gp = cfg_u64(cfg, "workload.xsbench.gridpoints");
     m->lookups = cfg_u64(cfg, "workload.xsbench.lookups");

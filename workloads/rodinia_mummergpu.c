@@ -230,7 +230,7 @@ static void *mum_create(struct workload *wl, const struct config *cfg)
     struct mum *m = xcalloc(1, sizeof *m);
     user_error_push_cleanup(mum_cleanup, m);
     m->mml = mml;
-    m->gpgpusim = !strcmp(cfg_str(cfg, "workload.mummergpu.texture_layout"), "gpgpusim");
+    m->gpgpusim = cfg_is(cfg, "workload.mummergpu.texture_layout", "gpgpusim");
     mum_input_load(&m->in, cfg, mml);
     uint32_t N = m->in.n + 1;
     if (mum_tree_host_bytes(N) > host_memory_limit())

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "workload.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 enum stream_op { OP_READ = 1, OP_WRITE = 2, OP_READWRITE = 3 };
 
@@ -51,12 +51,12 @@ static void *stream_create(struct workload *wl, const struct config *cfg)
     s->grid = (uint32_t)cfg_u64(cfg, "workload.stream.grid");
     if (s->grid == 0) s->grid = (uint32_t)((s->elems + s->block - 1) / s->block);
     s->passes = cfg_u64(cfg, "workload.stream.passes");
-    const char *op = cfg_str(cfg, "workload.stream.op");
-    s->op = !strcmp(op, "read") ? OP_READ : !strcmp(op, "write") ? OP_WRITE
-                                                                : OP_READWRITE;
-    const char *adv = cfg_str(cfg, "workload.stream.advice");
-    unsigned advice = !strcmp(adv, "preferred_host") ? WL_ADV_PREFERRED_HOST
-                      : !strcmp(adv, "accessed_by") ? WL_ADV_ACCESSED_BY_GPU : WL_ADV_NONE;
+    const char *op = "workload.stream.op";
+    s->op = cfg_is(cfg, op, "read") ? OP_READ : cfg_is(cfg, op, "write") ? OP_WRITE
+                                                                         : OP_READWRITE;
+    const char *adv = "workload.stream.advice";
+    unsigned advice = cfg_is(cfg, adv, "preferred_host") ? WL_ADV_PREFERRED_HOST
+                      : cfg_is(cfg, adv, "accessed_by") ? WL_ADV_ACCESSED_BY_GPU : WL_ADV_NONE;
     s->base = wl_add_alloc_hint(wl, "a", bytes, WL_PLACE_DEFAULT, advice);
     return s;
 }
@@ -108,7 +108,7 @@ static void stream_next_inst(void *impl, struct warp_ctx *w, struct warp_inst *i
 
 static void stream_destroy(void *impl) { free(impl); }
 
-const struct workload_ops stream_workload_ops = {
+static const struct workload_ops stream_workload_ops = {
     .name = "stream",
     .create = stream_create,
     .next_step = stream_next_step,

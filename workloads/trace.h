@@ -1,4 +1,4 @@
-/* Inside workloads/ (and sim/main.c's `trace convert`): memory traces.
+/* Inside workloads/ (and sim/cli/main.c's `trace convert`): memory traces.
  * Text: NVBit's mem_trace tool output.  Binary: uvmsim's own grouped,
  * versioned format (docs/trace-format.md), read per warp with constant
  * memory per warp. */

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include "trace.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key trace_config_keys[] = {
     {"workload.trace.file", CFG_STRING, "", 0, -1, NULL,

@@ -6,7 +6,7 @@
 #include "workload.h"
 #include "gen.h"
 #include "catalog.h"
-#include "config.h"
+#include "config/config.h"
 
 uint64_t wl_add_alloc_hint(struct workload *wl, const char *name, uint64_t size,
                            enum wl_place place, unsigned advice)
@@ -36,24 +36,19 @@ uint64_t wl_add_alloc(struct workload *wl, const char *name, uint64_t size)
 
 struct workload *workload_create(const struct config *cfg)
 {
-    const char *kind = cfg_str(cfg, "workload.kind");
     size_t n;
-    const struct wl_info *const *cat = wl_catalog(&n);
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(cat[i]->ops->name, kind) != 0) continue;
-        struct workload *wl = xcalloc(1, sizeof *wl);
-        wl->ops = cat[i]->ops;
-        /* A generator's user error (a bad input file) frees this too. */
-        user_error_push_cleanup(free, wl);
-        wl->impl = wl->ops->create(wl, cfg);
-        user_error_pop_cleanup();
-        /* A per-thread generator's wl_prog describes its program to the
-         * SC19 analyses (sim/runtime) unless the generator said more. */
-        if (wl->ops->next_step == wl_simple_next_step && !wl->program)
-            wl->program = wl_prog_program(&((struct wl_simple *)wl->impl)->prog);
-        return wl;
-    }
-    sim_panic("workload", 0, "no generator '%s'", kind);
+    const struct wl_info *w = wl_catalog(&n)[cfg_choice(cfg, "workload.kind")];
+    struct workload *wl = xcalloc(1, sizeof *wl);
+    wl->ops = w->ops;
+    /* A generator's user error (a bad input file) frees this too. */
+    user_error_push_cleanup(free, wl);
+    wl->impl = wl->ops->create(wl, cfg);
+    user_error_pop_cleanup();
+    /* A per-thread generator's wl_prog describes its program to the
+     * SC19 analyses (sim/runtime) unless the generator said more. */
+    if (wl->ops->next_step == wl_simple_next_step && !wl->program)
+        wl->program = wl_prog_program(&((struct wl_simple *)wl->impl)->prog);
+    return wl;
 }
 
 void workload_free(struct workload *wl)

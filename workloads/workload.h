@@ -7,7 +7,9 @@
 #define UVMSIM_WORKLOAD_H
 
 #include <stdio.h>
-#include "base.h"
+#include "core/base.h"
+#include "config/config.h"
+#include "core/base.h"
 
 struct config;
 struct cfg_key;
@@ -261,5 +263,24 @@ static inline void wl_warp_start(struct workload *wl, struct warp_ctx *w)
 static inline void wl_next_inst(struct workload *wl, struct warp_ctx *w,
                                 struct warp_inst *out)
 { wl->ops->next_inst(wl->impl, w, out); }
+
+/* workload.kind and every generator's key table (sim/config_schema.c lists
+ * them). */
+extern const struct cfg_key workload_config_keys[], stream_config_keys[], compute_config_keys[],
+    gemm_config_keys[], conv2d_config_keys[], conv3d_config_keys[], mm2_config_keys[],
+    mvt_config_keys[], atax_config_keys[], bicg_config_keys[], gesummv_config_keys[],
+    fdtd_config_keys[], vecadd_config_keys[], gups_config_keys[], ra_config_keys[],
+    cyclic_config_keys[], pattern_config_keys[], pathfinder_config_keys[],
+    hotspot_config_keys[], hotspot3d_config_keys[], mriq_config_keys[], bfs_config_keys[],
+    kmeans_config_keys[], backprop_config_keys[], sgemm_config_keys[], stencil_config_keys[],
+    srad_config_keys[], nw_config_keys[], lud_config_keys[], spmv_config_keys[],
+    cutcp_config_keys[], btree_config_keys[], histo_config_keys[], sad_config_keys[],
+    srad_v1_config_keys[], xsbench_config_keys[], minife_config_keys[], comd_config_keys[],
+    cns_config_keys[], mummergpu_config_keys[], nn_config_keys[], cfd_config_keys[],
+    minivite_config_keys[], graph_config_keys[], pagerank_config_keys[], bc_config_keys[],
+    kcore_config_keys[], trace_config_keys[];
+/* workload.kind's registry: the catalogue's entry i's name, NULL past the
+ * last. */
+const char *wl_kind_name(size_t i);
 
 #endif

@@ -1,7 +1,7 @@
 /* Memory instances: channels, their statistics, routing by address. */
 #include <stdlib.h>
 #include "dram_int.h"
-#include "config.h"
+#include "config/config.h"
 
 static struct dram *build(struct engine *e, const struct config *cfg,
                           struct stats *st, const struct domain *dom,

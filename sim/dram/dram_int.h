@@ -4,7 +4,7 @@
 #define UVMSIM_DRAM_INT_H
 
 #include "dram.h"
-#include "stats.h"
+#include "core/stats.h"
 
 /* Timing and organisation of one DRAM instance, every time in ps
  * (cycles x tCK), loaded and checked by dram_params_load(). */
@@ -81,12 +81,8 @@ static inline sim_time ts_col_bank(const struct timing_state *t, unsigned bank, 
     const struct bgroup *g = &t->groups[b->group];
     return ts_max(b->col_ok, write ? g->wr_ok : g->rd_ok);
 }
-static inline sim_time ts_act_at(const struct timing_state *t, unsigned bank)
-{ return ts_max(ts_act_bank(t, bank), ts_act_all(t)); }
 static inline sim_time ts_pre_at(const struct timing_state *t, unsigned bank)
 { return t->banks[bank].pre_ok; }
-static inline sim_time ts_col_at(const struct timing_state *t, unsigned bank, bool write)
-{ return ts_max(ts_col_bank(t, bank, write), ts_col_all(t, write)); }
 void ts_act(struct timing_state *t, unsigned bank, uint64_t row, sim_time now);
 void ts_pre(struct timing_state *t, unsigned bank, sim_time now);
 /* Returns when the burst's data has crossed the bus. */

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dram.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 /* One feeding component per channel: a component waits on one full queue. */
 struct feed_ch { struct component comp; struct feeder *f; unsigned ch; };

@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "dram_int.h"
-#include "config.h"
+#include "config/config.h"
 
 #define CYC(name, def, lo, desc) \
     {name, CFG_INT, def, lo, 1e7, NULL, desc " (memory clocks)"}
@@ -180,7 +180,7 @@ static void fill(struct dram_params *p, struct loader *l)
     p->ngroups = (unsigned)u(l, "bank_groups");
     p->row_size = u(l, "row_size");
     p->interleave = u(l, "interleave");
-    p->row_bank_col = !strcmp(cfg_str(cfg, key(l, "mapping")), "row_bank_col");
+    p->row_bank_col = cfg_is(cfg, key(l, "mapping"), "row_bank_col");
     p->xor_bank = cfg_bool(cfg, key(l, "xor_bank"));
     p->in_queue = (uint32_t)u(l, "queue");
     p->rq_size = (uint32_t)u(l, "read_queue");

@@ -7,8 +7,8 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "migrate.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key driver_config_keys[] = {
     {"driver.clock", CFG_FREQ, "3GHz", 1e6, 1e11, NULL,
@@ -24,7 +24,7 @@ const struct cfg_key driver_config_keys[] = {
      "fault-buffer entries fetched per batch (real driver default: 256)"},
     {"driver.batches_per_wake", CFG_INT, "20", 1, 1000000, NULL,
      "batches serviced per interrupt before the thread yields (real driver: 20)"},
-    {"driver.prefetch", CFG_ENUM, "none", 0, -1, "none|seq|tree",
+    {"driver.prefetch", CFG_ENUM, "none", 0, -1, NULL /* prefetch.c policies[] */,
      "prefetcher: none (the HPE paper's machine; the real driver's default is tree), "
      "seq (the faulting 64 KiB big page), tree (the real driver's density tree over the VA block, "
      "uvm_perf_prefetch.c)"},
@@ -89,28 +89,25 @@ static bool bad_key(const struct config *c, struct cfg_error *err, const char *k
 
 bool driver_config_check(const struct config *c, struct cfg_error *err)
 {
-    if (strcmp(cfg_str(c, "driver.evict_unit"), "chunk")) return true;
+    if (!cfg_is(c, "driver.evict_unit", "chunk")) return true;
     char why[200];
-    /* Park et al. modified the real driver's list: cyclic over root chunks. */
-    bool root_cyclic = !strcmp(cfg_str(c, "driver.eviction"), "cyclic") &&
-                       !strcmp(cfg_str(c, "driver.evict.cyclic.base"), "fifo");
-    if (strcmp(cfg_str(c, "driver.eviction"), "fifo") && !root_cyclic) {
+    /* Only a policy of the chunk-level table evicts root chunks. */
+    const struct chunk_evict_ops *ce = chunk_evict_find(cfg_str(c, "driver.eviction"));
+    if (!ce || (ce->over && !cfg_is(c, "driver.evict.cyclic.base", ce->over))) {
         snprintf(why, sizeof why, "chunk evicts root chunks in the real driver's age order, "
                  "which is driver.eviction fifo (or cyclic over it), not '%s'",
                  cfg_str(c, "driver.eviction"));
         return bad_key(c, err, "driver.evict_unit", why);
     }
-    const char *et = cfg_str(c, "driver.eviction_timing");
-    if (!strcmp(et, "serial") || !strcmp(et, "unobtrusive")) {
+    const char *et = "driver.eviction_timing";
+    if (cfg_is(c, et, "serial") || cfg_is(c, et, "unobtrusive")) {
         snprintf(why, sizeof why, "%s orders single-page evictions against migrations, "
-                 "which needs driver.evict_unit page, not chunk", et);
+                 "which needs driver.evict_unit page, not chunk", cfg_str(c, et));
         return bad_key(c, err, "driver.eviction_timing", why);
     }
     return true;
 }
 
-sim_time drv_tick(struct component *c, sim_time now);
-void drv_dump(struct component *c, FILE *out);
 static const struct comp_ops driver_ops = { drv_tick, drv_dump };
 
 struct driver *driver_create(struct engine *e, const struct config *cfg,
@@ -133,16 +130,10 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     SIM_ASSERT(d->prefetch, "driver", 0, "prefetch policy not in the table");
     d->prefetch_threshold = (unsigned)cfg_u64(cfg, "driver.prefetch.threshold");
     d->drop_clean = cfg_bool(cfg, "driver.drop_clean");
-    static const char *const rp[] = { "block", "batch", "batch_flush", "once", "page" };
-    const char *pol = cfg_str(cfg, "driver.replay_policy");
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(pol, rp[i])) d->replay = (enum drv_replay)i;
-    static const char *const et[] = { "block", "serial", "unobtrusive", "ideal" };
-    const char *tm = cfg_str(cfg, "driver.eviction_timing");
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(tm, et[i])) d->evict_timing = (enum drv_evict_timing)i;
-    d->unit = strcmp(cfg_str(cfg, "driver.page_size"), "64KiB") ? 1 : BIG_PAGE_PAGES;
-    d->chunked = !strcmp(cfg_str(cfg, "driver.evict_unit"), "chunk");
+    d->replay = (enum drv_replay)cfg_choice(cfg, "driver.replay_policy");
+    d->evict_timing = (enum drv_evict_timing)cfg_choice(cfg, "driver.eviction_timing");
+    d->unit = cfg_is(cfg, "driver.page_size", "64KiB") ? BIG_PAGE_PAGES : 1;
+    d->chunked = cfg_is(cfg, "driver.evict_unit", "chunk");
     d->max_shift = d->chunked ? 21 : d->unit > 1 ? 16 : PAGE_SHIFT;
     d->fetched = xcalloc(d->batch_size, sizeof *d->fetched);
     d->pages = xcalloc(d->batch_size, sizeof *d->pages);
@@ -155,13 +146,16 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->capacity = capacity_pages(cfg, footprint, d->chunked ? VA_BLOCK_PAGES : d->unit);
     drv_frames_init(d);
     drv_wb_init(d);
-    /* The policy holds driver pages (evict_unit chunk: it is not asked). */
-    /* Cyclic over root chunks is drv_cyclic.c; the page policy is not
-     * asked then (FIFO stands in, holding nothing). */
-    bool root_cyclic = d->chunked && !strcmp(cfg_str(cfg, "driver.eviction"), "cyclic");
-    d->evict = evictor_create(cfg, root_cyclic ? "fifo" : cfg_str(cfg, "driver.eviction"),
+    /* The policy holds driver pages; under evict_unit chunk the
+     * chunk-level table picks roots and the page policy is not asked
+     * (FIFO stands in, holding nothing). */
+    if (d->chunked) {
+        d->chunk_ev = chunk_evict_find(cfg_str(cfg, "driver.eviction"));
+        SIM_ASSERT(d->chunk_ev, "driver", 0, "driver.eviction has no chunk-level form");
+    }
+    d->evict = evictor_create(cfg, d->chunked ? "fifo" : cfg_str(cfg, "driver.eviction"),
                               d->capacity / d->unit, st);
-    if (root_cyclic) d->cyc = drv_cyclic_create(cfg, d->capacity / VA_BLOCK_PAGES, st);
+    if (d->chunk_ev && d->chunk_ev->create) d->chunk_ev->create(d, cfg, st);
     if (d->chunked) drv_chunks_stats(d, st);
     evictor_program(d->evict, cfg);
     /* HPE's batched hit information comes from the HIR (Sec. IV-B): a
@@ -214,8 +208,8 @@ void driver_set_oversub_hook(struct driver *d, driver_oversub_fn fn, void *ctx)
 /* The same capacity before the driver exists (system_build checks it). */
 uint64_t driver_capacity_for(const struct config *cfg, uint64_t footprint)
 {
-    uint64_t unit = strcmp(cfg_str(cfg, "driver.page_size"), "64KiB") ? 1 : BIG_PAGE_PAGES;
-    bool chunked = !strcmp(cfg_str(cfg, "driver.evict_unit"), "chunk");
+    uint64_t unit = cfg_is(cfg, "driver.page_size", "64KiB") ? BIG_PAGE_PAGES : 1;
+    bool chunked = cfg_is(cfg, "driver.evict_unit", "chunk");
     return capacity_pages(cfg, footprint, chunked ? VA_BLOCK_PAGES : unit);
 }
 

@@ -5,8 +5,11 @@
 #define UVMSIM_DRIVER_H
 
 #include <stdio.h>
-#include "engine.h"
-#include "mem_req.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
+#include "config/config.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 
 struct config;
 struct stats;
@@ -134,12 +137,29 @@ int driver_replay(const struct config *cfg, const char *policy, uint64_t frames,
 int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t frames,
                         FILE *in, const char *name, struct replay_result *out,
                         struct stats *st, char *err, size_t errlen);
-void driver_replay_print_stats(FILE *out, const struct stats *st);
+void driver_replay_print_stats(FILE *out, FILE *events, const struct stats *st);
 
 /* ---- read-only views (uvmsim step) ---- */
 /* State, frames, the batch in progress (the watchdog's dump). */
 void driver_describe(const struct driver *d, FILE *out);
 /* The batch in progress: its phase and its pages by VA block. */
 void driver_describe_batch(const struct driver *d, FILE *out);
+
+/* Config keys and checks of this room (sim/config_schema.c lists them). */
+extern const struct cfg_key driver_config_keys[], placement_config_keys[],
+    migration_config_keys[], thrashing_config_keys[], access_counters_config_keys[],
+    oversub_ctl_config_keys[], evict_config_keys[];
+bool driver_config_check(const struct config *c, struct cfg_error *err);
+bool evict_config_check(const struct config *c, struct cfg_error *err);
+bool placement_config_check(const struct config *c, struct cfg_error *err);
+bool migration_config_check(const struct config *c, struct cfg_error *err);
+bool access_counters_config_check(const struct config *c, struct cfg_error *err);
+/* The registries (config.h struct cfg_registry) of driver.eviction,
+ * driver.prefetch, driver.placement and driver.migration: ops table entry
+ * i's name, NULL past the last. */
+const char *evict_policy_name(size_t i);
+const char *prefetch_policy_name(size_t i);
+const char *place_policy_name(size_t i);
+const char *migr_policy_name(size_t i);
 
 #endif

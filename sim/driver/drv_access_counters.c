@@ -60,8 +60,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "tlb/tlb.h"
 #include "workloads/workload.h"
 
@@ -85,7 +85,7 @@ const struct cfg_key access_counters_config_keys[] = {
 bool access_counters_config_check(const struct config *c, struct cfg_error *err)
 {
     if (!cfg_bool(c, "driver.access_counters.migrate")) return true;
-    if (strcmp(cfg_str(c, "driver.placement"), "fault")) {
+    if (!cfg_is(c, "driver.placement", "fault")) {
         const char *keys[] = {"driver.access_counters.migrate", "driver.placement", NULL};
         return cfg_fail_keys(c, err, keys, "access-counter migration moves pages that fault-driven "
                              "unified memory left in host memory; a static placement (and "

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 static int by_vpn(const void *a, const void *b)
 {

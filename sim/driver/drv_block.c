@@ -28,9 +28,9 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "workloads/workload.h"
-#include "stats.h"
+#include "core/stats.h"
 #include "tlb/tlb.h"
-#include "pcie/pcie.h"
+#include "link/link.h"
 
 static uint64_t block_base(const struct driver *d)
 {

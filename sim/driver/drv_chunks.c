@@ -18,7 +18,7 @@
  * resident in the root goes (evict_root_chunk, uvm_va_block_evict_chunks),
  * the blocks lose those chunks, and the root is free whole. */
 #include "drv_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #define NO_CHUNK UINT64_MAX
 
@@ -71,8 +71,7 @@ bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn,
         uint64_t f;
         while (!drv_frame_take(d, size, &f)) {
             uint32_t r;
-            if (!(d->cyc ? drv_cyclic_victim(d->cyc, &d->pmm, &r)
-                         : pmm_root_victim(&d->pmm, &r))) return false;
+            if (!d->chunk_ev->victim(d, &r)) return false;
             drv_evict_root(d, r, now);
         }
         static const unsigned pages[] = { 1, BIG_PAGE_PAGES, VA_BLOCK_PAGES };

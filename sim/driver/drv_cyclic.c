@@ -24,9 +24,9 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "cyclic_detect.h"
-#include "config.h"
-#include "rng.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/rng.h"
+#include "core/stats.h"
 
 struct drv_cyclic {
     struct cyc_detect det;
@@ -43,7 +43,7 @@ struct drv_cyclic *drv_cyclic_create(const struct config *cfg, uint64_t roots, s
 {
     struct drv_cyclic *c = xcalloc(1, sizeof *c);
     c->roots = roots;
-    c->shuffle = !strcmp(cfg_str(cfg, "driver.evict.cyclic.mode"), "shuffle");
+    c->shuffle = cfg_is(cfg, "driver.evict.cyclic.mode", "shuffle");
     c->budget = (uint64_t)floor(cfg_f64(cfg, "driver.evict.cyclic.pin") * (double)roots);
     if (c->budget >= roots) c->budget = roots ? roots - 1 : 0;   /* one root must stay evictable */
     c->hold = (uint64_t)ceil(cfg_f64(cfg, "driver.evict.cyclic.hold") * (double)roots);
@@ -131,3 +131,17 @@ void drv_cyclic_evicted(struct drv_cyclic *c, struct pmm *m, const uint16_t *res
         *c->st_pinned = 0;
     }
 }
+
+/* Its entry in the chunk-level table (chunk_evict.c): Park et al. modified
+ * the real driver's list, so it works over fifo's roots. */
+static void chunk_create(struct driver *d, const struct config *cfg, struct stats *st)
+{
+    d->cyc = drv_cyclic_create(cfg, d->capacity / VA_BLOCK_PAGES, st);
+}
+
+static bool chunk_victim(struct driver *d, uint32_t *r)
+{
+    return drv_cyclic_victim(d->cyc, &d->pmm, r);
+}
+
+const struct chunk_evict_ops chunk_evict_cyclic_ops = { "cyclic", "fifo", chunk_create, chunk_victim };

@@ -16,9 +16,9 @@
  * driver.eviction_timing=ideal (batch-aware Fig. 8) the write-back costs
  * nothing: counted, but not sent. */
 #include "drv_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 #include "tlb/tlb.h"
-#include "pcie/pcie.h"
+#include "link/link.h"
 #include "workloads/workload.h"
 
 static void d2h_landed(void *obj, uint64_t arg, sim_time now)

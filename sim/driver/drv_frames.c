@@ -10,7 +10,7 @@
  * an evicted page's frame goes straight to the page that needed it. */
 #include <stdlib.h>
 #include "drv_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #define NO_CHUNK UINT64_MAX
 

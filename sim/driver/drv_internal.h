@@ -27,19 +27,21 @@
 #include "pmm.h"
 #include "drv_thrashing.h"
 #include "trace/trace.h"
-#include "mem_req.h"
+#include "core/mem_req.h"
 #include "gmmu/gmmu.h"
 
 struct config;
 struct stats;
 
 enum drv_state { D_IDLE, D_HANDLING, D_SERVICE, D_WAIT, D_STEP, D_ACCESS };
-/* When the GPU is told to replay (real driver: uvm_perf_fault_replay_policy). */
+/* When the GPU is told to replay (real driver: uvm_perf_fault_replay_policy);
+ * in the order of driver.replay_policy's choices (cfg_choice). */
 /* RP_PAGE: no replay signal; the GMMU answers a page's parked accesses
  * when it is mapped (batch-aware paper Sec. 2.2). */
 enum drv_replay { RP_BLOCK, RP_BATCH, RP_BATCH_FLUSH, RP_ONCE, RP_PAGE };
 /* driver.eviction_timing (drv_ue.c): how an eviction's write-back is
- * ordered against the migrations that need frames. */
+ * ordered against the migrations that need frames; in the order of its
+ * choices (cfg_choice). */
 enum drv_evict_timing { ET_BLOCK, ET_SERIAL, ET_UNOBTRUSIVE, ET_IDEAL };
 
 /* Frames whose evicted page's write-back is still on the link (drv_ue.c):
@@ -151,6 +153,7 @@ struct driver {
      * fault on a page with one is a premature eviction). */
     struct page_counts unanswered;
     struct drv_cyclic *cyc;         /* chunked + driver.eviction=cyclic (drv_cyclic.c) */
+    const struct chunk_evict_ops *chunk_ev;   /* chunked: picks the root to evict (chunk_evict.c) */
     struct rec_table *root_evict_tab;   /* chunked: every root eviction (time, VA block) */
     /* stats of the batch */
     sim_time batch_start, handling, migr_start;
@@ -170,6 +173,9 @@ struct driver {
 
 /* drv_loop.c: the replay signal (flushing the buffer first if asked). */
 void drv_replay(struct driver *d, bool flush, sim_time now);
+/* drv_loop.c: the driver component's tick and dump (driver.c's comp_ops). */
+sim_time drv_tick(struct component *c, sim_time now);
+void drv_dump(struct component *c, FILE *out);
 /* drv_batch.c */
 void drv_fetch_batch(struct driver *d, sim_time now);
 void drv_end_batch(struct driver *d, sim_time now);
@@ -281,6 +287,24 @@ struct drv_cyclic *drv_cyclic_create(const struct config *cfg, uint64_t roots, s
 void drv_cyclic_free(struct drv_cyclic *c);
 bool drv_cyclic_victim(struct drv_cyclic *c, struct pmm *m, uint32_t *r);
 void drv_cyclic_evicted(struct drv_cyclic *c, struct pmm *m, const uint16_t *resroot, uint64_t block);
+
+/* Chunk-level eviction (driver.evict_unit chunk): the policies that pick
+ * the root chunk to evict, each standing for the driver.eviction of its
+ * name (the page policy is not asked then).  The table is chunk_evict.c's;
+ * a new one is a file and a line there. */
+struct chunk_evict_ops {
+    const char *name;   /* its driver.eviction */
+    const char *over;   /* the driver.evict.cyclic.base it works over, or NULL */
+    /* Its state in d (NULL: none). */
+    void (*create)(struct driver *d, const struct config *cfg, struct stats *st);
+    /* The root to evict; false when none can go. */
+    bool (*victim)(struct driver *d, uint32_t *r);
+};
+extern const struct chunk_evict_ops chunk_evict_cyclic_ops;
+/* The entry for driver.eviction NAME, or NULL: it has no chunk-level form. */
+const struct chunk_evict_ops *chunk_evict_find(const char *name);
+/* Entry i, NULL past the last (tests). */
+const struct chunk_evict_ops *chunk_evict_at(size_t i);
 
 /* drv_map.c: map the n landed pages of a run with the largest PTEs the
  * residency allows (2 MiB, 64 KiB, 4 KiB) and merge the pages around them

@@ -12,7 +12,7 @@
  * same way, so no shootdown; unmapping shoots down the whole range,
  * drv_evict.c).  The TLBs then reach 64 KiB or 2 MiB per entry. */
 #include "drv_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 /* Do pages m[0..n) (virtually contiguous) fill one aligned region of n
  * pages in contiguous, aligned frames with the same protection? */

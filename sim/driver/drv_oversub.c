@@ -21,8 +21,8 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "drv_oversub.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key oversub_ctl_config_keys[] = {
     {"driver.oversub.control", CFG_BOOL, "true", 0, -1, NULL,
@@ -111,7 +111,7 @@ struct drv_oversub *drv_oversub_create(struct driver *d, const struct config *cf
     unsigned cap = (unsigned)cfg_u64(cfg, "driver.oversub.max_extra");
     oversub_ctl_init(&o->ctl, extra, cap,
                      cfg_f64(cfg, "driver.oversub.threshold"), cfg_bool(cfg, "driver.oversub.freeze"),
-                     !strcmp(cfg_str(cfg, "driver.oversub.average"), "period"));
+                     cfg_is(cfg, "driver.oversub.average", "period"));
     static const struct rec_field f[] = {
         {"time_ps", REC_U64, "ps"}, {"extra", REC_U64, "blocks"},
         {"lifetime_us", REC_F64, "us"}, {"evictions", REC_U64, "pages"},

@@ -14,7 +14,7 @@
 #ifndef UVMSIM_DRIVER_OVERSUB_H
 #define UVMSIM_DRIVER_OVERSUB_H
 
-#include "base.h"
+#include "core/base.h"
 
 struct oversub_ctl {
     unsigned extra, max_extra;  /* extra blocks per SM now; the cap */

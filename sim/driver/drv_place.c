@@ -8,8 +8,8 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "placement.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "workloads/workload.h"
 
 double driver_bo_share(const struct config *cfg, double bw_gpu, double bw_host)

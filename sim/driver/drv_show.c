@@ -22,11 +22,12 @@ void driver_describe_batch(const struct driver *d, FILE *out)
                 (unsigned long long)*d->n_batches);
         return;
     }
-    fprintf(out, "  batch %llu: fetched at %llu ps, %zu faults, %zu unique pages in %zu VA blocks; %s",
-            (unsigned long long)*d->n_batches + 1, (unsigned long long)d->batch_start, d->nfaults,
+    char tb[TIME_STR_MAX];
+    fprintf(out, "  batch %llu: fetched at %s, %zu faults, %zu unique pages in %zu VA blocks; %s",
+            (unsigned long long)*d->n_batches + 1, time_str(tb, d->batch_start), d->nfaults,
             d->npages, d->nblocks, phase[d->state]);
-    if (d->state == D_HANDLING) fprintf(out, " until %llu ps", (unsigned long long)d->busy_until);
-    else fprintf(out, " since %llu ps, block %zu, %zu copies in flight", (unsigned long long)d->migr_start,
+    if (d->state == D_HANDLING) fprintf(out, " until %s", time_str(tb, d->busy_until));
+    else fprintf(out, " since %s, block %zu, %zu copies in flight", time_str(tb, d->migr_start),
                  d->cur_block, d->inflight);
     fputc('\n', out);
     for (size_t b = 0; b < d->nblocks; b++) {

@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
-#include "stats.h"
-#include "pcie/pcie.h"
+#include "core/stats.h"
+#include "link/link.h"
 #include "tlb/tlb.h"
 #include "workloads/workload.h"
 

@@ -45,8 +45,8 @@
 #include <string.h>
 #include "drv_thrashing.h"
 #include "drv_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "tlb/tlb.h"
 #include "workloads/workload.h"
 

@@ -10,7 +10,7 @@
 #ifndef UVMSIM_DRIVER_THRASHING_H
 #define UVMSIM_DRIVER_THRASHING_H
 
-#include "engine.h"
+#include "core/engine.h"
 #include "prefetch.h"
 
 struct config;

@@ -35,7 +35,7 @@
  * (drv_block.c) checks every frame it copies into. */
 #include <stdlib.h>
 #include "drv_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #define NO_REC UINT32_MAX
 

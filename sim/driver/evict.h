@@ -12,7 +12,7 @@
 #define UVMSIM_DRIVER_EVICT_H
 
 #include <stdio.h>
-#include "base.h"
+#include "core/base.h"
 
 struct config;
 struct stats;
@@ -79,7 +79,7 @@ extern const struct evict_ops evict_cyclic_ops;
 
 const struct evict_ops *evict_find(const char *name);
 
-/* NULL-terminated, in the order of the driver.eviction choices. */
+/* NULL-terminated; driver.eviction's choices are these names, in order. */
 extern const struct evict_ops *const evict_policies[];
 
 /* The evictor: one policy plus what every policy shares — victim count,

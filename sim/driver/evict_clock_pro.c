@@ -32,8 +32,8 @@
 #include <stdlib.h>
 #include "evict.h"
 #include "page_map.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 #define NIL UINT32_MAX
 

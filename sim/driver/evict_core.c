@@ -7,8 +7,8 @@
 #include <string.h>
 #include "evict.h"
 #include "vpn_fifo.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 struct evictor {
     const struct evict_ops *ops;

@@ -25,9 +25,9 @@
 #include "evict.h"
 #include "cyclic_detect.h"
 #include "page_map.h"
-#include "config.h"
-#include "rng.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/rng.h"
+#include "core/stats.h"
 
 struct cyclic {
     const struct evict_ops *base;
@@ -50,7 +50,7 @@ static void *cyc_create(const struct config *cfg, uint64_t capacity)
     c->base = evict_find(cfg_str(cfg, "driver.evict.cyclic.base"));
     SIM_ASSERT(c->base && c->base != &evict_cyclic_ops, "evict.cyclic", 0, "bad base policy");
     c->bp = c->base->create(cfg, capacity);
-    c->shuffle = !strcmp(cfg_str(cfg, "driver.evict.cyclic.mode"), "shuffle");
+    c->shuffle = cfg_is(cfg, "driver.evict.cyclic.mode", "shuffle");
     c->cap = capacity;
     c->budget = (uint64_t)floor(cfg_f64(cfg, "driver.evict.cyclic.pin") * (double)capacity);
     if (c->budget >= capacity) c->budget = capacity ? capacity - 1 : 0;   /* one frame must stay evictable */

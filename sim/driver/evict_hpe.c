@@ -34,8 +34,8 @@
 #include <string.h>
 #include "evict.h"
 #include "hpe.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 static unsigned log2_exact(uint64_t v)
 {
@@ -61,12 +61,12 @@ static void *hpe_create(const struct config *cfg, uint64_t capacity)
     h->large_fp = cfg_u64(cfg, "driver.evict.hpe.large_footprint");
     h->ratio1_thr = cfg_f64(cfg, "driver.evict.hpe.ratio1");
     h->ratio2_thr = cfg_f64(cfg, "driver.evict.hpe.ratio2");
-    const char *feed = cfg_str(cfg, "driver.evict.hpe.hit_feed");
-    h->feed = !strcmp(feed, "hir") ? FEED_HIR : !strcmp(feed, "ideal") ? FEED_IDEAL : FEED_NONE;
+    const char *feed = "driver.evict.hpe.hit_feed";
+    h->feed = cfg_is(cfg, feed, "hir") ? FEED_HIR : cfg_is(cfg, feed, "ideal") ? FEED_IDEAL : FEED_NONE;
     h->adjust = cfg_bool(cfg, "driver.evict.hpe.adjust");
-    const char *strat = cfg_str(cfg, "driver.evict.hpe.strategy");
-    h->fixed = strcmp(strat, "auto") != 0;
-    h->strategy = !strcmp(strat, "mru-c") ? MRUC : LRU;
+    const char *strat = "driver.evict.hpe.strategy";
+    h->fixed = !cfg_is(cfg, strat, "auto");
+    h->strategy = cfg_is(cfg, strat, "mru-c") ? MRUC : LRU;
     /* every set in the chain holds a resident page: at most `capacity` */
     h->s = xcalloc(capacity ? capacity : 1, sizeof *h->s);
     for (uint64_t i = 0; i < capacity; i++) h->s[i].next = i + 1 < capacity ? (uint32_t)(i + 1) : NIL;

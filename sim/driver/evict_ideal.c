@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include "evict.h"
 #include "evict_ideal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 static const struct ideal_key NEVER = { UINT64_MAX, UINT64_MAX };
 

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <stdlib.h>
 #include "evict_ideal.h"
-#include "mem_req.h"
-#include "config.h"
+#include "core/mem_req.h"
+#include "config/config.h"
 #include "workloads/workload.h"
 
 typedef void (*visit_fn)(struct ideal_future *f, uint64_t vpn, struct ideal_key k);
@@ -114,7 +114,7 @@ void ideal_future_program(struct ideal_future *f, const struct config *cfg)
     /* every page the program touches lies in one of its allocations */
     /* The policy ranks the driver's pages (driver.page_size: 4 KiB or a
      * 64 KiB big page, driver.c's unit). */
-    uint64_t unit = strcmp(cfg_str(cfg, "driver.page_size"), "64KiB") ? 1 : 16;
+    uint64_t unit = cfg_is(cfg, "driver.page_size", "64KiB") ? 16 : 1;
     struct workload *wl = workload_create(cfg);
     size_t max_pages = 0;
     for (size_t i = 0; i < wl->nallocs; i++) max_pages += wl->allocs[i].size / PAGE_SIZE + 1;

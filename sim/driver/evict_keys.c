@@ -5,11 +5,11 @@
  * docs/policies.md says why. */
 #include <stdio.h>
 #include <string.h>
-#include "config.h"
+#include "driver.h"
+#include "config/config.h"
 
 const struct cfg_key evict_config_keys[] = {
-    {"driver.eviction", CFG_ENUM, "fifo", 0, -1,
-     "fifo|lru|random|srrip|brrip|rrip-fp|clock-pro|ideal|hpe|cyclic",
+    {"driver.eviction", CFG_ENUM, "fifo", 0, -1, NULL /* evict_policies[] */,
      "eviction policy: fifo (the real driver's chunk list, age-based LRU), lru (page LRU fed by accesses), "
      "random, srrip/brrip/rrip-fp (RRIP; rrip-fp is HPE Sec. V-B's with the fault-number delay), "
      "clock-pro, ideal (Belady's MIN over the program's page references in a logical order), hpe, cyclic (cyclic-thrashing pinning/shuffling); "
@@ -83,8 +83,8 @@ const struct cfg_key evict_config_keys[] = {
  * keys, where gmmu.hir.enabled was set. */
 bool evict_config_check(const struct config *c, struct cfg_error *err)
 {
-    if (strcmp(cfg_str(c, "driver.eviction"), "hpe") || strcmp(cfg_str(c, "driver.evict.hpe.hit_feed"), "hir") ||
-        strcmp(cfg_str(c, "gmmu.hir.enabled"), "false"))
+    if (!cfg_is(c, "driver.eviction", "hpe") || !cfg_is(c, "driver.evict.hpe.hit_feed", "hir") ||
+        !cfg_is(c, "gmmu.hir.enabled", "false"))
         return true;
     const struct cfg_value *v = cfg_get(c, "gmmu.hir.enabled");
     char where[300] = "";

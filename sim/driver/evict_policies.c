@@ -1,7 +1,8 @@
 /* The eviction policy table: adding a policy is one file and one line here
- * (and its name in driver.eviction's choices, sim/driver/evict_keys.c). */
+ * (driver.eviction's choices are these names, in this order). */
 #include <string.h>
 #include "evict.h"
+#include "driver.h"
 
 const struct evict_ops *const evict_policies[] = {
     &evict_fifo_ops,
@@ -22,4 +23,10 @@ const struct evict_ops *evict_find(const char *name)
     for (size_t i = 0; evict_policies[i]; i++)
         if (!strcmp(evict_policies[i]->name, name)) return evict_policies[i];
     return NULL;
+}
+
+/* driver.eviction's registry (config_registries). */
+const char *evict_policy_name(size_t i)
+{
+    return evict_policies[i] ? evict_policies[i]->name : NULL;
 }

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include "evict.h"
 #include "page_map.h"
-#include "config.h"
-#include "rng.h"
+#include "config/config.h"
+#include "core/rng.h"
 
 struct rnd {
     uint64_t *vpn;

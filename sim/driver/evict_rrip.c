@@ -25,8 +25,8 @@
 #include "evict.h"
 #include "page_map.h"
 #include "slot_bits.h"
-#include "config.h"
-#include "rng.h"
+#include "config/config.h"
+#include "core/rng.h"
 
 #define NIL UINT32_MAX
 #define MAXLV 255
@@ -65,7 +65,7 @@ static void *create(const struct config *cfg, uint64_t capacity, enum variant v)
     rng_init(&r->rng, cfg_u64(cfg, "sim.seed"), "driver.evict.brrip");
     r->insert = r->max - 1;
     if (v == RRIP_FP) {
-        if (!strcmp(cfg_str(cfg, "driver.evict.rrip_fp.insert"), "distant")) r->insert = r->max;
+        if (cfg_is(cfg, "driver.evict.rrip_fp.insert", "distant")) r->insert = r->max;
         r->delay = cfg_u64(cfg, "driver.evict.rrip_fp.delay");
     }
     return r;

@@ -26,8 +26,8 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "migrate.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "dram/dram.h"
 
 enum migr_rate migr_bwb_rate(double share, double target, double band)
@@ -86,8 +86,8 @@ void migr_bwb_init(struct migr *m, const struct config *cfg, struct stats *st,
 {
     struct migr_bwb *b = &m->b;
     b->on = cfg_bool(cfg, "driver.migrate.bwb.enabled");
-    b->half_windows = !strcmp(cfg_str(cfg, "driver.migrate.bwb.half"), "windows");
-    b->all_traffic = !strcmp(cfg_str(cfg, "driver.migrate.bwb.traffic"), "all");
+    b->half_windows = cfg_is(cfg, "driver.migrate.bwb.half", "windows");
+    b->all_traffic = cfg_is(cfg, "driver.migrate.bwb.traffic", "all");
     double t = cfg_f64(cfg, "driver.migrate.bwb.target");
     double pg = dram_peak_bandwidth(gpu), ph = dram_peak_bandwidth(host);
     b->target = t >= 0 ? t / 100.0 : pg / (pg + ph);

@@ -25,10 +25,10 @@
 #include <string.h>
 #include "drv_internal.h"
 #include "migrate.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "tlb/tlb.h"
-#include "pcie/pcie.h"
+#include "link/link.h"
 #include "dram/dram.h"
 
 #define NO_MOVE UINT32_MAX
@@ -49,7 +49,7 @@ struct migr *migr_create(struct driver *d, const struct config *cfg, struct stat
     m->expand = (unsigned)cfg_u64(cfg, "driver.migrate.expand");
     m->concurrency = (unsigned)cfg_u64(cfg, "driver.migrate.concurrency");
     m->limit = m->concurrency;
-    m->touch_walk = !strcmp(cfg_str(cfg, "driver.migrate.touch"), "walk");
+    m->touch_walk = cfg_is(cfg, "driver.migrate.touch", "walk");
     m->poll = cfg_u64(cfg, "driver.migrate.poll");
     m->ring_cap = (uint32_t)cfg_u64(cfg, "driver.migrate.ring");
     m->poll_at = TIME_NEVER;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include "drv_internal.h"
 #include "migrate.h"
-#include "pcie/pcie.h"
+#include "link/link.h"
 
 static void run_landed(void *obj, uint64_t r, sim_time now)
 {

@@ -1,12 +1,12 @@
 /* The dynamic-migration policy table and keys (thesis Ch. V): adding a
- * policy is one file and one line here (and its name in
- * driver.migration's choices). */
+ * policy is one file and one line here (driver.migration's choices are
+ * "none" and these names). */
 #include <string.h>
 #include "migrate.h"
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key migration_config_keys[] = {
-    {"driver.migration", CFG_ENUM, "none", 0, -1, "none|threshold|memcpy",
+    {"driver.migration", CFG_ENUM, "none", 0, -1, NULL /* "none", then policies[] */,
      "dynamic migration of host-homed pages to GPU memory while the kernels run (thesis Ch. V; "
      "needs a static driver.placement, host for the thesis' start): none (CC-only: pages stay "
      "where placed), threshold (a page becomes a candidate at its driver.migrate.threshold-th "
@@ -64,6 +64,12 @@ const struct migr_ops *migr_find(const char *name)
     return NULL;
 }
 
+/* driver.migration's registry (config_registries), after "none". */
+const char *migr_policy_name(size_t i)
+{
+    return policies[i] ? policies[i]->name : NULL;
+}
+
 /* Named at `key`, with where `other` came from. */
 static bool bad(const struct config *c, struct cfg_error *err, const char *key, const char *other,
                 const char *why)
@@ -74,8 +80,7 @@ static bool bad(const struct config *c, struct cfg_error *err, const char *key, 
 
 bool migration_config_check(const struct config *c, struct cfg_error *err)
 {
-    const char *pol = cfg_str(c, "driver.migration");
-    bool threshold = !strcmp(pol, "threshold");
+    bool threshold = cfg_is(c, "driver.migration", "threshold");
     if (!threshold && cfg_u64(c, "driver.migrate.expand"))
         return bad(c, err, "driver.migrate.expand", "driver.migration", "range expansion adds pages to threshold's "
                    "triggers: needs driver.migration threshold");
@@ -86,9 +91,9 @@ bool migration_config_check(const struct config *c, struct cfg_error *err)
     if (t < 0 && t != -1)
         return bad(c, err, "driver.migrate.bwb.target", NULL, "expected a percentage in [0, 100], or -1 "
                    "for the share of the memories' peak bandwidths");
-    if (!strcmp(pol, "none")) return true;
+    if (cfg_is(c, "driver.migration", "none")) return true;
     /* Pages start homed in host memory, reached remotely (Sec. 5.2). */
-    if (!strcmp(cfg_str(c, "driver.placement"), "fault"))
+    if (cfg_is(c, "driver.placement", "fault"))
         return bad(c, err, "driver.migration", "driver.placement", "migration moves host-homed pages reached "
                    "remotely: needs a static driver.placement (host: every page starts in host "
                    "memory, thesis Ch. V), not fault");

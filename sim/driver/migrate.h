@@ -23,7 +23,7 @@
 #define UVMSIM_DRIVER_MIGRATE_H
 
 #include "driver.h"
-#include "mem_req.h"
+#include "core/mem_req.h"
 
 struct config;
 struct stats;

@@ -11,7 +11,7 @@
 #ifndef UVMSIM_DRIVER_PAGE_COUNTS_H
 #define UVMSIM_DRIVER_PAGE_COUNTS_H
 
-#include "base.h"
+#include "core/base.h"
 #include "page_map.h"
 
 #define PC_LEVELS 3           /* directory levels over the 27-bit block number */

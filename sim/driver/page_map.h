@@ -7,7 +7,7 @@
 #ifndef UVMSIM_DRIVER_PAGE_MAP_H
 #define UVMSIM_DRIVER_PAGE_MAP_H
 
-#include "base.h"
+#include "core/base.h"
 
 #define PAGE_MAP_NONE UINT32_MAX
 

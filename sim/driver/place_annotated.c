@@ -22,7 +22,7 @@
  * the alternate domain" (host memory is never full here). */
 #include <stdlib.h>
 #include "placement.h"
-#include "rng.h"
+#include "core/rng.h"
 
 struct rank { double density; size_t i; };
 

@@ -8,7 +8,7 @@
  * When GPU memory is full the rest goes to the host (Sec. 4.2.2.3: at 10 %
  * capacity BW-AWARE ends at 90C-10B).  No history, no access counts. */
 #include "placement.h"
-#include "rng.h"
+#include "core/rng.h"
 
 void place_bw_draw(struct rng *r, double bo_share, uint64_t first, uint64_t n,
                    uint64_t *room, uint8_t *where)

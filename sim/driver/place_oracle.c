@@ -13,7 +13,7 @@
  * docs/decisions.md). */
 #include <stdlib.h>
 #include "placement.h"
-#include "rng.h"
+#include "core/rng.h"
 
 struct pc { uint64_t count, tie, page; };
 

@@ -1,11 +1,12 @@
 /* The placement policy table and keys: adding a policy is one file and
- * one line here (and its name in driver.placement's choices). */
+ * one line here (driver.placement's choices are "fault" and these names). */
 #include <string.h>
+#include "driver.h"
 #include "placement.h"
-#include "config.h"
+#include "config/config.h"
 
 const struct cfg_key placement_config_keys[] = {
-    {"driver.placement", CFG_ENUM, "fault", 0, -1, "fault|local|interleave|bw-aware|annotated|oracle|host",
+    {"driver.placement", CFG_ENUM, "fault", 0, -1, NULL /* "fault", then policies[] */,
      "where pages live: fault (unified memory: first touch faults and migrates), or placed over "
      "GPU and host memory before the first kernel at no cost, no faults, no copies (thesis Ch. IV): "
      "local (0C-100B, GPU until full), interleave (50C-50B page round robin), bw-aware (xC-yB random "
@@ -40,6 +41,12 @@ const struct place_ops *place_find(const char *name)
     return NULL;
 }
 
+/* driver.placement's registry (config_registries), after "fault". */
+const char *place_policy_name(size_t i)
+{
+    return policies[i] ? policies[i]->name : NULL;
+}
+
 static bool bad(const struct config *c, struct cfg_error *err, const char *key, const char *why)
 {
     const char *keys[] = {key, NULL};
@@ -52,16 +59,15 @@ bool placement_config_check(const struct config *c, struct cfg_error *err)
     if (x < 0 && x != -1)
         return bad(c, err, "driver.place.co_percent",
                    "expected a percentage in [0, 100], or -1 for the bandwidth-derived split");
-    const char *pol = cfg_str(c, "driver.placement");
-    if (!strcmp(pol, "fault")) return true;
+    if (cfg_is(c, "driver.placement", "fault")) return true;
     /* The thesis places 4 KB pages throughout (Table 3.1). */
-    if (strcmp(cfg_str(c, "driver.page_size"), "4KiB"))
+    if (!cfg_is(c, "driver.page_size", "4KiB"))
         return bad(c, err, "driver.placement", "static placement places 4 KiB pages: needs "
                    "driver.page_size 4KiB");
-    if (!strcmp(cfg_str(c, "driver.evict_unit"), "chunk"))
+    if (cfg_is(c, "driver.evict_unit", "chunk"))
         return bad(c, err, "driver.placement", "static placement needs driver.evict_unit page, "
                    "not chunk");
-    if (!strcmp(pol, "oracle") && !cfg_str(c, "driver.place.profile")[0])
+    if (cfg_is(c, "driver.placement", "oracle") && !cfg_str(c, "driver.place.profile")[0])
         return bad(c, err, "driver.placement", "oracle needs a profile of the same workload "
                    "(driver.place.profile, written by `uvmsim profile`)");
     return true;

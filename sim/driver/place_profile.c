@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "placement.h"
-#include "mem_req.h"
+#include "core/mem_req.h"
 
 struct reader {
     const char *path, *key;

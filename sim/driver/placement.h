@@ -12,7 +12,7 @@
 #ifndef UVMSIM_PLACEMENT_H
 #define UVMSIM_PLACEMENT_H
 
-#include "base.h"
+#include "core/base.h"
 #include "workloads/workload.h"
 
 enum { PLACE_GPU = 0, PLACE_HOST = 1 };

@@ -14,7 +14,7 @@
 #ifndef UVMSIM_DRIVER_PMM_H
 #define UVMSIM_DRIVER_PMM_H
 
-#include "base.h"
+#include "core/base.h"
 
 enum pmm_size { PMM_4K, PMM_64K, PMM_2M };
 

@@ -5,6 +5,7 @@
  *  tree (prefetch_tree.c): the real driver's density tree. */
 #include <string.h>
 #include "prefetch.h"
+#include "driver.h"
 
 unsigned bb_count(const struct block_bits *b)
 {
@@ -66,7 +67,7 @@ const struct prefetch_ops prefetch_none_ops = { "none", none_compute };
 const struct prefetch_ops prefetch_seq_ops = { "seq", seq_compute };
 
 static const struct prefetch_ops *const policies[] = {
-    &prefetch_none_ops, &prefetch_tree_ops, &prefetch_seq_ops,
+    &prefetch_none_ops, &prefetch_seq_ops, &prefetch_tree_ops,
 };
 
 const struct prefetch_ops *prefetch_find(const char *name)
@@ -74,4 +75,11 @@ const struct prefetch_ops *prefetch_find(const char *name)
     for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
         if (!strcmp(policies[i]->name, name)) return policies[i];
     return NULL;
+}
+
+/* driver.prefetch's registry (config_registries): its choices are these
+ * names, in this order. */
+const char *prefetch_policy_name(size_t i)
+{
+    return i < sizeof policies / sizeof policies[0] ? policies[i]->name : NULL;
 }

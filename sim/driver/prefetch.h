@@ -6,7 +6,7 @@
 #ifndef UVMSIM_DRIVER_PREFETCH_H
 #define UVMSIM_DRIVER_PREFETCH_H
 
-#include "base.h"
+#include "core/base.h"
 
 #define VA_BLOCK_PAGES 512          /* 2 MiB / 4 KiB */
 #define BIG_PAGE_PAGES 16           /* 64 KiB / 4 KiB */

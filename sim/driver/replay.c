@@ -15,8 +15,8 @@
 #include "hir_feed.h"
 #include "replay_tlb.h"
 #include "page_map.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 static int fail(char *err, size_t n, const char *fmt, ...)
 {
@@ -109,9 +109,10 @@ int driver_replay(const struct config *cfg, const char *policy, uint64_t frames,
 }
 
 /* The policy's statistics after a replay: one "NAME VALUE" line per scalar
- * statistic under "evict.", then each "evict_*" record table row as
- * "NAME: FIELD=VALUE ..." (class and strategy switches, pinning). */
-void driver_replay_print_stats(FILE *out, const struct stats *st)
+ * statistic under "evict." on OUT, then, when EVENTS is not NULL, each
+ * "evict_*" record table row as "NAME: FIELD=VALUE ..." (class and
+ * strategy switches, pinning) on EVENTS. */
+void driver_replay_print_stats(FILE *out, FILE *events, const struct stats *st)
 {
     for (size_t i = 0; i < stats_count(st); i++) {
         const struct stat_entry *e = stats_at(st, i);
@@ -123,30 +124,30 @@ void driver_replay_print_stats(FILE *out, const struct stats *st)
         else if (e->kind == STAT_REAL)
             fprintf(out, "%-28s %.6g\n", e->name, *e->p.real);
     }
-    for (size_t t = 0; t < stats_table_count(st); t++) {
+    for (size_t t = 0; events && t < stats_table_count(st); t++) {
         const struct rec_table *r = stats_table_at(st, t);
         if (strncmp(r->name, "evict_", 6)) continue;
         for (size_t row = 0; row < r->nrows; row++) {
             const unsigned char *cell = r->rows + row * r->row_bytes;
-            fprintf(out, "%s:", r->name);
+            fprintf(events, "%s:", r->name);
             for (size_t f = 0; f < r->nfields; f++) {
                 const struct rec_field *fd = &r->fields[f];
                 if (fd->type == REC_U64) {
                     uint64_t v;
                     memcpy(&v, cell, 8);
-                    fprintf(out, " %s=%llu", fd->name, (unsigned long long)v);
+                    fprintf(events, " %s=%llu", fd->name, (unsigned long long)v);
                     cell += 8;
                 } else if (fd->type == REC_F64) {
                     double v;
                     memcpy(&v, cell, 8);
-                    fprintf(out, " %s=%.4g", fd->name, v);
+                    fprintf(events, " %s=%.4g", fd->name, v);
                     cell += 8;
                 } else {
-                    fprintf(out, " %s=%.32s", fd->name, (const char *)cell);
+                    fprintf(events, " %s=%.32s", fd->name, (const char *)cell);
                     cell += 32;
                 }
             }
-            fputc('\n', out);
+            fputc('\n', events);
         }
     }
 }

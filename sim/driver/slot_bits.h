@@ -6,7 +6,7 @@
 #define UVMSIM_DRIVER_SLOT_BITS_H
 
 #include <stdlib.h>
-#include "base.h"
+#include "core/base.h"
 
 struct slot_bits { uint64_t *w, *sum; size_t nw, ns; };
 

@@ -2,7 +2,7 @@
 #ifndef UVMSIM_GMMU_ACCESS_COUNTERS_H
 #define UVMSIM_GMMU_ACCESS_COUNTERS_H
 
-#include "base.h"
+#include "core/base.h"
 
 struct ac_slot { uint64_t region; uint32_t count; bool used; };
 

@@ -10,7 +10,7 @@
 #ifndef UVMSIM_GMMU_FAULT_PAGES_H
 #define UVMSIM_GMMU_FAULT_PAGES_H
 
-#include "base.h"
+#include "core/base.h"
 
 struct fault_rec;
 

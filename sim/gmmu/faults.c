@@ -21,7 +21,7 @@
  * the driver (HPE Sec. IV-B, V-A). */
 #include <stdlib.h>
 #include "gmmu_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 #include "trace/trace.h"
 
 #define REC_CHUNK 256
@@ -53,11 +53,6 @@ bool gmmu_allows(const struct pte *p, enum req_kind access)
 {
     return (p->flags & (PTE_PRESENT | PTE_REMOTE)) &&
            !(access != REQ_LOAD && (p->flags & PTE_READONLY));
-}
-
-static int intrusiveness(enum req_kind k)
-{
-    return k == REQ_ATOMIC ? 2 : k == REQ_STORE ? 1 : 0;
 }
 
 static void live_append(struct gmmu *g, struct fault_rec *f)
@@ -189,7 +184,7 @@ static void park(struct gmmu *g, unsigned sm, struct mem_req *reqs, bool tlb, si
         n = r->next;
         r->next = NULL;
         fresh = fresh || !(r->xflags & XLATE_REPLAYED);
-        if (intrusiveness(r->access) > intrusiveness(f->access) && !f->logged)
+        if (req_intrusiveness(r->access) > req_intrusiveness(f->access) && !f->logged)
             f->access = r->access;
         if (f->tail) f->tail->next = r;
         else f->head = r;

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gmmu_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key gmmu_config_keys[] = {
     {"gmmu.walker.mode", CFG_ENUM, "fixed", 0, -1, "fixed|memory",
@@ -114,7 +114,7 @@ struct gmmu *gmmu_create(struct engine *e, const struct config *cfg,
     struct gmmu *g = xcalloc(1, sizeof *g);
     g->dom = dom;
     comp_init(&g->comp, e, &gmmu_walker_ops, "gmmu", dom);
-    g->fixed = !strcmp(cfg_str(cfg, "gmmu.walker.mode"), "fixed");
+    g->fixed = cfg_is(cfg, "gmmu.walker.mode", "fixed");
     g->fixed_lat = cfg_u64(cfg, "gmmu.walk_latency") * dom->period;
     g->nwalkers = (uint32_t)cfg_u64(cfg, "gmmu.walker.threads");
     g->slot = xcalloc(g->nwalkers, sizeof *g->slot);
@@ -132,8 +132,8 @@ struct gmmu *gmmu_create(struct engine *e, const struct config *cfg,
     fp_init(&g->fpages);
     fb_init(&g->fb, (uint32_t)cfg_u64(cfg, "gmmu.fault_buffer.entries"));
     g->irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
-    g->hir_on = !strcmp(cfg_str(cfg, "gmmu.hir.enabled"), "true");
-    g->hir_auto = !strcmp(cfg_str(cfg, "gmmu.hir.enabled"), "auto");
+    g->hir_on = cfg_is(cfg, "gmmu.hir.enabled", "true");
+    g->hir_auto = cfg_is(cfg, "gmmu.hir.enabled", "auto");
     uint32_t set_pages = (uint32_t)cfg_u64(cfg, "gmmu.hir.set_pages");
     if (!pow2(set_pages)) user_error("gmmu.hir.set_pages (%u) is not a power of two", set_pages);
     uint32_t hir_entries = (uint32_t)cfg_u64(cfg, "gmmu.hir.entries");

@@ -2,7 +2,7 @@
  * cache, fault buffer, access counters.
  * Walk requests (REQ_XLATE) arrive in gmmu_walk_in() and are answered into
  * req->reply with req->paddr, req->size (the page's bytes) and req->xflags
- * (XLATE_* of sim/mem_req.h) set.  A walk that finds the page absent (or a
+ * (XLATE_* of sim/core/mem_req.h) set.  A walk that finds the page absent (or a
  * write to a read-only page) faults (replayable far fault): a TLB's walk
  * (XLATE_WANT_NACK) is answered with XLATE_FAULT, and the L1 TLB hands its
  * waiting accesses to gmmu_utlb_fault, which logs one fault-buffer entry
@@ -12,8 +12,11 @@
 #define UVMSIM_GMMU_H
 
 #include <stdio.h>
-#include "engine.h"
-#include "mem_req.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
+#include "config/config.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 
 struct config;
 struct stats;
@@ -160,5 +163,8 @@ void gmmu_describe(const struct gmmu *g, FILE *out);
 void gmmu_describe_faults(const struct gmmu *g, FILE *out);
 /* One page's PTE: mapping, frame, size, flags, parked walks. */
 void gmmu_describe_page(const struct gmmu *g, uint64_t vpn, FILE *out);
+
+/* Config keys and checks of this room (sim/config_schema.c lists them). */
+extern const struct cfg_key gmmu_config_keys[];
 
 #endif

@@ -19,9 +19,10 @@ void gmmu_describe_faults(const struct gmmu *g, FILE *out)
             (unsigned long long)g->parked, (size_t)g->nrecs);
     for (uint32_t i = 0; i < g->fb.n; i++) {
         const struct fault_entry *f = &g->fb.e[(g->fb.head + i) % g->fb.cap];
-        fprintf(out, "    entry %u: page %#llx, %s%s, SM %u, logged at %llu ps\n", i,
+        char tb[TIME_STR_MAX];
+        fprintf(out, "    entry %u: page %#llx, %s%s, SM %u, logged at %s\n", i,
                 (unsigned long long)f->vpn, req_kind_name(f->access),
-                f->protection ? " (protection)" : "", f->sm, (unsigned long long)f->t);
+                f->protection ? " (protection)" : "", f->sm, time_str(tb, f->t));
     }
 }
 
@@ -42,6 +43,7 @@ void gmmu_describe_page(const struct gmmu *g, uint64_t vpn, FILE *out)
     for (const struct fault_rec *f = fp ? fp->recs : NULL; f; f = f->next)
         fprintf(out, "; SM %u's uTLB holds %u %s access(es) parked on its fault (%s)", f->sm, f->n,
                 f->write ? "write" : "read", f->logged ? "in the fault buffer" : "waiting for buffer room");
-    if (fp && fp->recs) fprintf(out, "; first fault at %llu ps", (unsigned long long)fp->t_fault);
+    char tb[TIME_STR_MAX];
+    if (fp && fp->recs) fprintf(out, "; first fault at %s", time_str(tb, fp->t_fault));
     fputc('\n', out);
 }

@@ -6,8 +6,8 @@
  * which the driver takes them.  Records that find the buffer full are
  * counted and dropped. */
 #include "gmmu_internal.h"
-#include "stats.h"
-#include "pcie/pcie.h"
+#include "core/stats.h"
+#include "link/link.h"
 
 static void landed(void *obj, uint64_t arg, sim_time now)
 {

@@ -7,7 +7,7 @@
 #ifndef UVMSIM_GMMU_PAGE_TABLE_H
 #define UVMSIM_GMMU_PAGE_TABLE_H
 
-#include "base.h"
+#include "core/base.h"
 
 struct mem_req;
 

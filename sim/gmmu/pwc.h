@@ -3,7 +3,7 @@
 #ifndef UVMSIM_GMMU_PWC_H
 #define UVMSIM_GMMU_PWC_H
 
-#include "base.h"
+#include "core/base.h"
 
 struct pwc_entry { uint64_t key, stamp; bool valid; };
 

@@ -17,7 +17,7 @@
  * fault again if their page is still absent, so no fault is lost. */
 #include <stdlib.h>
 #include "gmmu_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 void gmmu_defer_replay(struct gmmu *g, bool on) { g->deferred = on; }
 

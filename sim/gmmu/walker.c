@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include "gmmu_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 #include "trace/trace.h"
 
 void gmmu_answer(struct gmmu *g, struct mem_req *r, const struct pte *p, sim_time now)

@@ -5,8 +5,9 @@
 
 #include <stdio.h>
 #include <hdf5.h>
-#include "base.h"
+#include "core/base.h"
 #include "report.h"
+#include "core/base.h"
 
 /* ---- reading (h5read.c) ---- */
 
@@ -124,15 +125,19 @@ size_t bins_values(const double *v, size_t n, bool integral, size_t target,
 size_t bins_hist(const struct rpt_stat *s, size_t target, double **edges,
                  double **counts, bool *logx, bool *overflow);
 
-/* ---- page pieces (page_run.c, used by page_sweep.c) ---- */
+/* ---- text pieces (html.c, used by the pages and the plots) ---- */
 
+/* S with <, >, & and " escaped (NULL: nothing). */
 void html_escape(FILE *f, const char *s);
-void html_head(FILE *f, const char *title);
-void html_tail(FILE *f);
-/* "WHAT: not recorded in this result." */
+/* "WHAT: not recorded in this result." (page_run.c) */
 void html_missing(FILE *f, const char *what);
 /* A number as the page shows it: integers exactly, others to 4 digits. */
 void html_num(FILE *f, double v);
+
+/* ---- page pieces (page_run.c, used by page_sweep.c and report.c) ---- */
+
+void html_head(FILE *f, const char *title);
+void html_tail(FILE *f);
 
 /* The body of one run's report (config, headline, plots). */
 /* IPC over time (x in us; smoothed as on the run page): the number of

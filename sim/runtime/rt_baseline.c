@@ -64,6 +64,6 @@ static void hoisted_end(struct runtime *rt)
         if (rt->obj[d].written) copy_out(rt, d);
 }
 
-const struct rt_ops rt_baseline_ops = { "baseline", before, after, false, NULL };
+const struct rt_ops rt_baseline_ops = { "baseline", before, after, false, NULL, false };
 const struct rt_ops rt_baseline_hoisted_ops = { "baseline_hoisted", hoisted_before, NULL, false,
-                                                hoisted_end };
+                                                hoisted_end, false };

@@ -12,4 +12,4 @@ static uint32_t cand(const struct runtime *rt, uint32_t d, const bool *ex)
 static const struct rt_scheme scheme = { cmp, cand, false, false };
 static void before(struct runtime *rt) { rt_replace(rt, &scheme); }
 
-const struct rt_ops rt_glm_ops = { "glm", before, NULL, false, rt_read_results };
+const struct rt_ops rt_glm_ops = { "glm", before, NULL, false, rt_read_results, true };

@@ -9,4 +9,4 @@ static void before(struct runtime *rt)
         if (rt->ri.uses[rt->region][d]) rt_pin(rt, d);
 }
 
-const struct rt_ops rt_host_ops = { "host", before, NULL, false, rt_read_results };
+const struct rt_ops rt_host_ops = { "host", before, NULL, false, rt_read_results, true };

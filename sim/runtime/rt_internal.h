@@ -9,14 +9,14 @@
 
 struct rec_table;
 
-enum rt_policy { RT_NONE, RT_UM, RT_UM_PF, RT_BASELINE, RT_HOST, RT_LRU,
-                 RT_RLM, RT_GLM, RT_RDM, RT_BASELINE_HOISTED };
+struct rt_ops;
 
-/* Fig. 6's breakdown: the density switch, or one kind of transfer only. */
+/* Fig. 6's breakdown: the density switch, or one kind of transfer only
+ * (in the order of runtime.transfer's choices). */
 enum rt_transfer { RT_HYBRID, RT_IMPLICIT, RT_EXPLICIT };
 
 struct rt_params {
-    enum rt_policy policy;
+    const struct rt_ops *policy;   /* runtime.policy, one of rt_policies' */
     double density_threshold;   /* Sec. 3.1: 0.5 */
     enum rt_transfer transfer;
     bool partial;               /* Sec. 3.4 partial mapping (RDM) */
@@ -52,8 +52,6 @@ struct rt_obj {
 };
 
 #define RT_QCAP 512
-
-struct rt_ops;
 
 struct runtime {
     struct rt_params p;
@@ -97,6 +95,9 @@ struct rt_ops {
     bool keep_program_steps;
     /* Once, after the program's last kernel (its steps run before the end). */
     void (*end)(struct runtime *rt);
+    /* Pins or replaces pages to host memory by advice: the remote path
+     * must be on (system.c remote_possible). */
+    bool host_advice;
 };
 
 extern const struct rt_ops rt_none_ops, rt_um_ops, rt_um_pf_ops, rt_baseline_ops,

@@ -20,4 +20,4 @@ static void before(struct runtime *rt)
     rt_replace(rt, &scheme);
 }
 
-const struct rt_ops rt_lru_ops = { "lru", before, NULL, false, rt_read_results };
+const struct rt_ops rt_lru_ops = { "lru", before, NULL, false, rt_read_results, true };

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt_internal.h"
-#include "config.h"
+#include "config/config.h"
 
 #define WORD 4u     /* touched granularity: a 32-bit element */
 

@@ -61,4 +61,4 @@ static void before(struct runtime *rt)
     rt_replace(rt, &s);
 }
 
-const struct rt_ops rt_rdm_ops = { "rdm", before, NULL, false, rt_read_results };
+const struct rt_ops rt_rdm_ops = { "rdm", before, NULL, false, rt_read_results, true };

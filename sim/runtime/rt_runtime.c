@@ -4,12 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rt_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key runtime_config_keys[] = {
-    {"runtime.policy", CFG_ENUM, "none", 0, 0,
-     "none|um|um_pf|baseline|host|lru|rlm|glm|rdm|baseline_hoisted",
+    {"runtime.policy", CFG_ENUM, "none", 0, 0, NULL /* policies[] */,
      "object placement before each kernel (Li & Chapman SC19 Sec. 2.3, 3, 5.2): none = the "
      "workload's own steps; um = unified memory on demand; um_pf = prefetch every used object; "
      "baseline = whole-object copies around each kernel (per-region map clauses); "
@@ -52,19 +51,25 @@ const struct cfg_key runtime_config_keys[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
+/* The policy table: adding a policy is one file and one line here
+ * (runtime.policy's choices are these names, in this order). */
 static const struct rt_ops *const policies[] = {
-    [RT_NONE] = &rt_none_ops, [RT_UM] = &rt_um_ops, [RT_UM_PF] = &rt_um_pf_ops,
-    [RT_BASELINE] = &rt_baseline_ops, [RT_HOST] = &rt_host_ops, [RT_LRU] = &rt_lru_ops,
-    [RT_RLM] = &rt_rlm_ops, [RT_GLM] = &rt_glm_ops, [RT_RDM] = &rt_rdm_ops,
-    [RT_BASELINE_HOISTED] = &rt_baseline_hoisted_ops,
+    &rt_none_ops, &rt_um_ops, &rt_um_pf_ops, &rt_baseline_ops, &rt_host_ops, &rt_lru_ops,
+    &rt_rlm_ops, &rt_glm_ops, &rt_rdm_ops, &rt_baseline_hoisted_ops,
 };
+
+/* runtime.policy's registry (config_registries). */
+const char *rt_policy_name(size_t i)
+{
+    return i < sizeof policies / sizeof policies[0] ? policies[i]->name : NULL;
+}
 
 struct runtime *rt_new(const struct rt_params *p, const struct rt_info *ri,
                        struct workload *wl, uint64_t capacity, struct stats *st)
 {
     struct runtime *rt = xcalloc(1, sizeof *rt);
     rt->p = *p;
-    rt->ops = policies[p->policy];
+    rt->ops = p->policy;
     if (ri) { rt->ri = *ri; rt->have_info = true; }
     rt->wl = wl;
     rt->capacity = capacity;
@@ -175,43 +180,31 @@ static size_t uses_of(void *ctx, const struct wl_kernel *k, struct wl_use *out, 
     return wl->kernel_uses(wl->impl, k, out, max);
 }
 
-static unsigned choice(const struct config *cfg, const char *key, const char *const *names, unsigned n)
-{
-    const char *v = cfg_str(cfg, key);
-    for (unsigned i = 0; i < n; i++)
-        if (!strcmp(v, names[i])) return i;
-    sim_panic("runtime", 0, "%s: '%s' passed the schema", key, v);
-}
-
 struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
                                uint64_t capacity, struct stats *st)
 {
-    static const char *const pol[] = { "none", "um", "um_pf", "baseline", "host", "lru",
-                                       "rlm", "glm", "rdm", "baseline_hoisted" };
-    static const char *const tr[] = { "hybrid", "implicit", "explicit" };
     struct rt_params p = {
-        (enum rt_policy)choice(cfg, "runtime.policy", pol, sizeof pol / sizeof pol[0]),
+        policies[cfg_choice(cfg, "runtime.policy")],
         cfg_f64(cfg, "runtime.density_threshold"),
-        (enum rt_transfer)choice(cfg, "runtime.transfer", tr, 3),
+        (enum rt_transfer)cfg_choice(cfg, "runtime.transfer"),
         cfg_bool(cfg, "runtime.partial"),
         cfg_u64(cfg, "runtime.decision_cost"),
         cfg_bool(cfg, "runtime.read_results"),
     };
-    if (p.policy == RT_NONE) return NULL;
+    if (p.policy == &rt_none_ops) return NULL;
     /* Static placement maps every page before the first kernel and the
      * driver skips prefetches then (drv_step.c): nothing would move. */
-    if (strcmp(cfg_str(cfg, "driver.placement"), "fault"))
+    if (!cfg_is(cfg, "driver.placement", "fault"))
         user_error("key 'runtime.policy': %s decides placement per kernel; driver.placement %s "
                    "places every page before the program (use driver.placement fault)",
-                   pol[p.policy], cfg_str(cfg, "driver.placement"));
+                   p.policy->name, cfg_str(cfg, "driver.placement"));
     struct rt_info *ri = NULL;
-    const char *an = cfg_str(cfg, "runtime.analysis");
-    bool profiled = strcmp(an, "static") != 0;
+    bool profiled = !cfg_is(cfg, "runtime.analysis", "static");
     if (wl->program && (wl->kernel_uses || profiled)) {
         ri = xcalloc(1, sizeof *ri);
-        struct rt_opts o = { !strcmp(cfg_str(cfg, "runtime.cfg.trip"), "exact"),
-                             !strcmp(cfg_str(cfg, "runtime.cfg.exit"), "inf") };
-        struct rt_profile *prof = profiled ? rt_profile_run(cfg, wl, !strcmp(an, "touched")) : NULL;
+        struct rt_opts o = { cfg_is(cfg, "runtime.cfg.trip", "exact"),
+                             cfg_is(cfg, "runtime.cfg.exit", "inf") };
+        struct rt_profile *prof = profiled ? rt_profile_run(cfg, wl, cfg_is(cfg, "runtime.analysis", "touched")) : NULL;
         char err[256];
         bool ok = rt_analyze(ri, wl->program, (uint32_t)wl->nallocs,
                              prof ? rt_profile_uses : uses_of, prof ? (void *)prof : (void *)wl,
@@ -219,17 +212,15 @@ struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
         rt_profile_free(prof);
         if (!ok) {
             free(ri);
-            user_error("key 'runtime.policy': %s: the workload's program: %s", pol[p.policy], err);
+            user_error("key 'runtime.policy': %s: the workload's program: %s", p.policy->name, err);
         }
-    } else if (p.policy != RT_UM) {
+    } else if (p.policy != &rt_um_ops) {
         user_error("key 'runtime.policy': %s needs the kernels' data objects, and workload '%s' "
-                   "%s (policies none and um run it)", pol[p.policy], wl->ops->name,
+                   "%s (policies none and um run it)", p.policy->name, wl->ops->name,
                    wl->program ? "does not declare them (runtime.analysis profile counts them)"
                                : "does not describe its program");
     }
-    /* Pinning and replacement map pages to host memory by advice: the
-     * remote path must be on (system.c remote_possible). */
-    if (p.policy == RT_HOST || (p.policy >= RT_LRU && p.policy <= RT_RDM)) wl->host_advice = true;
+    if (p.policy->host_advice) wl->host_advice = true;
     struct runtime *rt = rt_new(&p, ri, wl, capacity, st);
     free(ri);
     return rt;

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 #include "rt_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 void rt_push(struct runtime *rt, enum wl_step_kind kind, uint32_t d, uint64_t off,
              uint64_t bytes, enum wl_dir dir, enum wl_advice adv, bool unset)

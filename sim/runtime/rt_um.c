@@ -25,6 +25,6 @@ static void um_pf_before(struct runtime *rt)
     }
 }
 
-const struct rt_ops rt_none_ops = { "none", NULL, NULL, true, NULL };
-const struct rt_ops rt_um_ops = { "um", um_before, NULL, false, rt_read_results };
-const struct rt_ops rt_um_pf_ops = { "um_pf", um_pf_before, NULL, false, rt_read_results };
+const struct rt_ops rt_none_ops = { "none", NULL, NULL, true, NULL, false };
+const struct rt_ops rt_um_ops = { "um", um_before, NULL, false, rt_read_results, false };
+const struct rt_ops rt_um_pf_ops = { "um_pf", um_pf_before, NULL, false, rt_read_results, false };

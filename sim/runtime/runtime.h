@@ -8,7 +8,9 @@
 #ifndef UVMSIM_RUNTIME_H
 #define UVMSIM_RUNTIME_H
 
-#include "base.h"
+#include "core/base.h"
+#include "config/config.h"
+#include "core/base.h"
 
 struct config;
 struct stats;
@@ -32,5 +34,11 @@ void runtime_free(struct runtime *rt);
  * kernel (runtime.decision_cost per decision), 0 for host steps. */
 bool runtime_next_step(struct runtime *rt, struct wl_step *out, sim_time now,
                        sim_time *delay);
+
+/* Config keys and checks of this room (sim/config_schema.c lists them). */
+extern const struct cfg_key runtime_config_keys[];
+/* runtime.policy's registry: the policy table's entry i's name, NULL past
+ * the last. */
+const char *rt_policy_name(size_t i);
 
 #endif

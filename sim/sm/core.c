@@ -11,7 +11,7 @@
  * replay of the faulted accesses). */
 #include <stdlib.h>
 #include "sm_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 #include "trace/trace.h"
 
 /* The warp's state as the trace shows it (sim/trace). */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sm_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key gpu_config_keys[] = {
     {"gpu.sms", CFG_INT, "15", 1, 1024, NULL, "streaming multiprocessors (HPE Table I: 15)"},
@@ -26,7 +26,7 @@ const struct cfg_key gpu_config_keys[] = {
      "shared memory is allocated per block in multiples of this (Fermi: 128 B)"},
     {"gpu.sm.schedulers", CFG_INT, "2", 1, 64, NULL, "warp schedulers per SM (Fermi: 2)"},
     {"gpu.sm.issue_width", CFG_INT, "1", 1, 8, NULL, "instructions each scheduler issues per cycle"},
-    {"gpu.sm.scheduler", CFG_ENUM, "lrr", 0, -1, "lrr|gto",
+    {"gpu.sm.scheduler", CFG_ENUM, "lrr", 0, -1, NULL /* sched.c policies[] */,
      "warp scheduling policy: loose round robin, greedy-then-oldest"},
     {"gpu.sm.max_outstanding_mem", CFG_INT, "1", 1, 64, NULL,
      "memory instructions a warp may have in flight (1: it waits for each load)"},
@@ -140,7 +140,7 @@ struct gpu *gpu_create(struct engine *e, const struct config *cfg,
         user_error("gpu.sm.schedulers (%u) exceeds gpu.sm.max_warps (%u)", g->nsched, g->max_warps);
     g->issue_width = (uint32_t)cfg_u64(cfg, "gpu.sm.issue_width");
     g->bwords = ((g->max_warps + g->nsched - 1) / g->nsched + 63) / 64;
-    g->sched = strcmp(cfg_str(cfg, "gpu.sm.scheduler"), "gto") ? &sched_lrr : &sched_gto;
+    g->sched = sched_policy(cfg_choice(cfg, "gpu.sm.scheduler"));
     g->max_outstanding = (uint32_t)cfg_u64(cfg, "gpu.sm.max_outstanding_mem");
     g->lsu_width = (uint32_t)cfg_u64(cfg, "gpu.sm.lsu_width");
     g->l1_ports = (uint32_t)cfg_u64(cfg, "gpu.l1d.ports");

@@ -16,7 +16,7 @@
  * ceil(bytes / gpu.xbar.port_bw) cycles; the traversal latency is added on
  * the way to the slice and on the way back. */
 #include "sm_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #define FILL_WARP UINT32_MAX
 

@@ -1,7 +1,7 @@
 /* Kernel launch, occupancy and thread-block dispatch. */
 #include <string.h>
 #include "sm_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 #include "trace/trace.h"
 
 const char *occ_limit_name(enum occ_limit l)

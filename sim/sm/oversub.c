@@ -38,8 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sm_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key oversub_config_keys[] = {
     {"gpu.sm.oversub.enabled", CFG_BOOL, "false", 0, -1, NULL,
@@ -63,6 +63,7 @@ const struct cfg_key oversub_config_keys[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
+/* In the order of gpu.sm.oversub.ctx_cost's choices (cfg_choice). */
 enum { COST_MEMORY, COST_IDEAL, COST_FREE };
 /* Save areas: far above any frame (frames are 4 KiB page numbers from 0),
  * one per SM and block slot. */
@@ -281,8 +282,7 @@ struct oversub *oversub_create(struct gpu *g, const struct config *cfg, struct s
     unsigned cap = o->extra;
     if (cfg_bool(cfg, "driver.oversub.control") && cfg_u64(cfg, "driver.oversub.max_extra") > cap)
         cap = (unsigned)cfg_u64(cfg, "driver.oversub.max_extra");
-    const char *cost = cfg_str(cfg, "gpu.sm.oversub.ctx_cost");
-    o->cost = !strcmp(cost, "ideal") ? COST_IDEAL : !strcmp(cost, "free") ? COST_FREE : COST_MEMORY;
+    o->cost = (int)cfg_choice(cfg, "gpu.sm.oversub.ctx_cost");
     o->state_bytes = cfg_u64(cfg, "gpu.sm.oversub.ctx_state");
     o->bw = cfg_u64(cfg, "gpu.sm.oversub.ctx_bw");
     o->regs = (uint32_t)cfg_u64(cfg, "gpu.sm.oversub.ctx_regs");

@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sm_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "workloads/workload.h"
 
 struct pfault {
@@ -212,7 +212,7 @@ void rofault_create(struct gpu *g, const struct config *cfg, struct stats *st)
     struct rofault *f = xcalloc(1, sizeof *f);
     f->latency = cfg_u64(cfg, "gpu.caching.ro_fault_latency");
     f->zero_cost = cfg_bool(cfg, "gpu.caching.ro_zero_cost");
-    f->remark = !strcmp(cfg_str(cfg, "gpu.caching.ro_remark"), "launch");
+    f->remark = cfg_is(cfg, "gpu.caching.ro_remark", "launch");
     f->max = (uint32_t)cfg_u64(cfg, "gpu.sm.max_prot_faults");
     uint64_t pages = g->wl->footprint / PAGE_SIZE + 64;
     if (pages > UINT32_MAX / 4) user_error("gpu.caching.remote readonly: footprint too large");

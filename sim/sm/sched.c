@@ -78,3 +78,17 @@ static struct warp *gto_pick(struct sm *s, struct scheduler *k, sim_time now)
 
 const struct sched_ops sched_lrr = { "lrr", lrr_pick };
 const struct sched_ops sched_gto = { "gto", gto_pick };
+
+/* Adding a scheduler is one file and one line here. */
+static const struct sched_ops *const policies[] = { &sched_lrr, &sched_gto };
+
+const struct sched_ops *sched_policy(size_t i)
+{
+    return i < sizeof policies / sizeof policies[0] ? policies[i] : NULL;
+}
+
+/* gpu.sm.scheduler's registry (config_registries). */
+const char *sched_policy_name(size_t i)
+{
+    return sched_policy(i) ? sched_policy(i)->name : NULL;
+}

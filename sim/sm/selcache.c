@@ -13,7 +13,7 @@
  * request LINE_NOCACHE (mem_req.h): the L1D does not allocate it, nor does
  * the L2 slice, and neither keeps the answer.  GPU-homed lines stay
  * cacheable unless the remote directory says the CPU holds them
- * (principle 3; the L2 slice checks, sim/dram/l2_remote.c).
+ * (principle 3; the L2 slice checks, sim/l2/l2_remote.c).
  *
  * gpu.caching.coalesce (Sec. 6.2.2.1, cacheless request coalescing): with
  * `l1` or `l1l2` an uncached load takes one of the L1D's MSHRs (the same
@@ -28,8 +28,8 @@
  * several answers, each with its own sectors (its `outstanding` count). */
 #include <string.h>
 #include "sm_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 const struct cfg_key selcache_config_keys[] = {
     {"gpu.caching.remote", CFG_ENUM, "all", 0, -1, "all|none|readonly",
@@ -58,10 +58,8 @@ const struct cfg_key selcache_config_keys[] = {
 
 void selcache_init(struct gpu *g, const struct config *cfg, struct stats *st)
 {
-    const char *m = cfg_str(cfg, "gpu.caching.remote");
-    g->sc.remote = !strcmp(m, "none") ? SC_NONE : !strcmp(m, "readonly") ? SC_READONLY : SC_ALL;
-    const char *co = cfg_str(cfg, "gpu.caching.coalesce");
-    g->sc.coalesce = strcmp(co, "none") != 0;
+    g->sc.remote = (enum sc_remote)cfg_choice(cfg, "gpu.caching.remote");
+    g->sc.coalesce = !cfg_is(cfg, "gpu.caching.coalesce", "none");
     g->sc.whole_lines = g->sc.coalesce && !cfg_bool(cfg, "link.variable_transfers");
     if (g->sc.remote == SC_ALL) return;
     if (g->sc.remote == SC_READONLY) rofault_create(g, cfg, st);

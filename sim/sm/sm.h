@@ -8,8 +8,11 @@
 #define UVMSIM_SM_H
 
 #include <stdio.h>
-#include "engine.h"
-#include "mem_req.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
+#include "config/config.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 
 struct config;
 struct stats;
@@ -108,5 +111,11 @@ void gpu_coalesce(const uint64_t *addr, uint32_t active, uint32_t size,
 void gpu_describe_sm(const struct gpu *g, unsigned sm, FILE *out);
 /* One warp slot: its state and the pages of its memory instructions. */
 void gpu_describe_warp(const struct gpu *g, unsigned sm, unsigned warp, FILE *out);
+
+/* Config keys and checks of this room (sim/config_schema.c lists them). */
+extern const struct cfg_key gpu_config_keys[], oversub_config_keys[], selcache_config_keys[];
+/* gpu.sm.scheduler's registry: the scheduler table's entry i's name, NULL
+ * past the last. */
+const char *sched_policy_name(size_t i);
 
 #endif

@@ -4,7 +4,7 @@
 #define UVMSIM_SM_INTERNAL_H
 
 #include "sm.h"
-#include "cache.h"
+#include "core/cache.h"
 #include "workloads/workload.h"
 
 struct stats;
@@ -82,6 +82,9 @@ struct sched_ops {
     struct warp *(*pick)(struct sm *s, struct scheduler *k, sim_time now);
 };
 extern const struct sched_ops sched_lrr, sched_gto;
+/* The scheduler table (sched.c; gpu.sm.scheduler's choices are its names):
+ * entry i, NULL past the last. */
+const struct sched_ops *sched_policy(size_t i);
 /* Scheduler k's W_PIPE warps whose latency is over become W_READY. */
 void sched_pipe_due(struct sm *s, uint32_t k, sim_time now);
 
@@ -147,7 +150,8 @@ struct sm_stats {
 
 struct oversub;
 
-/* Selective caching (selcache.c, thesis Ch. VI). */
+/* Selective caching (selcache.c, thesis Ch. VI); in the order of
+ * gpu.caching.remote's choices (cfg_choice). */
 enum sc_remote { SC_ALL, SC_NONE, SC_READONLY };
 struct rofault;
 struct selcache {

@@ -35,7 +35,8 @@ void gpu_describe_warp(const struct gpu *g, unsigned sm, unsigned warp, FILE *ou
             w->st != W_FREE && w->parked ? " in an inactive block (thread oversubscription)" : "");
     if (w->st != W_FREE)
         fprintf(out, " (block %llu, warp %u of it)", (unsigned long long)w->ctx.block, w->ctx.warp);
-    if (w->st == W_PIPE) fprintf(out, ", ready at %llu ps", (unsigned long long)w->ready_at);
+    char tb[TIME_STR_MAX];
+    if (w->st == W_PIPE) fprintf(out, ", ready at %s", time_str(tb, w->ready_at));
     fprintf(out, "; %u memory instructions in flight, %u pages fault-stalled\n", w->outstanding, w->nfault);
     static const char *const ps[] = {"translating", "FAULTED", "translated"};
     for (uint32_t j = 0; j < g->max_outstanding; j++) {

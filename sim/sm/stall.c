@@ -9,7 +9,7 @@
  * fault, memory, barrier and fetch; this model has no instruction fetch,
  * so its place is taken by pipeline. */
 #include "sm_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 static void add_stall(struct sm *s, enum stall why, uint64_t cycles)
 {

@@ -22,9 +22,9 @@
 #include <stdio.h>
 #include "tlb.h"
 #include "tlb_level.h"
-#include "config.h"
-#include "stats.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/mem_req.h"
 #include "trace/trace.h"
 
 struct tlb {
@@ -71,8 +71,8 @@ const struct cfg_key tlb_config_keys[] = {
  * entire GPU is treated like a single CPU"), not which SMs hold a page. */
 bool tlb_config_check(const struct config *c, struct cfg_error *err)
 {
-    if (strcmp(cfg_str(c, "tlb.shootdown.filter"), "touched") ||
-        strcmp(cfg_str(c, "tlb.shootdown.scope"), "sharers"))
+    if (!cfg_is(c, "tlb.shootdown.filter", "touched") ||
+        !cfg_is(c, "tlb.shootdown.scope", "sharers"))
         return true;
     const char *keys[] = { "tlb.shootdown.filter", "tlb.shootdown.scope", NULL };
     return cfg_fail_keys(c, err, keys, "touched tracks the GPU as one sharer (thesis Sec. "
@@ -132,8 +132,8 @@ struct tlb *tlb_create(struct engine *e, const struct config *cfg,
     t->sharer = xcalloc(nsms, sizeof *t->sharer);
     t->sd_cycles = cfg_u64(cfg, "tlb.shootdown.cycles");
     t->sd_cost = t->sd_cycles * dom->period;
-    t->sd_all = !strcmp(cfg_str(cfg, "tlb.shootdown.scope"), "all");
-    t->sd_touched = !strcmp(cfg_str(cfg, "tlb.shootdown.filter"), "touched");
+    t->sd_all = cfg_is(cfg, "tlb.shootdown.scope", "all");
+    t->sd_touched = cfg_is(cfg, "tlb.shootdown.filter", "touched");
     struct tlb_level_stats s1, s2;
     level_stats(st, "l1", "L1 TLB (all SMs)", &s1);
     level_stats(st, "l2", "L2 TLB", &s2);

@@ -3,7 +3,7 @@
  * serve hits under misses; entries of 4 KiB, 64 KiB and 2 MiB pages
  * coexist.  Requests (REQ_XLATE) arrive in tlb_l1_in(sm) and are answered
  * into req->reply with req->paddr set (req->size: the page's bytes,
- * req->xflags: XLATE_* of sim/mem_req.h); L2 misses go to the page
+ * req->xflags: XLATE_* of sim/core/mem_req.h); L2 misses go to the page
  * walker's queue with a request of the L2's own.  A walk that faults
  * frees the MSHRs (the fault NACK) and the L1 hands its accesses to the
  * GMMU (tlb_set_fault_hook), which parks them until a replay sends them
@@ -12,7 +12,9 @@
 #define UVMSIM_TLB_H
 
 #include <stdio.h>
-#include "engine.h"
+#include "core/engine.h"
+#include "config/config.h"
+#include "core/engine.h"
 
 struct config;
 struct stats;
@@ -78,5 +80,9 @@ void tlb_set_remote_hook(struct tlb *t, tlb_remote_hook fn, void *ctx);
  * entry). */
 void tlb_describe_l1(const struct tlb *t, unsigned sm, FILE *out);
 void tlb_describe_l2(const struct tlb *t, long set, FILE *out);
+
+/* Config keys and checks of this room (sim/config_schema.c lists them). */
+extern const struct cfg_key tlb_config_keys[];
+bool tlb_config_check(const struct config *c, struct cfg_error *err);
 
 #endif

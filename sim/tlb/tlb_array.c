@@ -8,7 +8,7 @@
  * stamps, without walking a fully associative array (issue 13). */
 #include <stdlib.h>
 #include "tlb_array.h"
-#include "mem_req.h"
+#include "core/mem_req.h"
 
 const uint8_t tlb_size_shift[TLB_NSIZES] = { 12, 16, 21 };
 

@@ -2,8 +2,8 @@
 #ifndef UVMSIM_TLB_ARRAY_H
 #define UVMSIM_TLB_ARRAY_H
 
-#include "base.h"
-#include "idxmap.h"
+#include "core/base.h"
+#include "core/idxmap.h"
 
 /* Page sizes that may coexist in one array: 4 KiB, 64 KiB, 2 MiB. */
 #define TLB_NSIZES 3

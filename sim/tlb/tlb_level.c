@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include "tlb_level.h"
-#include "mem_req.h"
+#include "core/mem_req.h"
 
 static bool needs_dirty(const struct mem_req *r) { return r->access != REQ_LOAD; }
 

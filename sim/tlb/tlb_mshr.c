@@ -2,7 +2,7 @@
  * map and the free bitset find what searching it in order would. */
 #include <stdlib.h>
 #include "tlb_mshr.h"
-#include "mem_req.h"
+#include "core/mem_req.h"
 
 static inline uint64_t key_of(uint64_t vpn, bool want_dirty) { return vpn << 1 | want_dirty; }
 

@@ -4,8 +4,8 @@
 #ifndef UVMSIM_TLB_MSHR_H
 #define UVMSIM_TLB_MSHR_H
 
-#include "base.h"
-#include "idxmap.h"
+#include "core/base.h"
+#include "core/idxmap.h"
 
 struct mem_req;
 

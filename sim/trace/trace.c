@@ -7,12 +7,13 @@
  * the fault flows still open.  Times are microseconds with picosecond
  * precision (six decimals). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "trace.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 
 unsigned trace_mask;
 
@@ -41,6 +42,8 @@ static struct {
     const uint64_t *h2d, *d2h;
     uint64_t last_h2d, last_d2h;
     sim_time last_sample;
+    uint64_t max_bytes, checks;  /* the size cap (0: none) and its check counter */
+    struct trace_summary sum;
 } T;
 
 static void set_mask(void)
@@ -85,6 +88,7 @@ static void begin(void)
 {
     fputs(T.first ? "\n" : ",\n", T.f);
     T.first = false;
+    T.sum.events++;
 }
 
 static void args(const char *fmt, va_list ap)
@@ -176,19 +180,54 @@ static void finish_file(sim_time end)
 {
     flush_warps(end);
     open_batch(end);
-    fputs("\n],\"displayTimeUnit\":\"ns\"}\n", T.f);
+    /* "otherData": the format's place for what describes the trace. */
+    fprintf(T.f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"uvmsim %s\","
+            "\"truncated\":%s", UVMSIM_VERSION, T.sum.truncated ? "true" : "false");
+    if (T.sum.truncated) {
+        fputs(",\"truncated_at_us\":", T.f);
+        ts(T.f, T.sum.truncated_at);
+        fprintf(T.f, ",\"max_bytes\":%" PRIu64, T.max_bytes);
+    }
+    fputs("}}\n", T.f);
+    off_t n = ftello(T.f);
+    if (n > 0) T.sum.bytes = (uint64_t)n;
     fclose(T.f);
     T.f = NULL;
     set_mask();
 }
 
-/* Whether `bit` is recorded at `now`; past the window the file is closed
- * and the writer's hooks are turned off. */
+/* The size cap (--trace-max): the file's length is asked every 256
+ * events (ftello, no syscall per event), so the file ends within a few
+ * hundred events past the cap.  Reached, a last instant marks the cut,
+ * the file is closed as at the end of a window (valid JSON, its
+ * otherData saying truncated) and a warning names the time. */
+static bool capped(sim_time now)
+{
+    if (!T.max_bytes || (++T.checks & 255)) return false;
+    off_t n = ftello(T.f);
+    if (n < 0 || (uint64_t)n < T.max_bytes) return false;
+    T.sum.truncated = true;
+    T.sum.truncated_at = now;
+    begin();
+    fputs("{\"name\":\"trace truncated (--trace-max)\",\"cat\":\"trace\",\"ph\":\"i\",\"s\":\"g\",\"ts\":", T.f);
+    ts(T.f, now);
+    fprintf(T.f, ",\"pid\":%d,\"tid\":0}", P_DRV);
+    char tb[TIME_STR_MAX];
+    fprintf(stderr, "uvmsim: warning: the trace reached --trace-max (%g MiB) at t=%s: "
+            "it stops there (closed, valid JSON; a larger --trace-max, 0 for none, or a "
+            "--trace-window keeps more)\n", (double)T.max_bytes / (1 << 20), time_str(tb, now));
+    finish_file(now);
+    return true;
+}
+
+/* Whether `bit` is recorded at `now`; past the window (or the size cap)
+ * the file is closed and the writer's hooks are turned off. */
 static bool rec(unsigned bit, sim_time now)
 {
     if (!T.f || !(T.what & bit)) return false;
     if (now > T.last) T.last = now;
     if (now >= T.t1) { finish_file(T.t1); return false; }
+    if (capped(now)) return false;
     return now >= T.t0;
 }
 
@@ -203,6 +242,9 @@ int trace_open(const char *path, sim_time t0, sim_time t1, unsigned what)
     T.t1 = t1;
     T.what = what;
     T.last = 0;
+    T.max_bytes = 0;
+    T.checks = 0;
+    T.sum = (struct trace_summary){0};
     fputs("{\"traceEvents\":[", f);
     meta(P_SM, -1, "process_name", "SMs");
     meta(P_TLB, -1, "process_name", "TLBs");
@@ -225,6 +267,10 @@ int trace_open(const char *path, sim_time t0, sim_time t1, unsigned what)
     set_mask();
     return 0;
 }
+
+void trace_set_max(uint64_t bytes) { T.max_bytes = bytes; }
+
+void trace_get_summary(struct trace_summary *out) { *out = T.sum; }
 
 void trace_machine(const struct config *cfg, const struct stats *st)
 {
@@ -273,6 +319,8 @@ void trace_close(void)
 
 void trace_observe(trace_observer fn, void *ctx)
 {
+    /* The stepper's restart observes a new machine: its batches count from 1. */
+    if (fn && !T.f) { T.nbatch = 0; T.batch_open = false; }
     T.obs = fn;
     T.obs_ctx = ctx;
     set_mask();
@@ -365,6 +413,7 @@ void trace_warp(unsigned sm, unsigned warp, enum trace_wstate st, sim_time now, 
     struct wst *w = &T.w[i];
     if (w->st == st && st != TWS_COMPUTE) return;
     if (T.f && now >= T.t1) { rec(TW_WARPS, now); return; }
+    if (T.f && capped(now)) return;
     warp_slice(i, now);
     *w = (struct wst){ (uint8_t)st, now, until };
 }

@@ -15,7 +15,7 @@
 #define UVMSIM_TRACE_H
 
 #include <stdio.h>
-#include "base.h"
+#include "core/base.h"
 
 struct config;
 
@@ -52,13 +52,26 @@ int trace_open(const char *path, sim_time t0, sim_time t1, unsigned what);
  * names), its warps, and the statistics the counters sample. */
 struct stats;
 void trace_machine(const struct config *cfg, const struct stats *st);
+/* Stop writing once the file holds about BYTES (0: no cap, trace_open's
+ * default): the file is then closed, valid JSON, its "otherData" saying
+ * "truncated": true, and a warning goes to stderr.  `run --trace-max`. */
+void trace_set_max(uint64_t bytes);
 void trace_close(void);
+/* What the last trace holds, once closed (`run` names it on stderr). */
+struct trace_summary {
+    uint64_t events, bytes;
+    bool truncated;
+    sim_time truncated_at;
+};
+void trace_get_summary(struct trace_summary *out);
 
 /* ---- the observer (the stepper) ---- */
 
 enum trace_ev { TE_FAULT, TE_BATCH, TE_EVICT, TE_SHOOTDOWN, TE_KERNEL };
 typedef void (*trace_observer)(void *ctx, enum trace_ev ev, const char *what, sim_time now);
-/* Install (fn non-NULL) or remove the observer; its events are turned on. */
+/* Install (fn non-NULL) or remove the observer; its events are turned on.
+ * Installing it without a trace file open restarts the batch numbering
+ * (the stepper's `restart`: a new machine). */
 void trace_observe(trace_observer fn, void *ctx);
 
 /* ---- hooks (call only under TRACE_ON) ---- */

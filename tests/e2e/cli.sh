@@ -110,8 +110,12 @@ check "replay prints evict.victims" grep -q "^evict.victims *6$" "$TMP/out"
 # in 48 frames: classified regular at the first fill.
 i=0; : >"$TMP/loop.txt"
 while [ $i -lt 128 ]; do echo $((i % 64)) >>"$TMP/loop.txt"; i=$((i + 1)); done
-"$UVMSIM" replay --pages "$TMP/loop.txt" --frames 48 --policy hpe >"$TMP/out"
-check "replay hpe reports its class" grep -q "^evict_hpe: fault=48 event=class regular" "$TMP/out"
+"$UVMSIM" replay --pages "$TMP/loop.txt" --frames 48 --policy hpe >"$TMP/out" 2>"$TMP/err"
+check "replay hpe: no event line on stdout (nor stderr) without --verbose" \
+    sh -c "! grep -q 'event=' '$TMP/out' && test ! -s '$TMP/err' && grep -q '^evict.hpe.class  *1$' '$TMP/out'"
+"$UVMSIM" replay --pages "$TMP/loop.txt" --frames 48 --policy hpe --verbose >"$TMP/vout" 2>"$TMP/err"
+check "replay hpe --verbose reports its class on stderr" grep -q "^evict_hpe: fault=48 event=class regular" "$TMP/err"
+check "... stdout the same as without --verbose" cmp -s "$TMP/out" "$TMP/vout"
 "$UVMSIM" replay --pages "$TMP/loop.txt" --frames 48 --policy hpe -s driver.evict.hpe.set_pages=12 2>"$TMP/err" >/dev/null
 check "hpe set size not a power of two exits 2" [ $? -eq 2 ]
 check "... naming the key" grep -q "driver.evict.hpe.set_pages" "$TMP/err"

@@ -54,8 +54,20 @@
 PY=/usr/bin/python3
 cp configs/tour.yaml "$TMP/tiny.yaml"
 
-"$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/t.json" -o "$TMP/t.h5" --quiet
+"$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/t.json" -o "$TMP/t.h5" --quiet 2>"$TMP/t.err"
 check "traced run exits 0" test $? -eq 0
+# The run names the trace, its size and how to open it (stderr: stdout
+# keeps the summary, here --quiet: nothing).
+n=$($PY -c "import json,sys; print(len(json.load(open(sys.argv[1]))['traceEvents']))" "$TMP/t.json")
+kib=$(($(wc -c <"$TMP/t.json") * 10 / 1024))
+cat "$TMP/t.err"
+check "stderr names the trace with its $n events and $((kib / 10)).$((kib % 10)) KiB" \
+    grep -q "^uvmsim: trace $TMP/t.json: $n events, $((kib / 10))\.[$((kib % 10))$(((kib + 1) % 10))] KiB; " "$TMP/t.err"
+check "... and how to open it (ui.perfetto.dev, chrome://tracing)" \
+    sh -c "grep -q 'https://ui.perfetto.dev' '$TMP/t.err' && grep -q 'chrome://tracing' '$TMP/t.err'"
+check "... in one line, nothing on stdout" sh -c "test \$(wc -l <'$TMP/t.err') -eq 1"
+"$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/t2.json" -o "$TMP/t2.h5" >"$TMP/t2.out" 2>/dev/null
+check "stdout keeps the summary's format" sh -c "head -1 '$TMP/t2.out' | grep -q '^uvmsim [0-9.]*: completed at ' && tail -1 '$TMP/t2.out' | grep -q '^  result  $TMP/t2.h5$'"
 
 # Structure: JSON, fields per phase, slices nested per track, flows.
 cat >"$TMP/check.py" <<'PYEOF'
@@ -190,6 +202,46 @@ PYEOF
 check "a 10 us window of a long run holds only that window" test "$(cat "$TMP/lout")" = 0
 check "a 100x longer window gives a larger file" test "$s2" -gt $((s1 * 10))
 check "tracing does not change the result" sh -c "\"$UVMSIM\" run configs/default.yaml -s workload.stream.footprint=4MiB -s gpu.memory.fraction=50% -o '$TMP/plain.h5' --quiet && h5dump -d /stats/gpu/cycles '$TMP/plain.h5' | grep '(0)' >'$TMP/a' && h5dump -d /stats/gpu/cycles '$TMP/long.h5' | grep '(0)' >'$TMP/b' && cmp -s '$TMP/a' '$TMP/b'"
+
+# ---- the size cap (--trace-max) ----
+# Capped at 1 MiB, the trace stops at the first size check past it: at
+# most 256 events later (the check's period), then one slice per warp
+# still open (its state up to the cut).  The bound: 1 MiB + 256 events of
+# at most 300 B + 15 SMs x 48 warp slots (the default machine) x 120 B.
+LONGRUN="configs/default.yaml -s workload.stream.footprint=4MiB -s gpu.memory.fraction=50%"
+"$UVMSIM" run $LONGRUN --trace "$TMP/cap.json" --trace-max 1MiB -o "$TMP/cap.h5" --quiet 2>"$TMP/cap.err"
+check "a capped trace: the run exits 0" test $? -eq 0
+"$UVMSIM" run $LONGRUN --trace "$TMP/nocap.json" --trace-max 0 -o "$TMP/nocap.h5" --quiet 2>"$TMP/nocap.err"
+$PY - "$TMP/cap.json" "$TMP/nocap.json" >"$TMP/cout" 2>&1 <<PYEOF
+import sys, os; sys.path.insert(0, "$TMP")
+from check import *
+d = json.load(open(sys.argv[1]), parse_float=Decimal)
+ev, od = d["traceEvents"], d["otherData"]
+print("structure", "ok" if not structure(ev) else structure(ev)[:3])
+print("truncated", od["truncated"], od["max_bytes"])
+cut = Decimal(od["truncated_at_us"])
+print("after_cut", sum(1 for e in ev if "ts" in e and Decimal(e["ts"]) > cut))
+print("marked", sum(1 for e in ev if e["name"] == "trace truncated (--trace-max)" and Decimal(e["ts"]) == cut))
+size = os.path.getsize(sys.argv[1])
+print("size_ok", 1 << 20 <= size <= (1 << 20) + 256 * 300 + 15 * 48 * 120)
+n = json.load(open(sys.argv[2]))
+print("nocap", n["otherData"]["truncated"], os.path.getsize(sys.argv[2]) > 2 * size)
+PYEOF
+cat "$TMP/cout" "$TMP/cap.err"
+check "capped trace: valid JSON, slices nest" grep -q "^structure ok" "$TMP/cout"
+check "otherData says truncated, with the cap" grep -q "^truncated True 1048576$" "$TMP/cout"
+check "nothing after the cut; one instant marks it" sh -c "grep -q '^after_cut 0$' '$TMP/cout' && grep -q '^marked 1$' '$TMP/cout'"
+check "the file stops within its bound past 1 MiB" grep -q "^size_ok True$" "$TMP/cout"
+check "a warning on stderr names the cap and the time" \
+    grep -q "^uvmsim: warning: the trace reached --trace-max (1 MiB) at t=[0-9.]* us ([0-9]* ps)" "$TMP/cap.err"
+check "the trace line says truncated" grep -q "truncated by --trace-max; open it in" "$TMP/cap.err"
+check "--trace-max 0: no cap, the whole run (more than twice the capped file), not truncated" \
+    sh -c "grep -q '^nocap False True$' '$TMP/cout' && ! grep -q warning '$TMP/nocap.err'"
+check "the default cap (64MiB) is the one the help and docs/trace.md give" \
+    sh -c "'$UVMSIM' run --help | grep -q 'default 64MiB' && grep -q 'default 64 MiB' docs/trace.md"
+"$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/e.json" --trace-max lots --quiet 2>"$TMP/err"; rc=$?
+check "bad --trace-max: exit 2, one line naming it, no trace" \
+    sh -c "test $rc -eq 2 && test \$(wc -l <'$TMP/err') -eq 1 && grep -q -- '--trace-max' '$TMP/err' && test ! -e '$TMP/e.json'"
 
 # ---- memory channels (--trace-what dram) ----
 # Host DDR4 bursts are 8 B x burst length 8 = 64 B (host.dram.bus_width,

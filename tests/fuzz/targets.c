@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "targets.h"
-#include "config.h"
+#include "config/config.h"
 #include "dram/dram.h"
 #include "driver/evict.h"
 #include "workloads/graph.h"

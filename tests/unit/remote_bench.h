@@ -6,12 +6,13 @@
 #define REMOTE_BENCH_H
 #include <check.h>
 #include <string.h>
-#include "config.h"
-#include "stats.h"
-#include "engine.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 #include "dram/dram.h"
-#include "pcie/pcie.h"
+#include "l2/l2.h"
+#include "link/link.h"
 
 struct bench {
     struct config *c;

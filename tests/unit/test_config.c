@@ -1,7 +1,7 @@
 /* Unit tests of the config subsystem: unit parsing, YAML loading with base:
  * chains and -s overrides, error messages, show -> load round trip.
  *
- * Only the sim.* keys (sim/sim_keys.c) are assumed to exist in the schema;
+ * Only the sim.* keys (sim/config/sim_keys.c) are assumed to exist in the schema;
  * the other types are exercised through cfg_parse on keys declared here. */
 #include <check.h>
 #include "suite_main.h"
@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* ---- helpers ---- */
 

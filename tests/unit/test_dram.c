@@ -6,7 +6,7 @@
 #include "suite_main.h"
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
+#include "config/config.h"
 #include "dram/dram.h"
 #include "dram/dram_int.h"
 

@@ -3,7 +3,10 @@
 #include <check.h>
 #include "suite_main.h"
 #include <stdlib.h>
-#include "engine.h"
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "core/engine.h"
 
 static const struct domain fast = { "fast", 10, 0 };   /* 100 GHz: 10 ps */
 static const struct domain slow = { "slow", 25, 1 };
@@ -389,6 +392,72 @@ START_TEST(watchdog_aborts_without_progress)
 }
 END_TEST
 
+/* ---- sim_panic dumps the components only while an engine runs ---- */
+
+static void panic_ev(void *obj, uint64_t arg, sim_time now)
+{ (void)obj; (void)arg; sim_panic("test", now, "boom"); }
+
+/* A panic inside a running engine's event at t = 5 ps. */
+static void panic_while_running(void)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    struct stuck s;
+    comp_init(&s.c, e, &stuck_ops, "stuck", &fast);
+    engine_at(e, 5, &fast, panic_ev, NULL, 0);
+    engine_run(e);
+}
+
+/* A panic after the run is over: the engine no longer registers its dump. */
+static void panic_after_the_run(void)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    struct stuck s;
+    comp_init(&s.c, e, &stuck_ops, "stuck", &fast);
+    engine_run(e);
+    sim_panic("test", 7, "boom");
+}
+
+/* What scenario writes to stderr before it exits (with 3). */
+static void panic_output(void (*scenario)(void), char *buf, size_t n)
+{
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(fd[1], 2);
+        close(fd[0]);
+        scenario();
+        _exit(0);
+    }
+    close(fd[1]);
+    size_t got = 0;
+    ssize_t r;
+    while (got + 1 < n && (r = read(fd[0], buf + got, n - 1 - got)) > 0) got += (size_t)r;
+    buf[got] = 0;
+    close(fd[0]);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 3);
+}
+
+START_TEST(panic_dumps_components_only_while_running)
+{
+    char out[4096];
+    panic_output(panic_while_running, out, sizeof out);
+    ck_assert_ptr_nonnull(strstr(out, "internal error in test at t=5 ps: boom\n"));
+    ck_assert_ptr_nonnull(strstr(out, "state of every component"));
+    ck_assert_ptr_nonnull(strstr(out, "stuck forever"));
+    panic_output(panic_after_the_run, out, sizeof out);
+    ck_assert_ptr_nonnull(strstr(out, "internal error in test at t=7 ps: boom\n"));
+    ck_assert_ptr_null(strstr(out, "state of every component"));
+    ck_assert_ptr_null(strstr(out, "stuck forever"));
+}
+END_TEST
+
 START_TEST(deadlock_detected_when_queue_has_only_housekeeping)
 {
     struct engine_limits lim = {0};
@@ -413,6 +482,7 @@ int main(void)
     tcase_add_test(t, time_and_event_limits_stop_the_run);
     tcase_add_exit_test(t, watchdog_aborts_without_progress, 3);
     tcase_add_exit_test(t, deadlock_detected_when_queue_has_only_housekeeping, 3);
+    tcase_add_test(t, panic_dumps_components_only_while_running);
     suite_add_tcase(s, t);
     return run_suite(s);
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
+#include "config/config.h"
 #include "driver/driver.h"
 #include "driver/evict.h"
 

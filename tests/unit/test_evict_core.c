@@ -4,8 +4,8 @@
 #include "suite_main.h"
 #include <stdio.h>
 #include <string.h>
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "driver/driver.h"
 #include "driver/evict.h"
 

@@ -3,7 +3,7 @@
  * forgotten page and keep their own order for the rest. */
 #include <check.h>
 #include "suite_main.h"
-#include "config.h"
+#include "config/config.h"
 #include "driver/evict.h"
 
 static struct config *cfg(void)

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
-#include "stats.h"
-#include "rng.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/rng.h"
 #include "driver/driver.h"
 #include "driver/evict.h"
 

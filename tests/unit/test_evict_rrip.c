@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
-#include "rng.h"
+#include "config/config.h"
+#include "core/rng.h"
 #include "driver/driver.h"
 #include "driver/evict.h"
 

@@ -6,8 +6,8 @@
 #include "suite_main.h"
 #include <stdio.h>
 #include <string.h>
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "system.h"
 #include "gmmu/gmmu.h"
 #include "workloads/workload.h"

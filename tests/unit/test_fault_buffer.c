@@ -11,8 +11,8 @@
 #include <check.h>
 #include "suite_main.h"
 #include <stdlib.h>
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "system.h"
 
 static uint64_t counter(struct system *s, const char *name)

@@ -3,12 +3,13 @@
 #include <check.h>
 #include "suite_main.h"
 #include <string.h>
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "system.h"
-#include "engine.h"
-#include "mem_req.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 #include "dram/dram.h"
+#include "l2/l2.h"
 
 struct run { struct config *c; struct system *s; };
 

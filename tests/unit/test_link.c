@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "config.h"
-#include "stats.h"
-#include "pcie/pcie.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "link/link.h"
 #include "dram/dram.h"
-#include "mem_req.h"
+#include "core/mem_req.h"
 #include "trace/trace.h"
 
 static struct config *load(const char *const *sets, size_t n)

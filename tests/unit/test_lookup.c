@@ -3,8 +3,8 @@
  * TLB array's replacement worked by hand, a cache's frame filter. */
 #include <check.h>
 #include "suite_main.h"
-#include "idxmap.h"
-#include "cache.h"
+#include "core/idxmap.h"
+#include "core/cache.h"
 #include "tlb/tlb_array.h"
 
 /* Random puts and deletes, keys from a small range so that clusters form

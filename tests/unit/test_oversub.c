@@ -36,8 +36,8 @@
 #include <check.h>
 #include "suite_main.h"
 #include <string.h>
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "system.h"
 
 #define CTX_BYTES (32 * 16 * 4 + 100 * 1024)

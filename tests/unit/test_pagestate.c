@@ -7,7 +7,7 @@
 #include "suite_main.h"
 #include <stdlib.h>
 #include <string.h>
-#include "rng.h"
+#include "core/rng.h"
 #include "gmmu/page_table.h"
 #include "gmmu/fault_pages.h"
 #include "driver/page_counts.h"

@@ -3,7 +3,7 @@
 #include <check.h>
 #include "suite_main.h"
 #include <stdlib.h>
-#include "rng.h"
+#include "core/rng.h"
 #include "driver/pmm.h"
 
 /* 2 whole roots + one 64 KiB chunk: 1040 frames. */

@@ -1,4 +1,4 @@
-/* Remote (CC-NUMA) accesses (sim/pcie link_remote.c, issue 18 point 1):
+/* Remote (CC-NUMA) accesses (sim/link link_remote.c, issue 18 point 1):
  * an L2 slice sends its misses on host-homed lines over the link to host
  * DDR4 and back, timed by hand below; the link's directions are shared
  * with copies. */
@@ -7,12 +7,13 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
-#include "config.h"
-#include "stats.h"
-#include "engine.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 #include "dram/dram.h"
-#include "pcie/pcie.h"
+#include "l2/l2.h"
+#include "link/link.h"
 #include "system.h"
 #include "remote_bench.h"
 

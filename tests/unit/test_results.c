@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <hdf5.h>
-#include "config.h"
-#include "results.h"
-#include "stats.h"
-#include "sweep.h"
+#include "config/config.h"
+#include "out/results.h"
+#include "core/stats.h"
+#include "sweep/sweep.h"
 
 #define DOC_NAME "docs/results.md"
 /* Rows after this heading describe DIR/sweep.h5, not a run file. */

@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "outfile.h"
+#include "config/config.h"
+#include "out/outfile.h"
 #include "system_check.h"
-#include "text.h"
+#include "core/text.h"
 #include "workloads/graph.h"
 #include "dram/dram.h"
 #include "driver/evict.h"

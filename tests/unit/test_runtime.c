@@ -6,7 +6,7 @@
 #include "suite_main.h"
 #include <string.h>
 #include "runtime/rt_internal.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #define MiB (1ULL << 20)
 
@@ -49,7 +49,7 @@ static struct wl_kernel kern(uint32_t r, uint32_t threads)
     return k;
 }
 
-static struct rt_params params(enum rt_policy p)
+static struct rt_params params(const struct rt_ops *p)
 {
     return (struct rt_params){ p, 0.5, RT_HYBRID, true, 0, false };
 }
@@ -105,7 +105,7 @@ static void expect_step(uint32_t i, enum wl_step_kind kind, uint32_t d, uint64_t
 enum { V, N, F, O };
 #define BIT(x) (1u << (x))
 
-static void cfd_setup(enum rt_policy p, uint64_t cap_objs)
+static void cfd_setup(const struct rt_ops *p, uint64_t cap_objs)
 {
     static const char *const names[] = {"V", "N", "F", "O"};
     static const uint64_t sizes[] = {4 * MiB, 4 * MiB, 4 * MiB, 4 * MiB};
@@ -152,7 +152,7 @@ static void cfd_run(const unsigned *expect)
  * nothing changes: "GLM will place V and N into GPU memory throughout". */
 START_TEST(fig3_glm_keeps_v_and_n)
 {
-    cfd_setup(RT_GLM, 2);
+    cfd_setup(&rt_glm_ops, 2);
     const unsigned vo = BIT(V) | BIT(O), vn = BIT(V) | BIT(N);
     const unsigned e[14] = {vo, vn, vn, vn, vn, vn, vn, vn, vn, vn, vn, vn, vn, vn};
     cfd_run(e);
@@ -172,7 +172,7 @@ END_TEST
  *  9 TR_1: F (10) ties with O (10), GL_O < GL_F -> {V, F} again. */
 START_TEST(fig3_rdm_keeps_f_in_the_inner_loop)
 {
-    cfd_setup(RT_RDM, 2);
+    cfd_setup(&rt_rdm_ops, 2);
     const unsigned vo = BIT(V) | BIT(O), vf = BIT(V) | BIT(F);
     const unsigned e[14] = {vo, vf, vf, vf, vf, vf, vf, vo, vf, vf, vf, vf, vf, vf};
     cfd_run(e);
@@ -187,7 +187,7 @@ END_TEST
  * TR_0: O (1) evicts F (0 there). */
 START_TEST(fig3_rlm_thrashes_n_and_f)
 {
-    cfd_setup(RT_RLM, 2);
+    cfd_setup(&rt_rlm_ops, 2);
     const unsigned vo = BIT(V) | BIT(O), vn = BIT(V) | BIT(N), vf = BIT(V) | BIT(F);
     const unsigned e[14] = {vo, vn, vf, vn, vf, vn, vf, vo, vn, vf, vn, vf, vn, vf};
     cfd_run(e);
@@ -200,12 +200,12 @@ END_TEST
  * {V, O, F}.  GLM at TR_1: N fits; F evicts O (lowest GL): {V, N, F}. */
 START_TEST(cfd_19gb_rdm_keeps_o_glm_evicts_it)
 {
-    cfd_setup(RT_RDM, 3);
+    cfd_setup(&rt_rdm_ops, 3);
     launch(0, 1024);
     launch(1, 1024);
     ck_assert_uint_eq(on_gpu(), BIT(V) | BIT(O) | BIT(F));
     runtime_free(rt);
-    cfd_setup(RT_GLM, 3);
+    cfd_setup(&rt_glm_ops, 3);
     launch(0, 1024);
     launch(1, 1024);
     ck_assert_uint_eq(on_gpu(), BIT(V) | BIT(N) | BIT(F));
@@ -251,7 +251,7 @@ static void three_setup(bool partial)
         }
     }
     for (int d = 0; d < 3; d++) ri.gl8[d] = gl[d];
-    struct rt_params pp = params(RT_RDM);
+    struct rt_params pp = params(&rt_rdm_ops);
     pp.partial = partial;
     rt = rt_new(&pp, &ri, &wl, 12 * MiB, NULL);
 }
@@ -310,7 +310,7 @@ START_TEST(partial_split)
     ri.rd[0][1] = 2;
     ri.bytes_iter[0][0] = 2048;          /* x 1024 / 2 MiB = 1 */
     ri.bytes_iter[0][1] = 10240;         /* x 1024 / 10 MiB = 1 */
-    struct rt_params pp = params(RT_RDM);
+    struct rt_params pp = params(&rt_rdm_ops);
     rt = rt_new(&pp, &ri, &wl, 9 * MiB, NULL);
     ck_assert_uint_eq(launch(0, 1024), 3);
     expect_step(0, WL_STEP_PREFETCH, 0, 0, 2 * MiB, WL_TO_GPU, 0, false);
@@ -348,7 +348,7 @@ static uint32_t density_case(double b_iter, enum rt_transfer t)
     ri.site[0] = 10;
     ri.uses[0][0] = true;
     ri.bytes_iter[0][0] = b_iter;
-    struct rt_params pp = params(RT_GLM);
+    struct rt_params pp = params(&rt_glm_ops);
     pp.transfer = t;
     rt = rt_new(&pp, &ri, &wl, 64 * MiB, NULL);
     uint32_t n = launch(0, 1024);
@@ -393,7 +393,7 @@ START_TEST(steps_per_decision)
     ri.bytes_iter[2][1] = 1;             /* sparse at region 2 */
     ri.gl8[0] = 100;
     ri.gl8[1] = 50;
-    struct rt_params pp = params(RT_GLM);
+    struct rt_params pp = params(&rt_glm_ops);
     rt = rt_new(&pp, &ri, &wl, 4 * MiB, NULL);
     ck_assert_uint_eq(launch(0, 1024), 1);
     expect_step(0, WL_STEP_PREFETCH, 1, 0, 4 * MiB, WL_TO_GPU, 0, false);
@@ -408,7 +408,7 @@ START_TEST(steps_per_decision)
 
     /* RLM: at region 2 Q (RL 1) evicts P (RL 0 there) though Q is sparse:
      * Q's pages are remote since launch 2, so the move is a prefetch. */
-    pp = params(RT_RLM);
+    pp = params(&rt_rlm_ops);
     rt = rt_new(&pp, &ri, &wl, 4 * MiB, NULL);
     launch(0, 1024);
     launch(1, 1024);                    /* P evicts Q */
@@ -445,7 +445,7 @@ START_TEST(lru_object_order)
         ri.uses[r][r] = true;
         ri.bytes_iter[r][r] = 1;         /* sparse: LRU prefetches anyway */
     }
-    struct rt_params pp = params(RT_LRU);
+    struct rt_params pp = params(&rt_lru_ops);
     rt = rt_new(&pp, &ri, &wl, 8 * MiB, NULL);
     ck_assert_uint_eq(launch(A, 1024), 1);
     launch(B, 1024);
@@ -485,7 +485,7 @@ START_TEST(step_source_baseline)
     ri.uses[0][0] = ri.uses[0][1] = true;
     ri.mode[0][0] = WL_USE_R;
     ri.mode[0][1] = WL_USE_W;
-    struct rt_params pp = params(RT_BASELINE);
+    struct rt_params pp = params(&rt_baseline_ops);
     pp.decision_cost = 1000000;         /* 1 us */
     rt = rt_new(&pp, &ri, &wl, 64 * MiB, NULL);
     struct wl_step s;
@@ -538,7 +538,7 @@ START_TEST(step_source_baseline_hoisted)
     ri.mode[0][1] = WL_USE_W;
     ri.mode[1][1] = WL_USE_R;
     ri.mode[1][2] = WL_USE_R;
-    struct rt_params pp = params(RT_BASELINE_HOISTED);
+    struct rt_params pp = params(&rt_baseline_hoisted_ops);
     rt = rt_new(&pp, &ri, &wl, 64 * MiB, NULL);
     static const struct { enum wl_step_kind k; uint32_t alloc; enum wl_dir dir; } want[] = {
         {WL_STEP_MEMCPY, 0, WL_TO_GPU}, {WL_STEP_PREFETCH, 1, WL_TO_GPU}, {WL_STEP_KERNEL, 0, 0},
@@ -576,7 +576,7 @@ START_TEST(step_source_um_pf_and_none)
     ri.nregions = 1;
     ri.site[0] = 10;
     ri.uses[0][0] = ri.uses[0][1] = true;
-    struct rt_params pp = params(RT_UM_PF);
+    struct rt_params pp = params(&rt_um_pf_ops);
     rt = rt_new(&pp, &ri, &wl, 64 * MiB, NULL);
     struct wl_step s;
     sim_time delay;
@@ -592,7 +592,7 @@ START_TEST(step_source_um_pf_and_none)
     runtime_free(rt);
 
     pos = 0;
-    pp = params(RT_NONE);
+    pp = params(&rt_none_ops);
     rt = rt_new(&pp, &ri, &wl, 64 * MiB, NULL);
     ck_assert(runtime_next_step(rt, &s, 0, &delay));
     ck_assert_int_eq(s.kind, WL_STEP_MEMCPY);
@@ -613,7 +613,7 @@ START_TEST(step_source_read_results)
 {
     static const char *const names[] = {"A", "B", "C", "D"};
     static const uint64_t sizes[] = {4 * MiB, 2 * MiB, 1 * MiB, 3 * MiB};
-    static const enum rt_policy pol[] = { RT_UM, RT_RDM };
+    static const struct rt_ops *const pol[] = { &rt_um_ops, &rt_rdm_ops };
     for (unsigned i = 0; i < 2; i++)
         for (int on = 0; on < 2; on++) {
             mk_wl(4, names, sizes);
@@ -660,7 +660,7 @@ END_TEST
  * at later launches. */
 START_TEST(host_pins_once)
 {
-    cfd_setup(RT_HOST, 2);
+    cfd_setup(&rt_host_ops, 2);
     ck_assert_uint_eq(launch(0, 1024), 4);      /* V, O: 2 advices each */
     expect_step(0, WL_STEP_ADVISE, V, 0, 4 * MiB, 0, WL_ADV_PREFERRED_HOST, false);
     expect_step(1, WL_STEP_ADVISE, V, 0, 4 * MiB, 0, WL_ADV_ACCESSED_BY_GPU, false);
@@ -700,7 +700,7 @@ START_TEST(table_rows)
     ri.bytes_iter[0][0] = 2048;
     ri.bytes_iter[0][1] = 10240;
     struct stats *st = stats_new();
-    struct rt_params pp = params(RT_RDM);
+    struct rt_params pp = params(&rt_rdm_ops);
     rt = rt_new(&pp, &ri, &wl, 9 * MiB, st);
     struct wl_kernel k = kern(0, 1024);
     k.seq = 7;

@@ -12,14 +12,15 @@
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
-#include "config.h"
-#include "stats.h"
-#include "engine.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/engine.h"
+#include "core/mem_req.h"
 #include "system.h"
-#include "rng.h"
+#include "core/rng.h"
 #include "dram/dram.h"
-#include "pcie/pcie.h"
+#include "l2/l2.h"
+#include "link/link.h"
 #include "remote_bench.h"
 
 #define N(a) (sizeof a / sizeof a[0])

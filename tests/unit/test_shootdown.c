@@ -8,9 +8,9 @@
 #include "suite_main.h"
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
-#include "stats.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/mem_req.h"
 #include "sm/sm.h"
 #include "tlb/tlb.h"
 #include "gmmu/gmmu.h"

@@ -3,8 +3,8 @@
 #include "suite_main.h"
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "system.h"
 
 static struct config *load(const char *const *sets, size_t n)
@@ -31,7 +31,7 @@ static uint64_t counter(struct system *s, const char *name)
  *   fault) + fault handling (20 us) + the page's wire bytes / 16 GB/s +
  *   link latency (1 us)
  * where the page crosses PCIe as 16 TLPs of 256 B payload + 24 B header
- * (sim/pcie/link_packet.c): 16 x 280 = 4480 B, 280 ns; plus a few hundred
+ * (sim/link/link_packet.c): 16 x 280 = 4480 B, 280 ns; plus a few hundred
  * ns of TLB, walk (the fault's, and the replayed access's) and memory
  * latency, so
  *   N x 26.28 us <= T <= 1.05 x N x 26.28 us.

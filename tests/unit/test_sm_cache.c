@@ -1,8 +1,8 @@
-/* The sectored set-associative LRU tag store with MSHRs (sim/cache.c),
+/* The sectored set-associative LRU tag store with MSHRs (sim/core/cache.c),
  * used by the L1D and the L2 slices, on a small config worked by hand. */
 #include <check.h>
 #include "suite_main.h"
-#include "cache.h"
+#include "core/cache.h"
 
 #define L(n) ((uint64_t)(n) * 128)   /* byte address of line n */
 

@@ -3,8 +3,8 @@
 #include <check.h>
 #include "suite_main.h"
 #include "sm/sm_internal.h"
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "workloads/workload.h"
 
 /* Two SMs hold lines of frame 0x5000 and of its neighbour 0x6000; evicting

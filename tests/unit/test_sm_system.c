@@ -4,8 +4,8 @@
 #include "suite_main.h"
 #include <string.h>
 #include <stdio.h>
-#include "config.h"
-#include "stats.h"
+#include "config/config.h"
+#include "core/stats.h"
 #include "system.h"
 
 #define MAXSET 24

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "stats.h"
+#include "core/stats.h"
 
 static double cell_f64(const uint64_t *row, size_t col)
 {

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <hdf5.h>
-#include "config.h"
-#include "results.h"
-#include "stats.h"
+#include "config/config.h"
+#include "out/results.h"
+#include "core/stats.h"
 #include "system.h"
 
 /* ---- a registry driven by hand, with a sink that keeps what it gets ---- */
@@ -217,7 +217,7 @@ static size_t chunk_of(size_t row_bytes)
  * written from memory at the end hold the same rows, and they are the
  * rows the in-memory run kept.  The streamed run's registry holds at most
  * 16 rows or two write blocks per dataset at the end (grow() doubles from
- * 16; a block is WRITE_BLOCK_CHUNKS chunks, sim/results.c). */
+ * 16; a block is WRITE_BLOCK_CHUNKS chunks, sim/out/results.c). */
 #define WRITE_BLOCK_CHUNKS 16
 START_TEST(streamed_file_equals_in_memory_file)
 {

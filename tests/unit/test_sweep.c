@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "config.h"
-#include "results.h"
-#include "stats.h"
-#include "sweep.h"
+#include "config/config.h"
+#include "out/results.h"
+#include "core/stats.h"
+#include "sweep/sweep.h"
 
 static char *token(const char *text)
 {

@@ -5,7 +5,7 @@
 #include <sys/resource.h>
 #include "wl_harness.h"
 #include "workloads/gen.h"
-#include "stats.h"
+#include "core/stats.h"
 #include "system.h"
 
 /* splitmix64's finaliser, written out again here (not the library's). */

@@ -9,7 +9,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
+#include "config/config.h"
 #include "workloads/workload.h"
 
 #define DRIVE_PAGE 4096ULL

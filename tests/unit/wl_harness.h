@@ -6,7 +6,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
+#include "config/config.h"
 #include "workloads/workload.h"
 
 #define NSETS(a) (sizeof a / sizeof a[0])

@@ -8,12 +8,12 @@
 
 #include <check.h>
 #include <string.h>
-#include "config.h"
-#include "stats.h"
-#include "mem_req.h"
+#include "config/config.h"
+#include "core/stats.h"
+#include "core/mem_req.h"
 #include "tlb/tlb.h"
 #include "gmmu/gmmu.h"
-#include "pcie/pcie.h"
+#include "link/link.h"
 
 #define CYC 1000ULL                 /* ps per core cycle */
 #define VA0 0x100000000000ULL       /* 2 MiB (and 1 GiB) aligned */
