@@ -3,9 +3,9 @@
 # cannot promise a file or a command that does not exist.  They run in a
 # scratch directory that sees the repository's configs/, examples/,
 # scripts/ and docs/ and whose build/ is BUILD: the only substitution.
-# Left out: scripts/validate.sh (about 2 minutes on 2 cores, every preset's
-# link and DRAM figures; tests/e2e/presets.sh and dram_replay.sh cover its
-# commands).  Each must exit 0, print something and write its -o /
+# Left out: scripts/validate.sh (70 CPU s, one process at a time: over a
+# minute, 5 on a loaded machine; it is link-bench and dram-replay over
+# every preset, which tests/e2e/link_bench.sh and dram_replay.sh cover).  Each must exit 0, print something and write its -o /
 # --trace file; what they leave behind must be in .gitignore.
 . "$(dirname "$0")/../e2e_lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
