@@ -13,8 +13,8 @@
 # (/etc/apt/sources.list*), else http://deb.debian.org/debian.  -k keeps
 # the root (for a look inside) but still unmounts.  Committed work only: the
 # clone is of HEAD.  Log: $TMPDIR/uvmsim-fresh.log (or /tmp/...).
-# Costs ~1.3 GB of disk while it runs and needs the mirror (see
-# docs/setup.md for the times measured).
+# Costs ~1.6 GB of disk while it runs and needs the mirror; about 19
+# minutes on a loaded 2-core machine (docs/setup.md).
 set -u
 KEEP=0
 [ "${1:-}" = -k ] && { KEEP=1; shift; }
@@ -58,7 +58,9 @@ cleanup() {
         echo "test-fresh: kept $ROOT"
     else
         rm -rf --one-file-system "$ROOT"
+        [ -n "${TSTART:-}" ] && phase "clean-up"
     fi
+    [ -n "${TSTART:-}" ] && echo "test-fresh: total $(($(now) - TSTART)) s"
     exit $rc
 }
 trap cleanup EXIT
@@ -68,6 +70,7 @@ trap 'exit 129' HUP
 
 now() { date +%s; }
 T0=$(now)
+TSTART=$T0
 phase() { t=$(now); echo "test-fresh: $1: $((t - T0)) s"; T0=$t; }
 echo "test-fresh: $SUITE from $MIRROR into $ROOT (log: $LOG)"
 : >"$LOG"
