@@ -41,11 +41,22 @@ MIRROR=${MIRROR:-http://deb.debian.org/debian}
 
 ROOT=$(mktemp -d "${TMPDIR:-/var/tmp}/uvmsim-fresh.XXXXXX") || exit 2
 MOUNTS=""
+CHILD=""
+# Long steps run in the background and are waited for: a trapped signal
+# interrupts `wait` at once, where a foreground child (apt, make) would
+# hold it until it finished.
+waitfor() { "$@" & CHILD=$!; wait $CHILD; r=$?; CHILD=""; return $r; }
 cleanup() {
     rc=$?
     trap - EXIT INT TERM HUP
-    # Processes left inside the root (a tmux server, chromium) hold its
-    # mounts: stop them, by pid, and only those whose root is ours.
+    # The step that was running (debootstrap's own children on the host,
+    # by pid), then whatever is left inside the root (a tmux server,
+    # chromium, apt): they hold its mounts.  Only processes this script
+    # started: its child's children, and those whose root is ours.
+    if [ -n "$CHILD" ]; then
+        for p in $(pgrep -P "$CHILD" 2>/dev/null) $CHILD; do kill "$p" 2>/dev/null; done
+        sleep 1
+    fi
     for p in /proc/[0-9]*; do
         [ "$(readlink "$p/root" 2>/dev/null)" = "$ROOT" ] && kill -9 "${p#/proc/}" 2>/dev/null
     done
@@ -75,7 +86,7 @@ phase() { t=$(now); echo "test-fresh: $1: $((t - T0)) s"; T0=$t; }
 echo "test-fresh: $SUITE from $MIRROR into $ROOT (log: $LOG)"
 : >"$LOG"
 
-debootstrap --variant=minbase "$SUITE" "$ROOT" "$MIRROR" >>"$LOG" 2>&1 ||
+waitfor debootstrap --variant=minbase "$SUITE" "$ROOT" "$MIRROR" >>"$LOG" 2>&1 ||
     { tail -n 20 "$LOG"; die "debootstrap failed (log: $LOG)"; }
 phase "debootstrap --variant=minbase"
 
@@ -97,11 +108,11 @@ inroot() {
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         sh -c "cd /root/uvmsim && $1"
 }
-inroot "sh scripts/quickstart.sh" >>"$LOG" 2>&1 ||
+waitfor inroot "sh scripts/quickstart.sh" >>"$LOG" 2>&1 ||
     { tail -n 30 "$LOG"; die "quickstart failed (log: $LOG)"; }
 phase "sh scripts/quickstart.sh"
 
-inroot "make test" >"$ROOT/make-test.out" 2>&1
+waitfor inroot "make test" >"$ROOT/make-test.out" 2>&1
 trc=$?
 cat "$ROOT/make-test.out" >>"$LOG"
 phase "make test"
