@@ -64,6 +64,7 @@ test check:
 	@sh tests/run.sh $(BUILD)
 
 test-bins: $(BUILD)/uvmsim $(TEST_BIN) $(BUILD)/tests/fuzz_replay
+	@:
 
 check-asan:
 	$(MAKE) BUILD=build-asan OPT=-O1 \
