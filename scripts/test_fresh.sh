@@ -12,15 +12,15 @@
 # MIRROR: default the Debian mirror this machine's apt uses
 # (/etc/apt/sources.list*), else http://deb.debian.org/debian.  -k keeps
 # the root (for a look inside) but still unmounts.  Committed work only: the
-# clone is of HEAD.  Log: $TMPDIR/uvmsim-fresh.log (or /tmp/...).
-# Costs ~1.6 GB of disk while it runs and needs the mirror; about 19
+# clone is of HEAD.  Root and log (uvmsim-fresh.log) in $TMPDIR, else /var/tmp.
+# Costs ~1.6 GB of disk while it runs and needs the mirror; 19-24
 # minutes on a loaded 2-core machine (docs/setup.md).
 set -u
 KEEP=0
 [ "${1:-}" = -k ] && { KEEP=1; shift; }
 SUITE=bookworm
 REPO=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel) || exit 2
-LOG=${TMPDIR:-/tmp}/uvmsim-fresh.log
+LOG=${TMPDIR:-/var/tmp}/uvmsim-fresh.log
 
 die() { echo "test-fresh: $*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, mount, chroot)"
