@@ -6,7 +6,8 @@ OPT      ?= -O2
 EXTRA_CFLAGS  ?=
 EXTRA_LDFLAGS ?=
 
-DEB_PKGS := build-essential pkg-config libyaml-dev libhdf5-dev check
+# The one package list: scripts/debian-packages.txt (groups build, test, scripts).
+DEB_PKGS := $(shell sh scripts/packages.sh build test scripts 2>/dev/null)
 
 # Dependencies through pkg-config; Debian ships HDF5 as hdf5-serial.
 HDF5_PC := $(shell pkg-config --exists hdf5-serial 2>/dev/null && echo hdf5-serial || \
@@ -16,7 +17,7 @@ MISSING := $(shell pkg-config --exists yaml-0.1 2>/dev/null || echo yaml-0.1) \
 CHECK_MISSING := $(shell pkg-config --exists check 2>/dev/null || echo check)
 ifeq ($(MAKECMDGOALS),help)
 else ifneq ($(strip $(MISSING)),)
-$(error missing $(strip $(MISSING)); install with: apt-get install -y $(DEB_PKGS))
+$(error missing $(strip $(MISSING)); install with: apt-get install -y --no-install-recommends $(DEB_PKGS))
 endif
 
 DEP_CFLAGS := $(shell pkg-config --cflags yaml-0.1 $(HDF5_PC) 2>/dev/null)
@@ -39,7 +40,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all test check check-asan bench install docs clean help fuzz
+.PHONY: all test check test-bins check-asan bench install docs clean help fuzz test-fresh
 all: $(BUILD)/uvmsim
 
 $(BUILD)/obj/%.o: %.c
@@ -55,12 +56,19 @@ $(BUILD)/uvmsim: $(BUILD)/obj/sim/cli/main.o $(BUILD)/libuvmsim.a
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libuvmsim.a
 	@mkdir -p $(dir $@)
-	$(if $(CHECK_MISSING),$(error missing check; install with: apt-get install -y $(DEB_PKGS)))
+	$(if $(CHECK_MISSING),$(error missing check; install with: apt-get install -y --no-install-recommends $(DEB_PKGS)))
 	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -MMD -MP -Itests/unit $< $(BUILD)/libuvmsim.a -o $@ $(CHECK_LIBS) $(LDLIBS)
 
-# Unit suites (Check) and end-to-end cases; one closing summary line.
-test check: $(BUILD)/uvmsim $(TEST_BIN) $(BUILD)/tests/fuzz_replay
+# Unit suites (Check) and end-to-end cases; one closing summary line.  The
+# binaries build in parallel: with no -j from the user, one job per core
+# (a -j given, e.g. make -j2 test, is the sub-make's through the jobserver).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+test check:
+	@$(MAKE) $(if $(findstring -j,$(MAKEFLAGS)),,-j$(NPROC)) test-bins
 	@sh tests/run.sh $(BUILD)
+
+test-bins: $(BUILD)/uvmsim $(TEST_BIN) $(BUILD)/tests/fuzz_replay
+	@:
 
 check-asan:
 	$(MAKE) BUILD=build-asan OPT=-O1 \
@@ -85,7 +93,8 @@ clean:
 help:
 	@echo "make | make test | make check-asan | make bench | make docs | make install PREFIX=..."
 	@echo "make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS='config nvbit ...']   (clang, libFuzzer)"
-	@echo "Debian packages: apt-get install -y $(DEB_PKGS)"
+	@echo "make test-fresh   (root: the README's quick start on a bare Debian root, scripts/test_fresh.sh)"
+	@echo "Debian packages (scripts/debian-packages.txt): apt-get install -y --no-install-recommends $(DEB_PKGS)"
 
 # ---- fuzzing (tests/fuzz, docs/robustness.md) ----
 # The regression replayer: the fuzz entry points, built like the tests.
@@ -119,3 +128,8 @@ fuzz:
 .PHONY: test-slurm
 test-slurm: $(BUILD)/uvmsim
 	@sh scripts/slurm_test.sh $(BUILD)
+
+# The README's two quick-start commands on a debootstrapped bare Debian
+# (root; about 15-40 minutes, docs/setup.md).  Not in .ci/run: see there.
+test-fresh:
+	@sh scripts/test_fresh.sh
