@@ -28,7 +28,7 @@ CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(OPT) -g -Wall -Wextra -Werror \
           -Isim -I. $(DEP_CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS := $(DEP_LIBS) -lm $(EXTRA_LDFLAGS)
 
-LIB_SRC  := $(sort $(filter-out sim/main.c,$(wildcard sim/*.c sim/*/*.c workloads/*.c)))
+LIB_SRC  := $(sort $(filter-out sim/main.c sim/cli/main.c,$(shell find sim workloads -name '*.c')))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
-#include "migrate.h"
+#include "driver/migrate/migrate.h"
 #include "config.h"
 #include "stats.h"
 

@@ -9,23 +9,24 @@
  *   drv_ue.c     eviction timing against migrations (driver.eviction_timing:
  *                serial, unobtrusive, ideal) and the frames whose
  *                write-back is still on the link;
- *   drv_oversub.c the runtime's thread-oversubscription controller
- *                (batch-aware Sec. 4.1: page lifetimes -> extra blocks);
  *   drv_map.c    mapping landed pages with the largest PTEs they allow;
  *   drv_frames.c frames (pmm.c: 2 MiB / 64 KiB / 4 KiB chunks) and residency
  *                bookkeeping;
  *   drv_access_counters.c access-counter notifications: batches that
- *                migrate the notified regions' host-resident pages. */
+ *                migrate the notified regions' host-resident pages.
+ * The wings below the thread, one public header each: mem/ (mem.h: PMM,
+ * page maps, page counts), evict/ (evict.h), place/ (placement.h),
+ * migrate/ (migrate.h), prefetch/ (prefetch.h), perf/ (perf.h: thrashing,
+ * oversubscription control, cyclic detection) and replay/ (the
+ * `uvmsim replay` tool, declared in driver.h). */
 #ifndef UVMSIM_DRIVER_INTERNAL_H
 #define UVMSIM_DRIVER_INTERNAL_H
 
 #include "driver.h"
-#include "evict.h"
-#include "prefetch.h"
-#include "page_counts.h"
-#include "page_map.h"
-#include "pmm.h"
-#include "drv_thrashing.h"
+#include "driver/evict/evict.h"
+#include "driver/prefetch/prefetch.h"
+#include "driver/mem/mem.h"
+#include "driver/perf/perf.h"
 #include "trace/trace.h"
 #include "mem_req.h"
 #include "gmmu/gmmu.h"

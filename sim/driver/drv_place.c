@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
-#include "placement.h"
+#include "driver/place/placement.h"
 #include "config.h"
 #include "stats.h"
 #include "workloads/workload.h"

@@ -8,7 +8,7 @@
 #include "config.h"
 #include "rng.h"
 #include "driver/driver.h"
-#include "driver/page_map.h"
+#include "driver/mem/mem.h"
 
 static struct config *cfg_seed(unsigned seed)
 {
