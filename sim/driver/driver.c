@@ -161,7 +161,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     bool root_cyclic = d->chunked && !strcmp(cfg_str(cfg, "driver.eviction"), "cyclic");
     d->evict = evictor_create(cfg, root_cyclic ? "fifo" : cfg_str(cfg, "driver.eviction"),
                               d->capacity / d->unit, st);
-    if (root_cyclic) d->cyc = drv_cyclic_create(cfg, d->capacity / VA_BLOCK_PAGES, st);
+    if (root_cyclic) d->cyc = drv_cyclic_create(cfg, d->capacity / VA_BLOCK_PAGES, st, &d->pmm, d->resroot);
     if (d->chunked) drv_chunks_stats(d, st);
     evictor_program(d->evict, cfg);
     /* HPE's batched hit information comes from the HIR (Sec. IV-B): a
@@ -172,6 +172,18 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->oversub = drv_oversub_create(d, cfg, st);
     d->dmig = migr_create(d, cfg, st);
     d->ac = drv_ac_create(d, cfg, st);
+    /* The reactions to the driver's events (drv_events.h), in the order
+     * they run on one event; a heuristic that reacts is one line here. */
+    struct drv_events *ev = &d->events;
+    drv_events_subscribe(ev, DRV_EV(DRV_EV_FAULT), drv_frames_on_fault, d);
+    if (!d->chunked)
+        drv_events_subscribe(ev, DRV_EV(DRV_EV_RESIDENT) | DRV_EV(DRV_EV_PREFETCHED) |
+                             DRV_EV(DRV_EV_RELEASED), drv_evict_on_event, d);
+    if (d->thrash)
+        drv_events_subscribe(ev, DRV_EV(DRV_EV_MIGRATED) | DRV_EV(DRV_EV_EVICTED),
+                             thrashing_on_event, d->thrash);
+    if (d->ac) drv_events_subscribe(ev, DRV_EV(DRV_EV_EVICTED), drv_ac_on_event, d);
+    if (d->cyc) drv_events_subscribe(ev, DRV_EV(DRV_EV_ROOT_EVICTED), drv_cyclic_on_event, d->cyc);
     gmmu_set_driver(g, &d->comp);
     gmmu_defer_replay(g, d->replay != RP_PAGE);
     return d;

@@ -46,7 +46,7 @@
  *     counters can bring it back (uvm_va_block.c
  *     block_deferred_eviction_mappings, uvm_perf_map_remote_on_eviction =
  *     1: "we can map evicted memory since we can pull it back thanks to the
- *     access counters"); drv_evict.c calls drv_ac_evicted.
+ *     access counters"); drv_ac_on_event subscribes to DRV_EV_EVICTED.
  * Default off: the real driver turns access-counter migrations on by
  * default only on ATS systems (is_migration_enabled: POWER9 with NVLink,
  * the SC19 machine); on an x86 / PCIe Volta they are off and the counters
@@ -156,10 +156,11 @@ bool drv_ac_ready(const struct driver *d)
     return d->ac && !d->step_active && gmmu_access_notifications_pending(d->gmmu);
 }
 
-void drv_ac_evicted(struct driver *d, uint64_t vpn, sim_time now)
+void drv_ac_on_event(void *ctx, const struct drv_event *e)
 {
-    if (!d->ac || !d->ac->map_evicted) return;
-    drv_map_host(d, vpn, now);
+    struct driver *d = ctx;
+    if (!d->ac->map_evicted || drv_advice(d, e->vpn) & WL_ADV_ACCESSED_BY_GPU) return;
+    drv_map_host(d, e->vpn, e->now);
     *d->ac->n_evicted_mapped += 1;
 }
 

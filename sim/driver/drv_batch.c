@@ -54,7 +54,7 @@ void drv_fetch_batch(struct driver *d, sim_time now)
         }
         if (!n || d->pages[n - 1].vpn / VA_BLOCK_PAGES != d->pages[i].vpn / VA_BLOCK_PAGES)
             d->block_start[d->nblocks++] = n;
-        drv_note_fault(d, d->pages[i].vpn);
+        drv_post(d, DRV_EV_FAULT, d->pages[i].vpn, now);
         d->pages[n++] = d->pages[i];
     }
     d->block_start[d->nblocks] = n;

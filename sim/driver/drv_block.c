@@ -197,7 +197,7 @@ static void hold_run(struct driver *d, uint64_t base, unsigned i, uint64_t pfn, 
         if (!bb_test(&d->want, i + k)) continue;
         bool pre = !bb_test(&d->faulted, i + k);
         drv_frame_hold(d, pfn + k, base + i + k, pre, now);
-        drv_thrashing_migrated(d, base + i + k, now);
+        drv_post(d, DRV_EV_MIGRATED, base + i + k, now);
         d->migr[d->nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k), pre };
     }
     d->want_next = i + n;

@@ -124,7 +124,7 @@ void drv_evict_root(struct driver *d, uint32_t r, sim_time now)
     }
     pmm_root_list(&d->pmm, r, PMM_LIST_NONE);
     for (unsigned k = 0; k < ngone; k++) drv_check_unit(d, gone[k], now, "a root-chunk eviction");
-    if (d->cyc && block != UINT64_MAX) drv_cyclic_evicted(d->cyc, &d->pmm, d->resroot, block);
+    if (block != UINT64_MAX) drv_post(d, DRV_EV_ROOT_EVICTED, block, now);
 }
 
 /* Park et al. Fig. 1 draws evictions by VA block address over time: one

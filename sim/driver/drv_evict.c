@@ -79,25 +79,23 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
             pfn[v - vpn] = f0 + k;
             count++;
             if (home) {
-                if (!d->chunked && v == drv_unit_base(d, v)) evictor_forget(d->evict, v);
+                drv_post(d, DRV_EV_RELEASED, v, now);
                 drv_frame_released(d, f0 + k, v, now);
                 *d->n_sent_home += 1;
                 continue;
             }
             if (TRACE_ON(TW_EVICT)) trace_evict(v, f0 + k, now);
             drv_frame_evicted(d, f0 + k, v, now);
-            drv_thrashing_evicted(d, v, now);
             *d->n_evictions += 1;
             d->batch_evictions++;
             if (!dirty) *d->n_clean += 1;
+            drv_post(d, DRV_EV_EVICTED, v, now);
             /* An accessed-by page stays mapped for the GPU: to its host
              * copy; so does any page access counters can bring back
-             * (map_remote_on_eviction, drv_access_counters.c). */
+             * (map_remote_on_eviction, drv_ac_on_event). */
             if (drv_advice(d, v) & WL_ADV_ACCESSED_BY_GPU) {
                 drv_map_host(d, v, now);
                 *d->n_accessed_by += 1;
-            } else {
-                drv_ac_evicted(d, v, now);
             }
         }
     }
@@ -126,4 +124,12 @@ bool drv_evict_victim(struct driver *d, uint64_t *pfn, sim_time now)
     drv_check_unit(d, vpn, now, "an eviction");
     *pfn = frame;
     return true;
+}
+
+void drv_evict_on_event(void *ctx, const struct drv_event *e)
+{
+    struct driver *d = ctx;
+    if (e->vpn != drv_unit_base(d, e->vpn)) return;
+    if (e->kind == DRV_EV_RELEASED) evictor_forget(d->evict, e->vpn);
+    else evictor_resident(d->evict, e->vpn, e->kind == DRV_EV_PREFETCHED);
 }

@@ -112,8 +112,10 @@ void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time n
     if (!d->resroot[r]) pmm_root_list(&d->pmm, r, PMM_LIST_UNUSED);
 }
 
-void drv_note_fault(struct driver *d, uint64_t vpn)
+void drv_frames_on_fault(void *ctx, const struct drv_event *e)
 {
+    struct driver *d = ctx;
+    uint64_t vpn = e->vpn;
     /* Counting evictions minus the faults that answered them is the same
      * as comparing the two counts, in one byte per page. */
     if (page_counts_get(&d->unanswered, vpn)) {

@@ -27,6 +27,7 @@
 #include "driver/prefetch/prefetch.h"
 #include "driver/mem/mem.h"
 #include "driver/perf/perf.h"
+#include "drv_events.h"
 #include "trace/trace.h"
 #include "mem_req.h"
 #include "gmmu/gmmu.h"
@@ -152,6 +153,7 @@ struct driver {
      * fault on a page with one is a premature eviction). */
     struct page_counts unanswered;
     struct drv_cyclic *cyc;         /* chunked + driver.eviction=cyclic (drv_cyclic.c) */
+    struct drv_events events;       /* the reactions, subscribed at create (driver.c) */
     struct rec_table *root_evict_tab;   /* chunked: every root eviction (time, VA block) */
     /* stats of the batch */
     sim_time batch_start, handling, migr_start;
@@ -168,6 +170,12 @@ struct driver {
              *n_root_evictions, *n_evict_prefetched, *n_map64, *n_map2m,
              *n_ue_preemptive, *n_ue_ahead, *n_ue_demand, *n_ue_waits;
 };
+
+/* Post event kind on page vpn to its subscribers (drv_events.h). */
+static inline void drv_post(const struct driver *d, enum drv_event_kind kind, uint64_t vpn, sim_time now)
+{
+    drv_events_post(&d->events, kind, vpn, d->step_active, now);
+}
 
 /* drv_loop.c: the replay signal (flushing the buffer first if asked). */
 void drv_replay(struct driver *d, bool flush, sim_time now);
@@ -202,9 +210,10 @@ void drv_frame_evicted(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time no
  * (chunked: the frame stays with its chunk, as the real driver keeps a VA
  * block's chunks). */
 void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now);
-/* A fault on vpn (a driver page's first 4 KiB page) was fetched: counts a
- * premature eviction once per eviction that the page faults back after. */
-void drv_note_fault(struct driver *d, uint64_t vpn);
+/* Subscriber of DRV_EV_FAULT (a fault on a driver page's first 4 KiB page
+ * fetched): counts a premature eviction once per eviction that the page
+ * faults back after.  ctx: the driver. */
+void drv_frames_on_fault(void *ctx, const struct drv_event *e);
 /* The driver page holding vpn is held whole (every piece inside its
  * allocation resident or its copy in flight) or not at all. */
 void drv_check_unit(const struct driver *d, uint64_t vpn, sim_time now, const char *why);
@@ -233,6 +242,11 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
  * (64 KiB-aligned for 64 KiB driver pages) in *pfn, free to reuse; false
  * when no page can be evicted. */
 bool drv_evict_victim(struct driver *d, uint64_t *pfn, sim_time now);
+/* Subscriber of DRV_EV_RESIDENT, DRV_EV_PREFETCHED and DRV_EV_RELEASED for
+ * the page eviction policy (not under evict_unit chunk): a driver page is
+ * one entry of it, and prefetched ones are not faults for it (evict.h).
+ * ctx: the driver. */
+void drv_evict_on_event(void *ctx, const struct drv_event *e);
 
 /* drv_ue.c: write-back tracking.  drv_wb_begin marks the n frames of one
  * D2H write-back busy and returns its id (the transfer's argument);
@@ -274,15 +288,6 @@ bool drv_chunk_holds(const struct driver *d, uint64_t base, unsigned first, unsi
 void drv_evict_root(struct driver *d, uint32_t r, sim_time now);
 void drv_chunks_stats(struct driver *d, struct stats *st);
 
-/* drv_cyclic.c (chunked + cyclic): Park et al.'s pinning and shuffling on
- * the root-chunk list.  victim: the root to evict (holding the ones it
- * pins first); evicted: count root eviction of VA block `block`. */
-struct drv_cyclic;
-struct drv_cyclic *drv_cyclic_create(const struct config *cfg, uint64_t roots, struct stats *st);
-void drv_cyclic_free(struct drv_cyclic *c);
-bool drv_cyclic_victim(struct drv_cyclic *c, struct pmm *m, uint32_t *r);
-void drv_cyclic_evicted(struct drv_cyclic *c, struct pmm *m, const uint16_t *resroot, uint64_t block);
-
 /* drv_map.c: map the n landed pages of a run with the largest PTEs the
  * residency allows (2 MiB, 64 KiB, 4 KiB) and merge the pages around them
  * that become a whole big page or block. */
@@ -308,9 +313,10 @@ bool drv_ac_ready(const struct driver *d);
  * *wake (TIME_NEVER: a landing wakes the thread). */
 void drv_ac_begin(struct driver *d, sim_time now);
 bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake);
-/* Page vpn was evicted (not for accessed-by): map_remote_on_eviction maps
- * it remotely to its host copy. */
-void drv_ac_evicted(struct driver *d, uint64_t vpn, sim_time now);
+/* Subscriber of DRV_EV_EVICTED: map_remote_on_eviction maps a page
+ * evicted (one without accessed-by advice, which the driver maps itself)
+ * remotely to its host copy.  ctx: the driver. */
+void drv_ac_on_event(void *ctx, const struct drv_event *e);
 void drv_ac_dump(const struct driver *d, FILE *out);
 
 #endif

@@ -51,10 +51,7 @@ void drv_map_landed(struct driver *d, const struct migr_page *m, size_t n, sim_t
         size_t end = k + (1u << (shift - PAGE_SHIFT));
         for (; k < end; k++) {
             drv_frame_landed(d, m[k].pfn, now);
-            /* A driver page is one entry of the eviction policy; prefetched
-             * ones are not faults for it (evict.h). */
-            if (!d->chunked && m[k].vpn == drv_unit_base(d, m[k].vpn))
-                evictor_resident(d->evict, m[k].vpn, m[k].prefetched);
+            drv_post(d, m[k].prefetched ? DRV_EV_PREFETCHED : DRV_EV_RESIDENT, m[k].vpn, now);
         }
     }
     for (size_t k = 0; k < n; k++)

@@ -60,7 +60,7 @@ uint64_t driver_place(struct driver *d, const struct config *cfg, const struct w
             drv_frame_hold(d, pfn, vpn, false, 0);
             gmmu_map_page(d->gmmu, vpn, pfn, PAGE_SHIFT, 0, 0);
             drv_frame_landed(d, pfn, 0);
-            evictor_resident(d->evict, vpn, false);
+            drv_post(d, DRV_EV_RESIDENT, vpn, 0);
             gpu++;
         }
     }

@@ -286,7 +286,7 @@ static void remap(struct migr *m, uint64_t vpn, uint64_t pfn, sim_time now)
     if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, PADDR_HOST | (vpn << PAGE_SHIFT), now);
     gmmu_map_page(d->gmmu, vpn, pfn, PAGE_SHIFT, 0, now);
     drv_frame_landed(d, pfn, now);
-    evictor_resident(d->evict, vpn, true);
+    drv_post(d, DRV_EV_PREFETCHED, vpn, now);
     m->state[migr_index(m, vpn)] = MS_DONE;
     *m->n_pages += 1;
     SIM_ASSERT(gmmu_is_resident(d->gmmu, vpn) && !gmmu_is_remote(d->gmmu, vpn), "migration", now,

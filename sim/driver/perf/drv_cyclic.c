@@ -22,7 +22,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "driver/drv_internal.h"
 #include "perf.h"
 #include "config.h"
 #include "rng.h"
@@ -37,12 +36,17 @@ struct drv_cyclic {
     struct rng rng;
     uint64_t *st_detect, *st_pinned, *st_state, *st_shuffles;
     struct rec_table *events;
+    struct pmm *m;                  /* the driver's PMM and its pages per root */
+    const uint16_t *resroot;
 };
 
-struct drv_cyclic *drv_cyclic_create(const struct config *cfg, uint64_t roots, struct stats *st)
+struct drv_cyclic *drv_cyclic_create(const struct config *cfg, uint64_t roots, struct stats *st,
+                                     struct pmm *m, const uint16_t *resroot)
 {
     struct drv_cyclic *c = xcalloc(1, sizeof *c);
     c->roots = roots;
+    c->m = m;
+    c->resroot = resroot;
     c->shuffle = !strcmp(cfg_str(cfg, "driver.evict.cyclic.mode"), "shuffle");
     c->budget = (uint64_t)floor(cfg_f64(cfg, "driver.evict.cyclic.pin") * (double)roots);
     if (c->budget >= roots) c->budget = roots ? roots - 1 : 0;   /* one root must stay evictable */
@@ -106,7 +110,7 @@ bool drv_cyclic_victim(struct drv_cyclic *c, struct pmm *m, uint32_t *r)
     }
 }
 
-void drv_cyclic_evicted(struct drv_cyclic *c, struct pmm *m, const uint16_t *resroot, uint64_t block)
+static void evicted(struct drv_cyclic *c, struct pmm *m, const uint16_t *resroot, uint64_t block)
 {
     c->evictions++;
     c->since_shuffle++;
@@ -130,4 +134,10 @@ void drv_cyclic_evicted(struct drv_cyclic *c, struct pmm *m, const uint16_t *res
         c->n_held = 0;
         *c->st_pinned = 0;
     }
+}
+
+void drv_cyclic_on_event(void *ctx, const struct drv_event *e)
+{
+    struct drv_cyclic *c = ctx;
+    evicted(c, c->m, c->resroot, e->vpn);
 }

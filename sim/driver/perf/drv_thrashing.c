@@ -492,14 +492,14 @@ void drv_thrashing_prefetch(struct driver *d, uint64_t base, struct prefetch_in 
     *d->thrash->n_excluded += excluded;
 }
 
-void drv_thrashing_migrated(struct driver *d, uint64_t vpn, sim_time now)
+/* The subscriber (DRV_EV_MIGRATED, DRV_EV_EVICTED): a copy into GPU memory
+ * is the GPU's event on the page, an eviction the host's; a host step's
+ * copy is the program's own placement and starts the page's history
+ * afresh instead of counting as thrashing. */
+void thrashing_on_event(void *ctx, const struct drv_event *e)
 {
-    if (!d->thrash) return;
-    if (d->step_active) thrashing_reset(d->thrash, vpn);
-    else thrashing_event(d->thrash, vpn, THR_GPU, now);
-}
-
-void drv_thrashing_evicted(struct driver *d, uint64_t vpn, sim_time now)
-{
-    if (d->thrash) thrashing_event(d->thrash, vpn, THR_HOST, now);
+    struct thrashing *t = ctx;
+    if (e->kind == DRV_EV_EVICTED) thrashing_event(t, e->vpn, THR_HOST, e->now);
+    else if (e->step) thrashing_reset(t, e->vpn);
+    else thrashing_event(t, e->vpn, THR_GPU, e->now);
 }

@@ -12,6 +12,7 @@
 #include "driver/prefetch/prefetch.h"
 #include "base.h"
 #include "driver/mem/mem.h"
+#include "driver/drv_events.h"
 
 /* Private to sim/driver: thrashing detection and mitigation after the real
  * driver's uvm_perf_thrashing.c (keys driver.thrashing.*).  Two processors
@@ -74,11 +75,10 @@ bool drv_thrashing_fault(struct driver *d, uint64_t vpn, sim_time now);
 struct prefetch_in;
 void drv_thrashing_prefetch(struct driver *d, uint64_t base, struct prefetch_in *in,
                             struct block_bits *want);
-/* A page's copy into GPU memory started: a host step's (reset) or a
- * fault's / prefetch's (event). */
-void drv_thrashing_migrated(struct driver *d, uint64_t vpn, sim_time now);
-/* A page left GPU memory by eviction. */
-void drv_thrashing_evicted(struct driver *d, uint64_t vpn, sim_time now);
+/* Subscriber of DRV_EV_MIGRATED (a page's copy into GPU memory started:
+ * a host step's resets its history, a fault's or prefetch's is the GPU's
+ * event) and DRV_EV_EVICTED (the host's event); ctx: the thrashing. */
+void thrashing_on_event(void *ctx, const struct drv_event *e);
 
 /* Private to sim/driver: the runtime's control of thread oversubscription
  * from page lifetimes (batch-aware paper, Kim et al. ASPLOS 2020, Sec. 4.1,
@@ -132,5 +132,16 @@ void cyc_detect_init(struct cyc_detect *d, double ratio, uint64_t min_group);
 void cyc_detect_free(struct cyc_detect *d);
 /* Counts one eviction of `unit`; true when it declares cyclic thrashing. */
 bool cyc_detect_count(struct cyc_detect *d, uint64_t unit);
+
+/* drv_cyclic.c (chunked + cyclic): Park et al.'s pinning and shuffling on
+ * the root-chunk list.  victim: the root to evict (holding the ones it
+ * pins first); evicted: count root eviction of VA block `block`. */
+struct drv_cyclic;
+struct drv_cyclic *drv_cyclic_create(const struct config *cfg, uint64_t roots, struct stats *st,
+                                     struct pmm *m, const uint16_t *resroot);
+void drv_cyclic_free(struct drv_cyclic *c);
+bool drv_cyclic_victim(struct drv_cyclic *c, struct pmm *m, uint32_t *r);
+/* Subscriber of DRV_EV_ROOT_EVICTED; ctx: the drv_cyclic. */
+void drv_cyclic_on_event(void *ctx, const struct drv_event *e);
 
 #endif
