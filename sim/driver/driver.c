@@ -154,7 +154,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->runs = xcalloc(max_migr, sizeof *d->runs);
     d->capacity = capacity_pages(cfg, footprint, d->chunked ? VA_BLOCK_PAGES : d->unit);
     drv_frames_init(d);
-    drv_wb_init(d);
+    wb_init(&d->wb, d->capacity);
     /* The policy holds driver pages (evict_unit chunk: it is not asked). */
     /* Cyclic over root chunks is drv_cyclic.c; the page policy is not
      * asked then (FIFO stands in, holding nothing). */
@@ -199,7 +199,7 @@ void driver_free(struct driver *d)
     migr_free(d->dmig);
     drv_ac_free(d->ac);
     drv_frames_free(d);
-    drv_wb_free(d);
+    wb_free(&d->wb);
     free(d->fetched);
     free(d->pages);
     free(d->block_start);
@@ -229,26 +229,4 @@ uint64_t driver_capacity_for(const struct config *cfg, uint64_t footprint)
     uint64_t unit = strcmp(cfg_str(cfg, "driver.page_size"), "64KiB") ? 1 : BIG_PAGE_PAGES;
     bool chunked = !strcmp(cfg_str(cfg, "driver.evict_unit"), "chunk");
     return capacity_pages(cfg, footprint, chunked ? VA_BLOCK_PAGES : unit);
-}
-
-/* The policy sees driver pages; under evict_unit chunk it sees nothing. */
-void driver_walk_hit(struct driver *d, uint64_t vpn)
-{
-    if (!d->chunked) evictor_touch(d->evict, drv_unit_base(d, vpn));
-}
-bool driver_wants_walk_hits(const struct driver *d)
-{
-    return !d->chunked && evictor_wants_touches(d->evict);
-}
-void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count)
-{
-    if (!d->chunked) evictor_hits(d->evict, drv_unit_base(d, vpn), count);
-}
-bool driver_wants_references(const struct driver *d) { return !d->chunked && evictor_wants_references(d->evict); }
-void driver_reference(struct driver *d, uint64_t kernel, uint64_t block, uint64_t inst,
-                      uint32_t warp, uint64_t vpn)
-{
-    if (d->chunked) return;
-    struct evict_ref r = { kernel, block, inst, drv_unit_base(d, vpn), warp };
-    evictor_reference(d->evict, &r);
 }

@@ -37,26 +37,6 @@ static uint64_t block_base(const struct driver *d)
     return d->pages[d->block_start[d->cur_block]].vpn / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
 }
 
-void drv_map_host(struct driver *d, uint64_t vpn, sim_time now)
-{
-    gmmu_map_page(d->gmmu, vpn, vpn, PAGE_SHIFT, GMMU_MAP_REMOTE, now);
-}
-
-bool drv_mapped(const struct driver *d, uint64_t vpn)
-{
-    return gmmu_is_resident(d->gmmu, vpn) || gmmu_is_remote(d->gmmu, vpn);
-}
-
-void drv_want_whole_pages(struct driver *d)
-{
-    if (d->unit == 1) return;
-    for (unsigned p = d->blk_first; p < d->blk_end; p += d->unit - p % d->unit)
-        if (bb_count_range(&d->want, p, d->unit - p % d->unit)) {
-            unsigned n = d->unit - p % d->unit;
-            bb_set_range(&d->want, p, p + n > d->blk_end ? d->blk_end - p : n);
-        }
-}
-
 /* A fault on a page whose preferred location is the host (cudaMemAdvise
  * SetPreferredLocation(cpu)) is answered with a remote mapping of the host
  * copy instead of a migration, as the real driver keeps a page at its

@@ -22,49 +22,11 @@
 
 #define NO_CHUNK UINT64_MAX
 
-/* The chunk holding slot i of the block [first, end): its first slot and
- * its size.  The smallest chunk is a driver page: the real driver never
- * allocates user memory in chunks smaller than PAGE_SIZE, "so we don't have
- * to handle allocating multiple chunks per page" (uvm_mmu.c
- * uvm_mmu_init_gpu_chunk_sizes: mmu_user_chunk_sizes = sizes & PAGE_MASK),
- * so on a 64 KiB-page kernel a block cut inside a big page still gets a
- * 64 KiB chunk for it.  Were a 64 KiB driver page cut by its allocation's
- * end given 4 KiB chunks, each would come from whichever root had one
- * free, and a root eviction would take some of the page's pieces and leave
- * the others resident in other roots: a page resident in part. */
-static void geometry(const struct driver *d, unsigned first, unsigned end, unsigned i,
-                     unsigned *lo, enum pmm_size *size)
-{
-    if (first == 0 && end == VA_BLOCK_PAGES) {
-        *lo = 0;
-        *size = PMM_2M;
-        return;
-    }
-    unsigned b = i / BIG_PAGE_PAGES * BIG_PAGE_PAGES;
-    if ((b >= first && b + BIG_PAGE_PAGES <= end) || d->unit == BIG_PAGE_PAGES) {
-        *lo = b;
-        *size = PMM_64K;
-    } else {
-        *lo = i;
-        *size = PMM_4K;
-    }
-}
-
-bool drv_chunk_holds(const struct driver *d, uint64_t base, unsigned first, unsigned end,
-                     uint64_t vpn)
-{
-    unsigned i = (unsigned)(vpn - base), lo;
-    enum pmm_size size;
-    geometry(d, first, end, i, &lo, &size);
-    uint32_t f0 = page_map_get(&d->chunks, base + lo);
-    return f0 != PAGE_MAP_NONE && drv_frame_vpn(d, f0 + (i - lo)) == vpn;
-}
-
 bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn, sim_time now)
 {
     unsigned lo;
     enum pmm_size size;
-    geometry(d, d->blk_first, d->blk_end, i, &lo, &size);
+    drv_chunk_geometry(d, d->blk_first, d->blk_end, i, &lo, &size);
     uint64_t cvpn = base + lo;
     uint32_t f0 = page_map_get(&d->chunks, cvpn);
     if (f0 == PAGE_MAP_NONE) {

@@ -133,3 +133,29 @@ void drv_evict_on_event(void *ctx, const struct drv_event *e)
     if (e->kind == DRV_EV_RELEASED) evictor_forget(d->evict, e->vpn);
     else evictor_resident(d->evict, e->vpn, e->kind == DRV_EV_PREFETCHED);
 }
+
+/* The policy sees driver pages; under evict_unit chunk it sees nothing. */
+void driver_walk_hit(struct driver *d, uint64_t vpn)
+{
+    if (!d->chunked) evictor_touch(d->evict, drv_unit_base(d, vpn));
+}
+
+bool driver_wants_walk_hits(const struct driver *d)
+{
+    return !d->chunked && evictor_wants_touches(d->evict);
+}
+
+void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count)
+{
+    if (!d->chunked) evictor_hits(d->evict, drv_unit_base(d, vpn), count);
+}
+
+bool driver_wants_references(const struct driver *d) { return !d->chunked && evictor_wants_references(d->evict); }
+
+void driver_reference(struct driver *d, uint64_t kernel, uint64_t block, uint64_t inst,
+                      uint32_t warp, uint64_t vpn)
+{
+    if (d->chunked) return;
+    struct evict_ref r = { kernel, block, inst, drv_unit_base(d, vpn), warp };
+    evictor_reference(d->evict, &r);
+}

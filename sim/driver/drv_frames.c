@@ -124,24 +124,6 @@ void drv_frames_on_fault(void *ctx, const struct drv_event *e)
     }
 }
 
-/* A handful of allocations: a scan per block serviced.  Allocations start
- * 2 MiB-aligned (workload.h), so a block's allocation is the one holding
- * its region; a region no allocation covers (test rigs, traces without
- * allocations) is a whole 2 MiB block. */
-void drv_block_extent(const struct driver *d, uint64_t base, unsigned *first, unsigned *end)
-{
-    uint64_t lo = base + VA_BLOCK_PAGES, hi = base;
-    for (size_t i = 0; i < d->nallocs; i++) {
-        uint64_t a = d->allocs[i].first_vpn, b = a + d->allocs[i].npages;
-        if (b <= base || a >= base + VA_BLOCK_PAGES) continue;
-        if (a < lo) lo = a;
-        if (b > hi) hi = b;
-    }
-    if (lo >= hi) { *first = 0; *end = VA_BLOCK_PAGES; return; }
-    *first = lo > base ? (unsigned)(lo - base) : 0;
-    *end = hi < base + VA_BLOCK_PAGES ? (unsigned)(hi - base) : VA_BLOCK_PAGES;
-}
-
 /* O(driver page): 16 lookups at each landing and eviction of a driver
  * page, so it stays on.  A piece is held when resident or, under
  * driver.evict_unit=chunk, when the frame its chunk has for it holds it
@@ -169,4 +151,42 @@ void drv_check_unit(const struct driver *d, uint64_t vpn, sim_time now, const ch
     SIM_ASSERT(held == 0 || held == hi - lo, "driver", now,
                "driver page %#llx held in part at %s: %s (a driver page is resident "
                "whole or not at all)", (unsigned long long)u, why, map);
+}
+
+/* The chunk holding slot i of the block [first, end): its first slot and
+ * its size.  The smallest chunk is a driver page: the real driver never
+ * allocates user memory in chunks smaller than PAGE_SIZE, "so we don't have
+ * to handle allocating multiple chunks per page" (uvm_mmu.c
+ * uvm_mmu_init_gpu_chunk_sizes: mmu_user_chunk_sizes = sizes & PAGE_MASK),
+ * so on a 64 KiB-page kernel a block cut inside a big page still gets a
+ * 64 KiB chunk for it.  Were a 64 KiB driver page cut by its allocation's
+ * end given 4 KiB chunks, each would come from whichever root had one
+ * free, and a root eviction would take some of the page's pieces and leave
+ * the others resident in other roots: a page resident in part. */
+void drv_chunk_geometry(const struct driver *d, unsigned first, unsigned end, unsigned i,
+                     unsigned *lo, enum pmm_size *size)
+{
+    if (first == 0 && end == VA_BLOCK_PAGES) {
+        *lo = 0;
+        *size = PMM_2M;
+        return;
+    }
+    unsigned b = i / BIG_PAGE_PAGES * BIG_PAGE_PAGES;
+    if ((b >= first && b + BIG_PAGE_PAGES <= end) || d->unit == BIG_PAGE_PAGES) {
+        *lo = b;
+        *size = PMM_64K;
+    } else {
+        *lo = i;
+        *size = PMM_4K;
+    }
+}
+
+bool drv_chunk_holds(const struct driver *d, uint64_t base, unsigned first, unsigned end,
+                     uint64_t vpn)
+{
+    unsigned i = (unsigned)(vpn - base), lo;
+    enum pmm_size size;
+    drv_chunk_geometry(d, first, end, i, &lo, &size);
+    uint32_t f0 = page_map_get(&d->chunks, base + lo);
+    return f0 != PAGE_MAP_NONE && drv_frame_vpn(d, f0 + (i - lo)) == vpn;
 }

@@ -3,12 +3,14 @@
  *   drv_loop.c   the servicing state machine (wake, batches, wake limit);
  *   drv_batch.c  fetch, coalesce, sort, group by 2 MiB VA block, costs;
  *   drv_block.c  one VA block: prefetch, frames (evicting), migration runs;
+ *   drv_vablock.c the VA-block floor below the services: a block's extent
+ *                and advice, where a page is mapped;
+ *   drv_events.c the event subscriptions (drv_events.h);
  *   drv_chunks.c the real driver's GPU memory (driver.evict_unit=chunk):
  *                chunks by VA block geometry, root-chunk eviction;
  *   drv_evict.c  unmapping pages (eviction, prefetch to host), write-backs;
  *   drv_ue.c     eviction timing against migrations (driver.eviction_timing:
- *                serial, unobtrusive, ideal) and the frames whose
- *                write-back is still on the link;
+ *                serial, unobtrusive, ideal);
  *   drv_map.c    mapping landed pages with the largest PTEs they allow;
  *   drv_frames.c frames (pmm.c: 2 MiB / 64 KiB / 4 KiB chunks) and residency
  *                bookkeeping;
@@ -44,14 +46,6 @@ enum drv_replay { RP_BLOCK, RP_BATCH, RP_BATCH_FLUSH, RP_ONCE, RP_PAGE };
  * ordered against the migrations that need frames. */
 enum drv_evict_timing { ET_BLOCK, ET_SERIAL, ET_UNOBTRUSIVE, ET_IDEAL };
 
-/* Frames whose evicted page's write-back is still on the link (drv_ue.c):
- * a bit per frame, and per write-back transfer the frames it frees. */
-struct wb_rec { uint64_t *pfn; uint32_t n, cap, next; };
-struct wb_track {
-    uint64_t *busy;                 /* bit per frame */
-    struct wb_rec *rec;
-    uint32_t nrec, free_head;
-};
 
 /* A unique faulted page of the batch (duplicates coalesced). */
 struct batch_page { uint64_t vpn; enum req_kind access; };
@@ -171,13 +165,28 @@ struct driver {
              *n_ue_preemptive, *n_ue_ahead, *n_ue_demand, *n_ue_waits;
 };
 
+/* drv_vablock.c, the VA-block floor (calls only the GMMU). */
+/* The advice bits of the allocation holding vpn (0: none). */
+unsigned drv_advice(const struct driver *d, uint64_t vpn);
+/* The VA block of the 2 MiB region at base (page number): the slots
+ * [*first, *end) of its allocation (the whole region outside any). */
+void drv_block_extent(const struct driver *d, uint64_t base, unsigned *first, unsigned *end);
+/* Map vpn to its host copy (identity host frame), reached over the link
+ * without a fault. */
+void drv_map_host(struct driver *d, uint64_t vpn, sim_time now);
+/* VPN is resident in GPU memory or mapped remotely to its host copy. */
+bool drv_mapped(const struct driver *d, uint64_t vpn);
+/* d->want: a driver page any of whose pieces is wanted comes whole (its
+ * part inside the block [blk_first, blk_end)); 4 KiB driver pages: as is. */
+void drv_want_whole_pages(struct driver *d);
+
 /* Post event kind on page vpn to its subscribers (drv_events.h). */
 static inline void drv_post(const struct driver *d, enum drv_event_kind kind, uint64_t vpn, sim_time now)
 {
     drv_events_post(&d->events, kind, vpn, d->step_active, now);
 }
 
-/* drv_loop.c: the replay signal (flushing the buffer first if asked). */
+/* drv_map.c: the replay signal (flushing the buffer first if asked). */
 void drv_replay(struct driver *d, bool flush, sim_time now);
 /* drv_batch.c */
 void drv_fetch_batch(struct driver *d, sim_time now);
@@ -187,8 +196,6 @@ void drv_end_batch(struct driver *d, sim_time now);
  * true when every page's copy has started, false when waiting (a landing
  * wakes the driver). */
 bool drv_block_fill(struct driver *d, uint64_t base, sim_time now);
-/* drv_step.c: the advice bits of the allocation holding vpn (0: none). */
-unsigned drv_advice(const struct driver *d, uint64_t vpn);
 /* Advance the host step; true when it has completed. */
 bool drv_step_service(struct driver *d, sim_time now);
 /* drv_block.c: advance the service of the batch's blocks; returns true
@@ -217,6 +224,14 @@ void drv_frames_on_fault(void *ctx, const struct drv_event *e);
 /* The driver page holding vpn is held whole (every piece inside its
  * allocation resident or its copy in flight) or not at all. */
 void drv_check_unit(const struct driver *d, uint64_t vpn, sim_time now, const char *why);
+/* The chunk holding slot i of the block [first, end) (chunked): its
+ * first slot and its size. */
+void drv_chunk_geometry(const struct driver *d, unsigned first, unsigned end, unsigned i,
+                        unsigned *lo, enum pmm_size *size);
+/* Does the chunk of page vpn (of the block at base, extent [first, end))
+ * hold it (resident, or its copy in flight)? */
+bool drv_chunk_holds(const struct driver *d, uint64_t base, unsigned first, unsigned end,
+                     uint64_t vpn);
 /* The page frame pfn holds, or NO_FRAME_PAGE. */
 static inline uint64_t drv_frame_vpn(const struct driver *d, uint64_t pfn)
 {
@@ -226,9 +241,6 @@ static inline uint64_t drv_frame_vpn(const struct driver *d, uint64_t pfn)
 /* The first 4 KiB page of vpn's driver page. */
 static inline uint64_t drv_unit_base(const struct driver *d, uint64_t vpn)
 { return vpn & ~(uint64_t)(d->unit - 1); }
-/* The VA block of the 2 MiB region at base (page number): the slots
- * [*first, *end) of its allocation (the whole region outside any). */
-void drv_block_extent(const struct driver *d, uint64_t base, unsigned *first, unsigned *end);
 
 /* drv_evict.c: unmap the GPU-resident pages of [vpn, vpn + n) (within one
  * 2 MiB region), splitting a large PTE that reaches outside, with one TLB
@@ -248,15 +260,13 @@ bool drv_evict_victim(struct driver *d, uint64_t *pfn, sim_time now);
  * ctx: the driver. */
 void drv_evict_on_event(void *ctx, const struct drv_event *e);
 
-/* drv_ue.c: write-back tracking.  drv_wb_begin marks the n frames of one
- * D2H write-back busy and returns its id (the transfer's argument);
- * drv_wb_end clears them when it lands. */
-void drv_wb_init(struct driver *d);
-void drv_wb_free(struct driver *d);
-uint64_t drv_wb_begin(struct driver *d, const uint64_t *pfn, unsigned n, sim_time now);
-void drv_wb_end(struct driver *d, uint64_t id, sim_time now);
+/* The driver's write-back tracking (mem/wb.c) over its frames. */
+static inline uint64_t drv_wb_begin(struct driver *d, const uint64_t *pfn, unsigned n, sim_time now)
+{ return wb_begin(&d->wb, pfn, n, now); }
+static inline void drv_wb_end(struct driver *d, uint64_t id, sim_time now)
+{ wb_end(&d->wb, id, now); }
 static inline bool drv_wb_busy(const struct driver *d, uint64_t pfn)
-{ return d->wb.busy[pfn / 64] >> (pfn % 64) & 1; }
+{ return wb_busy(&d->wb, pfn); }
 /* Unobtrusive eviction (batch-aware Sec. 4.2).  At a batch's start: with
  * memory full, evict one page now, overlapping the fault handling. */
 void drv_ue_batch_start(struct driver *d, sim_time now);
@@ -280,10 +290,6 @@ void drv_oversub_free(struct drv_oversub *o);
  * chunk allocated (evicting root chunks) if it has none; false when no
  * root chunk can be evicted now. */
 bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn, sim_time now);
-/* Does the chunk of page vpn (of the block at base, extent [first, end))
- * hold it (resident, or its copy in flight)? */
-bool drv_chunk_holds(const struct driver *d, uint64_t base, unsigned first, unsigned end,
-                     uint64_t vpn);
 /* Evict root chunk r whole (evict_root_chunk) and free it. */
 void drv_evict_root(struct driver *d, uint32_t r, sim_time now);
 void drv_chunks_stats(struct driver *d, struct stats *st);
@@ -294,14 +300,6 @@ void drv_chunks_stats(struct driver *d, struct stats *st);
 void drv_map_landed(struct driver *d, const struct migr_page *m, size_t n, sim_time now);
 void drv_stats_init(struct driver *d, struct stats *st);
 
-/* Map vpn to its host copy (identity host frame), reached over the link
- * without a fault. */
-void drv_map_host(struct driver *d, uint64_t vpn, sim_time now);
-/* VPN is resident in GPU memory or mapped remotely to its host copy. */
-bool drv_mapped(const struct driver *d, uint64_t vpn);
-/* d->want: a driver page any of whose pieces is wanted comes whole (its
- * part inside the block [blk_first, blk_end)); 4 KiB driver pages: as is. */
-void drv_want_whole_pages(struct driver *d);
 
 /* drv_access_counters.c (NULL / no-ops unless driver.access_counters.migrate). */
 struct drv_ac *drv_ac_create(struct driver *d, const struct config *cfg, struct stats *st);

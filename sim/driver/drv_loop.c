@@ -35,14 +35,6 @@ static const char *state_name(enum drv_state s)
     return n[s];
 }
 
-void drv_replay(struct driver *d, bool flush, sim_time now)
-{
-    if (TRACE_ON(TW_BATCHES)) trace_replay(flush, now);
-    gmmu_replay(d->gmmu, flush, now);
-    *d->n_replays += 1;
-    d->unreplayed = false;
-}
-
 sim_time drv_tick(struct component *c, sim_time now)
 {
     struct driver *d = (struct driver *)c;

@@ -64,3 +64,11 @@ void drv_map_landed(struct driver *d, const struct migr_page *m, size_t n, sim_t
         if (d->resroot[r] == VA_BLOCK_PAGES) try_merge(d, r * VA_BLOCK_PAGES, VA_BLOCK_PAGES, 21, now);
     }
 }
+
+void drv_replay(struct driver *d, bool flush, sim_time now)
+{
+    if (TRACE_ON(TW_BATCHES)) trace_replay(flush, now);
+    gmmu_replay(d->gmmu, flush, now);
+    *d->n_replays += 1;
+    d->unreplayed = false;
+}

@@ -42,14 +42,6 @@ void driver_set_workload(struct driver *d, const struct workload *wl)
                                            wl->allocs[i].advice };
 }
 
-/* A handful of allocations: a scan per looked-up page. */
-unsigned drv_advice(const struct driver *d, uint64_t vpn)
-{
-    for (size_t i = 0; i < d->nallocs; i++)
-        if (vpn - d->allocs[i].first_vpn < d->allocs[i].npages) return d->allocs[i].advice;
-    return 0;
-}
-
 void driver_host_step(struct driver *d, const struct wl_step *step,
                       driver_step_done done, void *ctx, sim_time now)
 {

@@ -37,59 +37,6 @@
 #include "drv_internal.h"
 #include "stats.h"
 
-#define NO_REC UINT32_MAX
-
-void drv_wb_init(struct driver *d)
-{
-    d->wb.busy = xcalloc(d->capacity / 64 + 1, sizeof *d->wb.busy);
-    d->wb.free_head = NO_REC;
-}
-
-void drv_wb_free(struct driver *d)
-{
-    for (uint32_t i = 0; i < d->wb.nrec; i++) free(d->wb.rec[i].pfn);
-    free(d->wb.rec);
-    free(d->wb.busy);
-}
-
-uint64_t drv_wb_begin(struct driver *d, const uint64_t *pfn, unsigned n, sim_time now)
-{
-    struct wb_track *w = &d->wb;
-    uint32_t id = w->free_head;
-    if (id == NO_REC) {
-        w->rec = xrealloc(w->rec, (w->nrec + 1) * sizeof *w->rec);
-        w->rec[w->nrec] = (struct wb_rec){ NULL, 0, 0, NO_REC };
-        id = w->nrec++;
-    } else {
-        w->free_head = w->rec[id].next;
-    }
-    struct wb_rec *r = &w->rec[id];
-    if (r->cap < n) {
-        r->pfn = xrealloc(r->pfn, n * sizeof *r->pfn);
-        r->cap = n;
-    }
-    r->n = n;
-    for (unsigned i = 0; i < n; i++) {
-        SIM_ASSERT(!drv_wb_busy(d, pfn[i]), "driver", now,
-                   "frame %llu evicted again while its write-back is in flight",
-                   (unsigned long long)pfn[i]);
-        w->busy[pfn[i] / 64] |= 1ULL << (pfn[i] % 64);
-        r->pfn[i] = pfn[i];
-    }
-    return id;
-}
-
-void drv_wb_end(struct driver *d, uint64_t id, sim_time now)
-{
-    struct wb_track *w = &d->wb;
-    SIM_ASSERT(id < w->nrec, "driver", now, "write-back %llu unknown", (unsigned long long)id);
-    struct wb_rec *r = &w->rec[id];
-    for (uint32_t i = 0; i < r->n; i++) w->busy[r->pfn[i] / 64] &= ~(1ULL << (r->pfn[i] % 64));
-    r->n = 0;
-    r->next = w->free_head;
-    w->free_head = (uint32_t)id;
-}
-
 /* Evict the policy's victim now into the one-frame reserve (its frames
  * belong to the driver, neither free nor holding a page, until a
  * migration takes them); false when nothing can be evicted. */

@@ -1,7 +1,8 @@
 /* sim/driver/mem/: the driver's GPU memory (the real driver's
  * uvm_pmm_gpu.c and the bookkeeping beside it): the PMM's root chunks and
  * pieces (pmm.c), sparse page-number maps (page_map.c) and per-page counts
- * (page_counts.c).  The room's one public header. */
+ * (page_counts.c) and the frames whose write-back is on the link (wb.c).
+ * The room's one public header. */
 #ifndef UVMSIM_DRIVER_MEM_H
 #define UVMSIM_DRIVER_MEM_H
 
@@ -121,5 +122,22 @@ uint32_t page_counts_inc(struct page_counts *c, uint64_t vpn);
 uint32_t page_counts_dec(struct page_counts *c, uint64_t vpn);
 /* Bytes held (docs/performance.md's accounting). */
 size_t page_counts_bytes(const struct page_counts *c);
+
+/* Frames whose evicted page's write-back is still on the link (wb.c): a
+ * bit per frame, and per write-back transfer the frames it frees.
+ * wb_begin marks the n frames of one D2H write-back busy and returns its
+ * id (the transfer's argument); wb_end clears them when it lands. */
+struct wb_rec { uint64_t *pfn; uint32_t n, cap, next; };
+struct wb_track {
+    uint64_t *busy;                 /* bit per frame */
+    struct wb_rec *rec;
+    uint32_t nrec, free_head;
+};
+void wb_init(struct wb_track *w, uint64_t frames);
+void wb_free(struct wb_track *w);
+uint64_t wb_begin(struct wb_track *w, const uint64_t *pfn, unsigned n, sim_time now);
+void wb_end(struct wb_track *w, uint64_t id, sim_time now);
+static inline bool wb_busy(const struct wb_track *w, uint64_t pfn)
+{ return w->busy[pfn / 64] >> (pfn % 64) & 1; }
 
 #endif

@@ -37,10 +37,9 @@ static sim_time migr_tick(struct component *c, sim_time now);
 static void migr_dump(struct component *c, FILE *out);
 static const struct comp_ops migr_comp_ops = { migr_tick, migr_dump };
 
-struct migr *migr_create(struct driver *d, const struct config *cfg, struct stats *st)
+struct migr *migr_engine_create(struct driver *d, const struct migr_ops *ops,
+                                const struct config *cfg, struct stats *st)
 {
-    const struct migr_ops *ops = migr_find(cfg_str(cfg, "driver.migration"));
-    if (!ops) return NULL;
     struct migr *m = xcalloc(1, sizeof *m);
     m->d = d;
     m->ops = ops;

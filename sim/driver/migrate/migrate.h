@@ -127,8 +127,11 @@ struct migr {
              *n_queued, *n_qpeak, *n_refused, *ddr_bytes, *gddr_bytes, *pro_ps;
 };
 
-/* migr_engine.c */
+/* migr_policies.c: the engine of driver.migration (NULL: none). */
 struct migr *migr_create(struct driver *d, const struct config *cfg, struct stats *st);
+/* migr_engine.c: the engine of policy ops (migr_create finds it). */
+struct migr *migr_engine_create(struct driver *d, const struct migr_ops *ops,
+                                const struct config *cfg, struct stats *st);
 void migr_free(struct migr *m);
 /* Index of vpn among the footprint's pages, or UINT64_MAX outside it. */
 static inline uint64_t migr_index(const struct migr *m, uint64_t vpn)
