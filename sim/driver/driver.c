@@ -123,12 +123,12 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->gmmu = g;
     d->tlb = t;
     d->link = l;
-    d->fault_latency = cfg_u64(cfg, "driver.fault_latency");
-    d->fault_cost = cfg_u64(cfg, "driver.fault_cost");
-    d->block_cost = cfg_u64(cfg, "driver.block_cost");
-    d->irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
-    d->batch_size = (uint32_t)cfg_u64(cfg, "driver.batch_size");
-    d->batches_per_wake = (uint32_t)cfg_u64(cfg, "driver.batches_per_wake");
+    d->cost.fault_latency = cfg_u64(cfg, "driver.fault_latency");
+    d->cost.fault_cost = cfg_u64(cfg, "driver.fault_cost");
+    d->cost.block_cost = cfg_u64(cfg, "driver.block_cost");
+    d->cost.irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
+    d->cost.batch_size = (uint32_t)cfg_u64(cfg, "driver.batch_size");
+    d->cost.batches_per_wake = (uint32_t)cfg_u64(cfg, "driver.batches_per_wake");
     d->prefetch = prefetch_find(cfg_str(cfg, "driver.prefetch"));
     SIM_ASSERT(d->prefetch, "driver", 0, "prefetch policy not in the table");
     d->prefetch_threshold = (unsigned)cfg_u64(cfg, "driver.prefetch.threshold");
@@ -144,24 +144,24 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->unit = strcmp(cfg_str(cfg, "driver.page_size"), "64KiB") ? 1 : BIG_PAGE_PAGES;
     d->chunked = !strcmp(cfg_str(cfg, "driver.evict_unit"), "chunk");
     d->max_shift = d->chunked ? 21 : d->unit > 1 ? 16 : PAGE_SHIFT;
-    d->fetched = xcalloc(d->batch_size, sizeof *d->fetched);
-    d->pages = xcalloc(d->batch_size, sizeof *d->pages);
-    d->block_start = xcalloc(d->batch_size + 1, sizeof *d->block_start);
-    d->block_inflight = xcalloc(d->batch_size + 1, sizeof *d->block_inflight);
+    d->batch.fetched = xcalloc(d->cost.batch_size, sizeof *d->batch.fetched);
+    d->batch.pages = xcalloc(d->cost.batch_size, sizeof *d->batch.pages);
+    d->batch.block_start = xcalloc(d->cost.batch_size + 1, sizeof *d->batch.block_start);
+    d->batch.block_inflight = xcalloc(d->cost.batch_size + 1, sizeof *d->batch.block_inflight);
     /* At most every page of every block a batch touches. */
-    size_t max_migr = (size_t)d->batch_size * VA_BLOCK_PAGES;
-    d->migr = xcalloc(max_migr, sizeof *d->migr);
-    d->runs = xcalloc(max_migr, sizeof *d->runs);
-    d->capacity = capacity_pages(cfg, footprint, d->chunked ? VA_BLOCK_PAGES : d->unit);
+    size_t max_migr = (size_t)d->cost.batch_size * VA_BLOCK_PAGES;
+    d->batch.migr = xcalloc(max_migr, sizeof *d->batch.migr);
+    d->batch.runs = xcalloc(max_migr, sizeof *d->batch.runs);
+    d->mem.capacity = capacity_pages(cfg, footprint, d->chunked ? VA_BLOCK_PAGES : d->unit);
     drv_frames_init(d);
-    wb_init(&d->wb, d->capacity);
+    wb_init(&d->mem.wb, d->mem.capacity);
     /* The policy holds driver pages (evict_unit chunk: it is not asked). */
     /* Cyclic over root chunks is drv_cyclic.c; the page policy is not
      * asked then (FIFO stands in, holding nothing). */
     bool root_cyclic = d->chunked && !strcmp(cfg_str(cfg, "driver.eviction"), "cyclic");
     d->evict = evictor_create(cfg, root_cyclic ? "fifo" : cfg_str(cfg, "driver.eviction"),
-                              d->capacity / d->unit, st);
-    if (root_cyclic) d->cyc = drv_cyclic_create(cfg, d->capacity / VA_BLOCK_PAGES, st, &d->pmm, d->resroot);
+                              d->mem.capacity / d->unit, st);
+    if (root_cyclic) d->cyc = drv_cyclic_create(cfg, d->mem.capacity / VA_BLOCK_PAGES, st, &d->mem.pmm, d->mem.resroot);
     if (d->chunked) drv_chunks_stats(d, st);
     evictor_program(d->evict, cfg);
     /* HPE's batched hit information comes from the HIR (Sec. IV-B): a
@@ -199,13 +199,13 @@ void driver_free(struct driver *d)
     migr_free(d->dmig);
     drv_ac_free(d->ac);
     drv_frames_free(d);
-    wb_free(&d->wb);
-    free(d->fetched);
-    free(d->pages);
-    free(d->block_start);
-    free(d->block_inflight);
-    free(d->migr);
-    free(d->runs);
+    wb_free(&d->mem.wb);
+    free(d->batch.fetched);
+    free(d->batch.pages);
+    free(d->batch.block_start);
+    free(d->batch.block_inflight);
+    free(d->batch.migr);
+    free(d->batch.runs);
     free(d->allocs);
     free(d);
 }
@@ -216,7 +216,7 @@ void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx)
     d->unmap_hook = fn;
     d->unmap_ctx = ctx;
 }
-uint64_t driver_capacity_pages(const struct driver *d) { return d->capacity; }
+uint64_t driver_capacity_pages(const struct driver *d) { return d->mem.capacity; }
 void driver_set_oversub_hook(struct driver *d, driver_oversub_fn fn, void *ctx)
 {
     d->oversub_fn = fn;

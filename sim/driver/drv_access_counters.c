@@ -198,7 +198,7 @@ static void fetch(struct driver *d, sim_time now)
     a->next = 0;
     a->ready = false;
     a->t0 = now;
-    a->busy_until = now + a->batch_latency + d->block_cost * blocks;
+    a->busy_until = now + a->batch_latency + d->cost.block_cost * blocks;
     a->phase = AC_HANDLING;
 }
 
@@ -227,9 +227,9 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
 {
     struct drv_ac *a = d->ac;
     /* Landed copies free their migr slots only between blocks (drv_step.c). */
-    if (d->nmigr + VA_BLOCK_PAGES > (size_t)d->batch_size * VA_BLOCK_PAGES) {
-        if (d->inflight) return false;
-        d->nmigr = d->nruns = d->chunk_first = 0;
+    if (d->batch.nmigr + VA_BLOCK_PAGES > (size_t)d->cost.batch_size * VA_BLOCK_PAGES) {
+        if (d->batch.inflight) return false;
+        d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
     }
     memset(&d->want, 0, sizeof d->want);
     memset(&d->ro, 0, sizeof d->ro);
@@ -278,8 +278,8 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
                 bb_set(&d->ro, p);
     }
     /* More than GPU memory would evict the block's own pages (drv_block.c). */
-    if (bb_count(&d->want) > d->capacity) d->want = cand;
-    if (bb_count(&d->want) > d->capacity) {
+    if (bb_count(&d->want) > d->mem.capacity) d->want = cand;
+    if (bb_count(&d->want) > d->mem.capacity) {
         memset(&d->want, 0, sizeof d->want);
         *a->n_dropped += 1;
     }
@@ -307,10 +307,10 @@ void drv_ac_begin(struct driver *d, sim_time now)
     a->unreplayed = d->unreplayed;
     /* The fault batch is over: its block bookkeeping serves the copies
      * (one block slot, never completing a block replay: drv_block.c). */
-    d->nblocks = 0;
-    d->cur_block = 0;
-    d->block_inflight[0] = 0;
-    d->nmigr = d->nruns = d->chunk_first = 0;
+    d->batch.nblocks = 0;
+    d->batch.cur_block = 0;
+    d->batch.block_inflight[0] = 0;
+    d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
     d->state = D_ACCESS;
 }
 
@@ -322,7 +322,7 @@ bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
         case AC_FETCH:
             /* The fault batches' copies land first: a page in flight holds
              * its frame but is not resident yet, and would be taken twice. */
-            if (d->inflight) { *wake = TIME_NEVER; return false; }
+            if (d->batch.inflight) { *wake = TIME_NEVER; return false; }
             if (!gmmu_access_notifications_pending(d->gmmu)) {
                 /* Its landings asked for a replay the fault path decides on. */
                 d->unreplayed = a->unreplayed;
@@ -345,9 +345,9 @@ bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
             a->phase = AC_WAIT;
             break;
         case AC_WAIT:
-            if (d->inflight) { *wake = TIME_NEVER; return false; }
+            if (d->batch.inflight) { *wake = TIME_NEVER; return false; }
             *a->busy_ps += now - a->t0;
-            d->nmigr = d->nruns = d->chunk_first = 0;
+            d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
             a->phase = AC_FETCH;
             break;
         }

@@ -3,7 +3,7 @@
  * host, a root chunk evicted) is posted once where it happens; the
  * heuristics and policies that react subscribe at driver_create, in one
  * fixed order (driver.c), instead of being called by hand at each place.
- * Like the real driver's uvm_perf_event.c (uvm_perf_event_notify over the
+ * Like the real driver's uvm_perf_events.c (uvm_perf_event_notify over the
  * callbacks registered per event), but a fixed array filled at create: no
  * hash and no list grown at run time, so the reactions run in the same
  * order on every run (determinism) and a post allocates nothing.

@@ -36,12 +36,12 @@ static void copy_back(struct driver *d, uint64_t first, unsigned n, const uint64
 {
     if (!n) return;
     uint64_t bytes = (uint64_t)n * PAGE_SIZE;
-    *d->n_writebacks += n;
+    *d->stat.n_writebacks += n;
     if (d->evict_timing == ET_IDEAL && !home) return;
     if (home) {
-        *d->n_step_d2h += bytes;
+        *d->stat.n_step_d2h += bytes;
     } else {
-        d->batch_d2h += bytes;
+        d->batch.batch_d2h += bytes;
     }
     d->pending_d2h++;
     link_dma(d->link, LINK_D2H, first << PAGE_SHIFT, bytes, now, d2h_landed, d,
@@ -81,21 +81,21 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
             if (home) {
                 drv_post(d, DRV_EV_RELEASED, v, now);
                 drv_frame_released(d, f0 + k, v, now);
-                *d->n_sent_home += 1;
+                *d->stat.n_sent_home += 1;
                 continue;
             }
             if (TRACE_ON(TW_EVICT)) trace_evict(v, f0 + k, now);
             drv_frame_evicted(d, f0 + k, v, now);
-            *d->n_evictions += 1;
-            d->batch_evictions++;
-            if (!dirty) *d->n_clean += 1;
+            *d->stat.n_evictions += 1;
+            d->batch.batch_evictions++;
+            if (!dirty) *d->stat.n_clean += 1;
             drv_post(d, DRV_EV_EVICTED, v, now);
             /* An accessed-by page stays mapped for the GPU: to its host
              * copy; so does any page access counters can bring back
              * (map_remote_on_eviction, drv_ac_on_event). */
             if (drv_advice(d, v) & WL_ADV_ACCESSED_BY_GPU) {
                 drv_map_host(d, v, now);
-                *d->n_accessed_by += 1;
+                *d->stat.n_accessed_by += 1;
             }
         }
     }

@@ -16,100 +16,100 @@
 
 void drv_frames_init(struct driver *d)
 {
-    pmm_init(&d->pmm, d->capacity);
-    d->frames = xcalloc(d->capacity, sizeof *d->frames);
-    for (uint64_t i = 0; i < d->capacity; i++) d->frames[i].page = NO_FRAME_PAGE;
-    d->res64 = xcalloc(d->capacity / BIG_PAGE_PAGES + 1, sizeof *d->res64);
-    d->resroot = xcalloc(d->capacity / VA_BLOCK_PAGES + 1, sizeof *d->resroot);
+    pmm_init(&d->mem.pmm, d->mem.capacity);
+    d->mem.frames = xcalloc(d->mem.capacity, sizeof *d->mem.frames);
+    for (uint64_t i = 0; i < d->mem.capacity; i++) d->mem.frames[i].page = NO_FRAME_PAGE;
+    d->mem.res64 = xcalloc(d->mem.capacity / BIG_PAGE_PAGES + 1, sizeof *d->mem.res64);
+    d->mem.resroot = xcalloc(d->mem.capacity / VA_BLOCK_PAGES + 1, sizeof *d->mem.resroot);
     if (d->chunked) {
-        d->chunk_vpn = xmalloc(d->capacity * sizeof *d->chunk_vpn);
-        for (uint64_t i = 0; i < d->capacity; i++) d->chunk_vpn[i] = NO_CHUNK;
+        d->mem.chunk_vpn = xmalloc(d->mem.capacity * sizeof *d->mem.chunk_vpn);
+        for (uint64_t i = 0; i < d->mem.capacity; i++) d->mem.chunk_vpn[i] = NO_CHUNK;
         /* One entry per allocated chunk: 64 KiB chunks in the common
          * case; the map grows if 4 KiB pieces are many. */
-        page_map_init(&d->chunks, d->capacity / BIG_PAGE_PAGES + 1);
+        page_map_init(&d->mem.chunks, d->mem.capacity / BIG_PAGE_PAGES + 1);
     }
-    page_counts_init(&d->unanswered);
+    page_counts_init(&d->mem.unanswered);
 }
 
 void drv_frames_free(struct driver *d)
 {
-    pmm_free_all(&d->pmm);
-    free(d->frames);
-    free(d->res64);
-    free(d->resroot);
+    pmm_free_all(&d->mem.pmm);
+    free(d->mem.frames);
+    free(d->mem.res64);
+    free(d->mem.resroot);
     if (d->chunked) {
-        free(d->chunk_vpn);
-        page_map_free(&d->chunks);
+        free(d->mem.chunk_vpn);
+        page_map_free(&d->mem.chunks);
     }
-    page_counts_free(&d->unanswered);
+    page_counts_free(&d->mem.unanswered);
 }
 
 bool drv_frame_take(struct driver *d, enum pmm_size size, uint64_t *pfn)
 {
-    if (!pmm_alloc(&d->pmm, size, pfn)) return false;
-    if (size == PMM_64K) *d->n_alloc64 += 1;
-    if (size == PMM_2M) *d->n_alloc2m += 1;
+    if (!pmm_alloc(&d->mem.pmm, size, pfn)) return false;
+    if (size == PMM_64K) *d->stat.n_alloc64 += 1;
+    if (size == PMM_2M) *d->stat.n_alloc2m += 1;
     return true;
 }
 
 void drv_frame_hold(struct driver *d, uint64_t pfn, uint64_t vpn, bool prefetched, sim_time now)
 {
-    SIM_ASSERT(pfn < d->capacity && d->frames[pfn].page == NO_FRAME_PAGE, "driver", now,
+    SIM_ASSERT(pfn < d->mem.capacity && d->mem.frames[pfn].page == NO_FRAME_PAGE, "driver", now,
                "frame %llu given to page %#llx while holding page %#llx",
                (unsigned long long)pfn, (unsigned long long)vpn,
-               (unsigned long long)(pfn < d->capacity ? drv_frame_vpn(d, pfn) : 0));
+               (unsigned long long)(pfn < d->mem.capacity ? drv_frame_vpn(d, pfn) : 0));
     SIM_ASSERT(!(vpn & FRAME_PREFETCHED), "driver", now, "page %#llx beyond the address space",
                (unsigned long long)vpn);
-    d->frames[pfn] = (struct frame){ vpn | (prefetched ? FRAME_PREFETCHED : 0), now };
+    d->mem.frames[pfn] = (struct frame){ vpn | (prefetched ? FRAME_PREFETCHED : 0), now };
     /* A root with a copy in flight is not evictable (the real driver pins
      * the chunks it is populating, uvm_pmm_gpu_unpin_allocated). */
-    if (d->chunked) pmm_root_pin(&d->pmm, (uint32_t)(pfn / VA_BLOCK_PAGES));
+    if (d->chunked) pmm_root_pin(&d->mem.pmm, (uint32_t)(pfn / VA_BLOCK_PAGES));
 }
 
 void drv_frame_landed(struct driver *d, uint64_t pfn, sim_time now)
 {
-    d->frames[pfn].since = now;
-    *d->n_resident += 1;
-    if (TRACE_ON(TW_COUNTERS)) trace_resident(*d->n_resident, now);
-    d->res64[pfn / BIG_PAGE_PAGES]++;
+    d->mem.frames[pfn].since = now;
+    *d->stat.n_resident += 1;
+    if (TRACE_ON(TW_COUNTERS)) trace_resident(*d->stat.n_resident, now);
+    d->mem.res64[pfn / BIG_PAGE_PAGES]++;
     uint32_t r = (uint32_t)(pfn / VA_BLOCK_PAGES);
     if (!d->chunked) {
-        d->resroot[r]++;
+        d->mem.resroot[r]++;
         return;
     }
-    pmm_root_unpin(&d->pmm, r);
-    if (d->resroot[r]++ == 0) pmm_root_list(&d->pmm, r, PMM_LIST_USED);
+    pmm_root_unpin(&d->mem.pmm, r);
+    if (d->mem.resroot[r]++ == 0) pmm_root_list(&d->mem.pmm, r, PMM_LIST_USED);
 }
 
 static void gone(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now, const char *what)
 {
-    SIM_ASSERT(pfn < d->capacity && drv_frame_vpn(d, pfn) == vpn, "driver", now,
+    SIM_ASSERT(pfn < d->mem.capacity && drv_frame_vpn(d, pfn) == vpn, "driver", now,
                "%s page %#llx from frame %llu, which does not hold it", what,
                (unsigned long long)vpn, (unsigned long long)pfn);
-    stat_hist_add(d->lifetime, (now - d->frames[pfn].since) / 1000000);
-    d->frames[pfn].page = NO_FRAME_PAGE;
-    *d->n_resident -= 1;
-    if (TRACE_ON(TW_COUNTERS)) trace_resident(*d->n_resident, now);
-    d->res64[pfn / BIG_PAGE_PAGES]--;
-    d->resroot[pfn / VA_BLOCK_PAGES]--;
+    stat_hist_add(d->stat.lifetime, (now - d->mem.frames[pfn].since) / 1000000);
+    d->mem.frames[pfn].page = NO_FRAME_PAGE;
+    *d->stat.n_resident -= 1;
+    if (TRACE_ON(TW_COUNTERS)) trace_resident(*d->stat.n_resident, now);
+    d->mem.res64[pfn / BIG_PAGE_PAGES]--;
+    d->mem.resroot[pfn / VA_BLOCK_PAGES]--;
 }
 
 void drv_frame_evicted(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now)
 {
-    if (d->frames[pfn].page & FRAME_PREFETCHED) *d->n_evict_prefetched += 1;
+    if (d->mem.frames[pfn].page & FRAME_PREFETCHED) *d->stat.n_evict_prefetched += 1;
     gone(d, pfn, vpn, now, "evicting");
-    if (vpn == drv_unit_base(d, vpn)) page_counts_inc(&d->unanswered, vpn);
+    if (vpn == drv_unit_base(d, vpn)) page_counts_inc(&d->mem.unanswered, vpn);
 }
 
 void drv_frame_released(struct driver *d, uint64_t pfn, uint64_t vpn, sim_time now)
 {
     gone(d, pfn, vpn, now, "releasing");
     if (!d->chunked) {
-        pmm_release(&d->pmm, pfn);
+        pmm_release(&d->mem.pmm, pfn);
         return;
     }
     uint32_t r = (uint32_t)(pfn / VA_BLOCK_PAGES);
-    if (!d->resroot[r]) pmm_root_list(&d->pmm, r, PMM_LIST_UNUSED);
+    if (!d->mem.resroot[r]) pmm_root_list(&d->mem.pmm, r, PMM_LIST_UNUSED);
 }
 
 void drv_frames_on_fault(void *ctx, const struct drv_event *e)
@@ -118,9 +118,9 @@ void drv_frames_on_fault(void *ctx, const struct drv_event *e)
     uint64_t vpn = e->vpn;
     /* Counting evictions minus the faults that answered them is the same
      * as comparing the two counts, in one byte per page. */
-    if (page_counts_get(&d->unanswered, vpn)) {
-        page_counts_dec(&d->unanswered, vpn);
-        *d->n_premature += 1;
+    if (page_counts_get(&d->mem.unanswered, vpn)) {
+        page_counts_dec(&d->mem.unanswered, vpn);
+        *d->stat.n_premature += 1;
     }
 }
 
@@ -187,6 +187,6 @@ bool drv_chunk_holds(const struct driver *d, uint64_t base, unsigned first, unsi
     unsigned i = (unsigned)(vpn - base), lo;
     enum pmm_size size;
     drv_chunk_geometry(d, first, end, i, &lo, &size);
-    uint32_t f0 = page_map_get(&d->chunks, base + lo);
+    uint32_t f0 = page_map_get(&d->mem.chunks, base + lo);
     return f0 != PAGE_MAP_NONE && drv_frame_vpn(d, f0 + (i - lo)) == vpn;
 }

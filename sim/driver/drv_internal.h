@@ -65,6 +65,60 @@ struct frame { uint64_t page; sim_time since; };
 #define NO_FRAME_PAGE UINT64_MAX
 #define FRAME_PREFETCHED (1ULL << 63)
 
+/* The costs and limits of the thread's steps (driver.*; driver.c). */
+struct drv_costs {
+    sim_time fault_latency, fault_cost, block_cost, irq_latency;
+    uint32_t batch_size, batches_per_wake;
+};
+
+/* The batch being serviced (drv_batch.c fills it, drv_block.c works it). */
+struct drv_batch {
+    struct fault_entry *fetched;
+    struct batch_page *pages;       /* sorted by vpn, unique */
+    size_t nfaults, npages;
+    size_t *block_start;            /* index into pages of each VA block */
+    uint32_t *block_inflight;       /* pages of each block still copying */
+    size_t nblocks, cur_block;
+    /* its migrations */
+    struct migr_page *migr;
+    struct run *runs;
+    size_t nmigr, nruns, inflight;  /* pages copied and not yet landed */
+    /* its statistics */
+    sim_time batch_start, handling, migr_start;
+    uint64_t batch_h2d, batch_d2h, batch_evictions, batch_migrated;
+};
+
+/* GPU memory as the driver holds it (drv_frames.c, drv_chunks.c over mem/). */
+struct drv_mem {
+    uint64_t capacity;
+    struct pmm pmm;
+    struct frame *frames;
+    uint8_t *res64;                 /* per 64 KiB of frames: pages resident (landed) */
+    uint16_t *resroot;              /* per root chunk: pages resident */
+    uint64_t *chunk_vpn;            /* chunked: per frame, first page of its chunk */
+    struct page_map chunks;         /* chunked: chunk's first page -> first frame */
+    /* Per driver page: its evictions that no fault has followed yet (a
+     * fault on a page with one is a premature eviction). */
+    struct page_counts unanswered;
+    struct wb_track wb;             /* frames whose write-back is on the link */
+};
+
+/* The driver's statistics (drv_stats_init). */
+struct drv_stats {
+    struct rec_table *batches;
+    struct rec_table *root_evict_tab;   /* chunked: every root eviction (time, VA block) */
+    struct stat_hist *batch_faults, *lifetime;
+    uint64_t *n_resident;   /* frames holding a landed page now (a level) */
+    uint64_t *n_batches, *n_faults, *n_pages, *n_evictions, *n_writebacks,
+             *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
+             *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays,
+             *n_remote, *n_steps, *n_step_h2d, *n_step_d2h,
+             *n_alloc64, *n_alloc2m, *n_prefetch_dropped, *n_sent_home,
+             *n_root_evictions, *n_evict_prefetched, *n_map64, *n_map2m,
+             *n_ue_preemptive, *n_ue_ahead, *n_ue_demand, *n_ue_waits,
+             *n_accessed_by, *n_copies_skipped;
+};
+
 struct driver {
     struct component comp;
     driver_unmap_hook unmap_hook;
@@ -80,23 +134,14 @@ struct driver {
     bool chunked;                 /* driver.evict_unit=chunk: the real driver's PMM */
     unsigned unit;                /* 4 KiB pages per driver page (driver.page_size): 1 or 16 */
     unsigned max_shift;           /* largest PTE mapped (drv_map.c): 12, 16 or 21 */
-    uint64_t *n_accessed_by;      /* pages mapped remote for accessed-by advice */
     bool placed;                  /* static placement (drv_place.c): no copies */
-    uint64_t *n_copies_skipped;
     enum drv_replay replay;
     bool unreplayed;                /* pages mapped since the last replay */
-    /* costs */
-    sim_time fault_latency, fault_cost, block_cost, irq_latency;
-    uint32_t batch_size, batches_per_wake, wake_batches;
+    struct drv_costs cost;
+    uint32_t wake_batches;
     enum drv_state state;
     sim_time busy_until;
-    /* the batch */
-    struct fault_entry *fetched;
-    struct batch_page *pages;       /* sorted by vpn, unique */
-    size_t nfaults, npages;
-    size_t *block_start;            /* index into pages of each VA block */
-    uint32_t *block_inflight;       /* pages of each block still copying */
-    size_t nblocks, cur_block;
+    struct drv_batch batch;
     /* the block being serviced */
     struct block_bits want;         /* pages of cur_block to migrate */
     struct block_bits ro;           /* ... of them, mapped read-only (read-mostly) */
@@ -106,8 +151,8 @@ struct driver {
     bool block_ready;               /* want computed for cur_block */
     size_t chunk_first;             /* first migr entry not yet launched */
     size_t pending_d2h;             /* write-backs the chunk waits on */
+    sim_time blk_t0;                /* when the block being serviced started (trace) */
     enum drv_evict_timing evict_timing;
-    struct wb_track wb;
     bool ue_have, ue_waited;        /* unobtrusive: a frame evicted ahead; a
                                        migration found it still writing back */
     uint64_t ue_pfn;                /* ... its first frame */
@@ -116,10 +161,6 @@ struct driver {
     struct drv_ac *ac;              /* NULL: driver.access_counters.migrate off */
     driver_oversub_fn oversub_fn;   /* the GPU, told the extra blocks per SM */
     void *oversub_ctx;
-    /* migrations of the batch */
-    struct migr_page *migr;
-    struct run *runs;
-    size_t nmigr, nruns, inflight;  /* pages copied and not yet landed */
     /* allocations and their cudaMemAdvise hints (enum wl_advice bits) */
     struct drv_alloc { uint64_t first_vpn, npages; unsigned advice; } *allocs;
     size_t nallocs;
@@ -135,34 +176,10 @@ struct driver {
     } step;
     driver_step_done step_done;
     void *step_ctx;
-    /* frames */
-    uint64_t capacity;
-    struct pmm pmm;
-    struct frame *frames;
-    uint8_t *res64;                 /* per 64 KiB of frames: pages resident (landed) */
-    uint16_t *resroot;              /* per root chunk: pages resident */
-    uint64_t *chunk_vpn;            /* chunked: per frame, first page of its chunk */
-    struct page_map chunks;         /* chunked: chunk's first page -> first frame */
-    /* Per driver page: its evictions that no fault has followed yet (a
-     * fault on a page with one is a premature eviction). */
-    struct page_counts unanswered;
+    struct drv_mem mem;
     struct drv_cyclic *cyc;         /* chunked + driver.eviction=cyclic (drv_cyclic.c) */
     struct drv_events events;       /* the reactions, subscribed at create (driver.c) */
-    struct rec_table *root_evict_tab;   /* chunked: every root eviction (time, VA block) */
-    /* stats of the batch */
-    sim_time batch_start, handling, migr_start;
-    uint64_t batch_h2d, batch_d2h, batch_evictions, batch_migrated;
-    struct rec_table *batches;
-    struct stat_hist *batch_faults, *lifetime;
-    uint64_t *n_resident;   /* frames holding a landed page now (a level) */
-    sim_time blk_t0;        /* when the block being serviced started (trace) */
-    uint64_t *n_batches, *n_faults, *n_pages, *n_evictions, *n_writebacks,
-             *n_dup, *busy_ps, *n_prefetched, *n_clean, *n_premature,
-             *n_transfers, *n_wakeups, *n_blocks, *n_mapped, *n_replays,
-             *n_remote, *n_steps, *n_step_h2d, *n_step_d2h,
-             *n_alloc64, *n_alloc2m, *n_prefetch_dropped, *n_sent_home,
-             *n_root_evictions, *n_evict_prefetched, *n_map64, *n_map2m,
-             *n_ue_preemptive, *n_ue_ahead, *n_ue_demand, *n_ue_waits;
+    struct drv_stats stat;
 };
 
 /* drv_vablock.c, the VA-block floor (calls only the GMMU). */
@@ -235,7 +252,7 @@ bool drv_chunk_holds(const struct driver *d, uint64_t base, unsigned first, unsi
 /* The page frame pfn holds, or NO_FRAME_PAGE. */
 static inline uint64_t drv_frame_vpn(const struct driver *d, uint64_t pfn)
 {
-    uint64_t p = d->frames[pfn].page;
+    uint64_t p = d->mem.frames[pfn].page;
     return p == NO_FRAME_PAGE ? p : p & ~FRAME_PREFETCHED;
 }
 /* The first 4 KiB page of vpn's driver page. */
@@ -262,11 +279,11 @@ void drv_evict_on_event(void *ctx, const struct drv_event *e);
 
 /* The driver's write-back tracking (mem/wb.c) over its frames. */
 static inline uint64_t drv_wb_begin(struct driver *d, const uint64_t *pfn, unsigned n, sim_time now)
-{ return wb_begin(&d->wb, pfn, n, now); }
+{ return wb_begin(&d->mem.wb, pfn, n, now); }
 static inline void drv_wb_end(struct driver *d, uint64_t id, sim_time now)
-{ wb_end(&d->wb, id, now); }
+{ wb_end(&d->mem.wb, id, now); }
 static inline bool drv_wb_busy(const struct driver *d, uint64_t pfn)
-{ return wb_busy(&d->wb, pfn); }
+{ return wb_busy(&d->mem.wb, pfn); }
 /* Unobtrusive eviction (batch-aware Sec. 4.2).  At a batch's start: with
  * memory full, evict one page now, overlapping the fault handling. */
 void drv_ue_batch_start(struct driver *d, sim_time now);
@@ -279,7 +296,7 @@ bool drv_ue_take(struct driver *d, uint64_t *pfn, sim_time now);
 void drv_ue_ahead(struct driver *d, bool more, sim_time now);
 /* Frames free for one more driver page without evicting. */
 static inline bool drv_frames_free_unit(const struct driver *d)
-{ return d->pmm.free_frames >= d->unit; }
+{ return d->mem.pmm.free_frames >= d->unit; }
 
 /* drv_oversub.c: the controller (NULL unless gpu.sm.oversub.enabled). */
 struct drv_oversub *drv_oversub_create(struct driver *d, const struct config *cfg,

@@ -51,9 +51,9 @@ static bool ue_evict(struct driver *d, sim_time now)
 
 void drv_ue_batch_start(struct driver *d, sim_time now)
 {
-    if (d->evict_timing != ET_UNOBTRUSIVE || d->ue_have || !d->npages || drv_frames_free_unit(d))
+    if (d->evict_timing != ET_UNOBTRUSIVE || d->ue_have || !d->batch.npages || drv_frames_free_unit(d))
         return;
-    if (ue_evict(d, now)) *d->n_ue_preemptive += 1;
+    if (ue_evict(d, now)) *d->stat.n_ue_preemptive += 1;
 }
 
 bool drv_ue_take(struct driver *d, uint64_t *pfn, sim_time now)
@@ -62,11 +62,11 @@ bool drv_ue_take(struct driver *d, uint64_t *pfn, sim_time now)
         /* Nothing evicted ahead (the pre-emptive eviction found no victim,
          * or the batch's pages outran the reserve): evict now and wait. */
         if (!ue_evict(d, now)) return false;
-        *d->n_ue_demand += 1;
+        *d->stat.n_ue_demand += 1;
     }
     for (unsigned k = 0; k < d->unit; k++)
         if (drv_wb_busy(d, d->ue_pfn + k)) {
-            if (!d->ue_waited) *d->n_ue_waits += 1;
+            if (!d->ue_waited) *d->stat.n_ue_waits += 1;
             d->ue_waited = true;
             return false;                       /* its landing wakes us */
         }
@@ -78,5 +78,5 @@ bool drv_ue_take(struct driver *d, uint64_t *pfn, sim_time now)
 void drv_ue_ahead(struct driver *d, bool more, sim_time now)
 {
     if (!more || d->ue_have || drv_frames_free_unit(d)) return;
-    if (ue_evict(d, now)) *d->n_ue_ahead += 1;
+    if (ue_evict(d, now)) *d->stat.n_ue_ahead += 1;
 }

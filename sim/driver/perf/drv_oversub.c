@@ -90,11 +90,11 @@ static void period(void *ctx, sim_time now)
     struct driver *d = o->d;
     unsigned before = o->ctl.extra;
     double avg;
-    unsigned x = oversub_ctl_step(&o->ctl, d->lifetime->sum, d->lifetime->count, &avg);
+    unsigned x = oversub_ctl_step(&o->ctl, d->stat.lifetime->sum, d->stat.lifetime->count, &avg);
     if (x > before) *o->n_inc += 1;
     if (x < before) *o->n_dec += 1;
     *o->g_extra = x;
-    uint64_t t = now, ex = x, ev = d->lifetime->count;
+    uint64_t t = now, ex = x, ev = d->stat.lifetime->count;
     const void *row[] = { &t, &ex, &avg, &ev };
     rec_append(o->rows, row);
     if (x != before && d->oversub_fn) d->oversub_fn(d->oversub_ctx, x, now);
