@@ -3,6 +3,8 @@
  *   drv_loop.c   the servicing state machine (wake, batches, wake limit);
  *   drv_batch.c  fetch, coalesce, sort, group by 2 MiB VA block, costs;
  *   drv_block.c  one VA block: prefetch, frames (evicting), migration runs;
+ *   drv_thrash.c the driver's side of thrashing detection (perf/): unpinning,
+ *                a fault's hint, the prefetch mask;
  *   drv_vablock.c the VA-block floor below the services: a block's extent
  *                and advice, where a page is mapped;
  *   drv_events.c the event subscriptions (drv_events.h);
@@ -297,6 +299,19 @@ void drv_ue_ahead(struct driver *d, bool more, sim_time now);
 /* Frames free for one more driver page without evicting. */
 static inline bool drv_frames_free_unit(const struct driver *d)
 { return d->mem.pmm.free_frames >= d->unit; }
+
+/* drv_thrash.c: the driver's side of thrashing detection (perf/). */
+struct thrashing *drv_thrashing_create(struct driver *d, const struct config *cfg,
+                                       struct stats *st);
+/* Before servicing a GPU fault on vpn: true when the page must not be
+ * migrated now (throttled, or pinned in host memory and mapped there). */
+bool drv_thrashing_fault(struct driver *d, uint64_t vpn, sim_time now);
+/* The block's pages to migrate: the prefetcher's choice without thrashing
+ * pages, whose faults do not seed a prefetch either (uvm_perf_prefetch.c),
+ * plus every faulted page. */
+struct prefetch_in;
+void drv_thrashing_prefetch(struct driver *d, uint64_t base, struct prefetch_in *in,
+                            struct block_bits *want);
 
 /* drv_oversub.c: the controller (NULL unless gpu.sm.oversub.enabled). */
 struct drv_oversub *drv_oversub_create(struct driver *d, const struct config *cfg,

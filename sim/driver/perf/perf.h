@@ -21,8 +21,8 @@
  * (driver.thrashing.evictions; see drv_thrashing.c for why).
  *
  * The core (thrashing_*) is pure bookkeeping on (page, time) and is tested
- * on its own; the drv_thrashing_* glue acts on the driver (remote mapping,
- * unpinning, the prefetch mask) and is what the driver's files call. */
+ * on its own; the driver's side (drv_thrash.c: remote mapping, unpinning,
+ * the prefetch mask) is the thread's, and what the driver's files call. */
 struct config;
 struct stats;
 struct driver;
@@ -46,6 +46,8 @@ struct thrashing *thrashing_create(const struct config *cfg, struct stats *st,
                                    struct engine *e, const struct domain *dom,
                                    thr_unpin_fn unpin, void *ctx);
 void thrashing_free(struct thrashing *t);
+/* pages left out of a block's prefetch for thrashing (a statistic). */
+void thrashing_count_excluded(struct thrashing *t, unsigned pages);
 
 /* A migration of vpn into `proc`'s memory caused by a fault or a prefetch
  * (THR_GPU), or its eviction to the host (THR_HOST): a thrashing event
@@ -63,18 +65,6 @@ bool thrashing_block_mask(const struct thrashing *t, uint64_t base, struct block
 bool thrashing_is_pinned(const struct thrashing *t, uint64_t vpn);
 unsigned thrashing_events(const struct thrashing *t, uint64_t vpn);
 
-/* ---- glue for the driver's files (one call each) ---- */
-struct thrashing *drv_thrashing_create(struct driver *d, const struct config *cfg,
-                                       struct stats *st);
-/* Before servicing a GPU fault on vpn: true when the page must not be
- * migrated now (throttled, or pinned in host memory and mapped there). */
-bool drv_thrashing_fault(struct driver *d, uint64_t vpn, sim_time now);
-/* The block's pages to migrate: the prefetcher's choice without thrashing
- * pages, whose faults do not seed a prefetch either (uvm_perf_prefetch.c),
- * plus every faulted page. */
-struct prefetch_in;
-void drv_thrashing_prefetch(struct driver *d, uint64_t base, struct prefetch_in *in,
-                            struct block_bits *want);
 /* Subscriber of DRV_EV_MIGRATED (a page's copy into GPU memory started:
  * a host step's resets its history, a fault's or prefetch's is the GPU's
  * event) and DRV_EV_EVICTED (the host's event); ctx: the thrashing. */
