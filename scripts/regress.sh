@@ -98,7 +98,7 @@ s-cyclic-1000mb|gtx1660.yaml|-s gpu.memory.capacity=8MiB -s workload.kind=ra -s 
 s-batch-aware|batch-aware-repro.yaml|-s workload.kind=bfs_ttc -s workload.graph.scale=12 -s gpu.sm.oversub.enabled=true -s driver.eviction_timing=unobtrusive -s gpu.memory.fraction=50%
 s-batch-aware-ideal|batch-aware-repro.yaml|-s workload.kind=pagerank -s workload.graph.scale=11 -s driver.eviction_timing=ideal -s gpu.memory.fraction=50%
 s-ba-fig17|batch-aware-repro.yaml|-s workload.kind=kcore -s workload.graph.scale=12 -s driver.eviction_timing=serial -s gpu.memory.fraction=10%
-s-ba-fig18|batch-aware-repro.yaml|-s driver.fault_latency=50us -s gpu.sm.oversub.enabled=true -s driver.eviction_timing=unobtrusive -s workload.kind=gc_ttc -s workload.graph.scale=11
+s-ba-fig18|batch-aware-repro.yaml|-s driver.fault_latency=50us -s gpu.sm.oversub.enabled=true -s driver.eviction_timing=unobtrusive -s workload.kind=bfs_ttc -s workload.graph.scale=12 -s gpu.memory.fraction=50%
 s-sc19-backprop|sc19-summit.yaml|-s workload.kind=backprop -s gpu.memory.capacity=4MiB -s workload.backprop.in=16384 -s runtime.policy=um -s runtime.transfer=hybrid -s runtime.partial=true -s driver.access_counters.migrate=true
 s-sc19-bfs|sc19-summit.yaml|-s workload.kind=bfs -s gpu.memory.capacity=2MiB -s workload.bfs.nodes=50000 -s runtime.policy=rlm
 s-sc19-bfs-scaling|sc19-summit.yaml|-s workload.kind=bfs -s gpu.memory.capacity=2MiB -s workload.bfs.nodes=60000 -s runtime.policy=rdm
@@ -118,16 +118,16 @@ s-ch4-fig4.9|thesis-ch4-inputs.yaml|-s driver.place.co_percent=30 -s gpu.memory.
 s-ch5-fig5.2|thesis-ch5-inputs.yaml|-s tlb.shootdown.cycles=0 -s workload.kind=backprop -s driver.migration=threshold -s driver.migrate.threshold=4
 s-ch5-fig5.3|thesis-ch5-inputs.yaml|-s driver.migrate.threshold=1 -s workload.kind=pathfinder -s driver.migration=threshold -s tlb.shootdown.cycles=50
 s-ch5-fig5.5|thesis-ch5-inputs.yaml|-s workload.kind=nw -s driver.migration=threshold -s driver.migrate.threshold=16 -s driver.migrate.expand=64
-s-ch5-fig5.9|thesis-ch5-inputs.yaml|-s driver.migrate.threshold=1 -s workload.kind=kmeans -s driver.placement=host -s driver.migration=threshold -s driver.migrate.expand=128 -s driver.migrate.bwb.enabled=true
+s-ch5-fig5.9|thesis-ch5-inputs.yaml|-s driver.migrate.threshold=1 -s workload.kind=kmeans -s workload.kmeans.points=20000 -s driver.placement=host -s driver.migration=threshold -s driver.migrate.expand=128 -s driver.migrate.bwb.enabled=true
 s-ch5-fig5.9-oracle|thesis-ch5-inputs.yaml|-s driver.migrate.threshold=1 -s workload.kind=pathfinder -s driver.placement=oracle -s driver.migration=none -s driver.place.profile=@PROF5@
-s-ch5-repeat|thesis-ch5-inputs.yaml|-s workload.srad_v1.iterations=100 -s workload.xsbench.lookups=5000 -s workload.kmeans.iterations=10 -s workload.kind=xsbench -s driver.migration=memcpy -s driver.migrate.threshold=1
-s-ch5-table5.2|thesis-ch5-inputs.yaml|-s driver.migration=threshold -s driver.migrate.threshold=1 -s workload.kind=srad_v1 -s tlb.shootdown.cycles=100 -s driver.migrate.expand=128
-s-ch6-fig6.4|thesis-ch6-inputs.yaml|-s workload.kind=bfs -s gpu.caching.remote=none -s gpu.caching.coalesce=l1
-s-ch6-fig6.5|thesis-ch6-inputs.yaml|-s gpu.caching.remote=none -s gpu.caching.coalesce=l1l2 -s workload.kind=kmeans -s host.client_cache.size=128KiB
+s-ch5-repeat|thesis-ch5-inputs.yaml|-s workload.srad_v1.iterations=20 -s workload.xsbench.lookups=5000 -s workload.kmeans.iterations=10 -s workload.kind=xsbench -s driver.migration=memcpy -s driver.migrate.threshold=1
+s-ch5-table5.2|thesis-ch5-inputs.yaml|-s driver.migration=threshold -s driver.migrate.threshold=1 -s workload.kind=srad_v1 -s workload.srad_v1.iterations=2 -s tlb.shootdown.cycles=100 -s driver.migrate.expand=128
+s-ch6-fig6.4|thesis-ch6-inputs.yaml|-s workload.kind=bfs -s workload.bfs.nodes=100000 -s gpu.caching.remote=none -s gpu.caching.coalesce=l1
+s-ch6-fig6.5|thesis-ch6-inputs.yaml|-s gpu.caching.remote=none -s gpu.caching.coalesce=l1l2 -s workload.kind=kmeans -s workload.kmeans.points=20000 -s host.client_cache.size=128KiB
 s-ch6-fig6.6|thesis-ch6-inputs.yaml|-s gpu.caching.remote=none -s gpu.caching.coalesce=l1l2 -s host.client_cache.size=512KiB -s workload.kind=nw -s link.variable_transfers=true -s link.bandwidth=90GB/s
 s-ch6-fig6.7|thesis-ch6-inputs.yaml|-s gpu.caching.remote=readonly -s gpu.caching.coalesce=l1l2 -s host.client_cache.size=512KiB -s link.variable_transfers=true -s workload.kind=pathfinder -s gpu.caching.ro_zero_cost=false -s gpu.caching.ro_fault_latency=30us
 s-ch6-fig6.8|thesis-ch6-inputs.yaml|-s driver.place.co_percent=90 -s workload.kind=backprop -s gpu.caching.remote=all -s gpu.caching.coalesce=none -s host.client_cache.size=512KiB -s link.variable_transfers=true
-s-ch6-remark|thesis-ch6-inputs.yaml|-s gpu.caching.remote=readonly -s gpu.caching.coalesce=l1l2 -s host.client_cache.size=512KiB -s link.variable_transfers=true -s gpu.caching.ro_fault_latency=20us -s gpu.caching.ro_remark=never -s workload.kind=srad_v1
+s-ch6-remark|thesis-ch6-inputs.yaml|-s gpu.caching.remote=readonly -s gpu.caching.coalesce=l1l2 -s host.client_cache.size=512KiB -s link.variable_transfers=true -s gpu.caching.ro_fault_latency=20us -s gpu.caching.ro_remark=never -s workload.kind=srad_v1 -s workload.srad_v1.iterations=2
 '
 
 wanted() {
