@@ -7,10 +7,26 @@
 
 static bool fifo_victim(struct driver *d, uint32_t *r)
 {
-    return pmm_root_victim(&d->pmm, r);
+    return pmm_root_victim(&d->mem.pmm, r);
 }
 
 static const struct chunk_evict_ops chunk_evict_fifo_ops = { "fifo", NULL, NULL, fifo_victim };
+
+/* Park et al.'s pinning and shuffling (perf/drv_cyclic.c) modified the real
+ * driver's root-chunk list, so it works over fifo's roots. */
+static void cyclic_create(struct driver *d, const struct config *cfg, struct stats *st)
+{
+    d->cyc = drv_cyclic_create(cfg, d->mem.capacity / VA_BLOCK_PAGES, st, &d->mem.pmm,
+                               d->mem.resroot);
+}
+
+static bool cyclic_victim(struct driver *d, uint32_t *r)
+{
+    return drv_cyclic_victim(d->cyc, &d->mem.pmm, r);
+}
+
+static const struct chunk_evict_ops chunk_evict_cyclic_ops = { "cyclic", "fifo", cyclic_create,
+                                                               cyclic_victim };
 
 static const struct chunk_evict_ops *const policies[] = {
     &chunk_evict_fifo_ops,

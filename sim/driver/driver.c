@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
-#include "migrate.h"
+#include "driver/migrate/migrate.h"
 #include "config/config.h"
 #include "core/stats.h"
 
@@ -120,12 +120,12 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->gmmu = g;
     d->tlb = t;
     d->link = l;
-    d->fault_latency = cfg_u64(cfg, "driver.fault_latency");
-    d->fault_cost = cfg_u64(cfg, "driver.fault_cost");
-    d->block_cost = cfg_u64(cfg, "driver.block_cost");
-    d->irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
-    d->batch_size = (uint32_t)cfg_u64(cfg, "driver.batch_size");
-    d->batches_per_wake = (uint32_t)cfg_u64(cfg, "driver.batches_per_wake");
+    d->cost.fault_latency = cfg_u64(cfg, "driver.fault_latency");
+    d->cost.fault_cost = cfg_u64(cfg, "driver.fault_cost");
+    d->cost.block_cost = cfg_u64(cfg, "driver.block_cost");
+    d->cost.irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
+    d->cost.batch_size = (uint32_t)cfg_u64(cfg, "driver.batch_size");
+    d->cost.batches_per_wake = (uint32_t)cfg_u64(cfg, "driver.batches_per_wake");
     d->prefetch = prefetch_find(cfg_str(cfg, "driver.prefetch"));
     SIM_ASSERT(d->prefetch, "driver", 0, "prefetch policy not in the table");
     d->prefetch_threshold = (unsigned)cfg_u64(cfg, "driver.prefetch.threshold");
@@ -135,17 +135,17 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->unit = cfg_is(cfg, "driver.page_size", "64KiB") ? BIG_PAGE_PAGES : 1;
     d->chunked = cfg_is(cfg, "driver.evict_unit", "chunk");
     d->max_shift = d->chunked ? 21 : d->unit > 1 ? 16 : PAGE_SHIFT;
-    d->fetched = xcalloc(d->batch_size, sizeof *d->fetched);
-    d->pages = xcalloc(d->batch_size, sizeof *d->pages);
-    d->block_start = xcalloc(d->batch_size + 1, sizeof *d->block_start);
-    d->block_inflight = xcalloc(d->batch_size + 1, sizeof *d->block_inflight);
+    d->batch.fetched = xcalloc(d->cost.batch_size, sizeof *d->batch.fetched);
+    d->batch.pages = xcalloc(d->cost.batch_size, sizeof *d->batch.pages);
+    d->batch.block_start = xcalloc(d->cost.batch_size + 1, sizeof *d->batch.block_start);
+    d->batch.block_inflight = xcalloc(d->cost.batch_size + 1, sizeof *d->batch.block_inflight);
     /* At most every page of every block a batch touches. */
-    size_t max_migr = (size_t)d->batch_size * VA_BLOCK_PAGES;
-    d->migr = xcalloc(max_migr, sizeof *d->migr);
-    d->runs = xcalloc(max_migr, sizeof *d->runs);
-    d->capacity = capacity_pages(cfg, footprint, d->chunked ? VA_BLOCK_PAGES : d->unit);
+    size_t max_migr = (size_t)d->cost.batch_size * VA_BLOCK_PAGES;
+    d->batch.migr = xcalloc(max_migr, sizeof *d->batch.migr);
+    d->batch.runs = xcalloc(max_migr, sizeof *d->batch.runs);
+    d->mem.capacity = capacity_pages(cfg, footprint, d->chunked ? VA_BLOCK_PAGES : d->unit);
     drv_frames_init(d);
-    drv_wb_init(d);
+    wb_init(&d->mem.wb, d->mem.capacity);
     /* The policy holds driver pages; under evict_unit chunk the
      * chunk-level table picks roots and the page policy is not asked
      * (FIFO stands in, holding nothing). */
@@ -154,7 +154,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
         SIM_ASSERT(d->chunk_ev, "driver", 0, "driver.eviction has no chunk-level form");
     }
     d->evict = evictor_create(cfg, d->chunked ? "fifo" : cfg_str(cfg, "driver.eviction"),
-                              d->capacity / d->unit, st);
+                              d->mem.capacity / d->unit, st);
     if (d->chunk_ev && d->chunk_ev->create) d->chunk_ev->create(d, cfg, st);
     if (d->chunked) drv_chunks_stats(d, st);
     evictor_program(d->evict, cfg);
@@ -166,6 +166,18 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->oversub = drv_oversub_create(d, cfg, st);
     d->dmig = migr_create(d, cfg, st);
     d->ac = drv_ac_create(d, cfg, st);
+    /* The reactions to the driver's events (drv_events.h), in the order
+     * they run on one event; a heuristic that reacts is one line here. */
+    struct drv_events *ev = &d->events;
+    drv_events_subscribe(ev, DRV_EV(DRV_EV_FAULT), drv_frames_on_fault, d);
+    if (!d->chunked)
+        drv_events_subscribe(ev, DRV_EV(DRV_EV_RESIDENT) | DRV_EV(DRV_EV_PREFETCHED) |
+                             DRV_EV(DRV_EV_RELEASED), drv_evict_on_event, d);
+    if (d->thrash)
+        drv_events_subscribe(ev, DRV_EV(DRV_EV_MIGRATED) | DRV_EV(DRV_EV_EVICTED),
+                             thrashing_on_event, d->thrash);
+    if (d->ac) drv_events_subscribe(ev, DRV_EV(DRV_EV_EVICTED), drv_ac_on_event, d);
+    if (d->cyc) drv_events_subscribe(ev, DRV_EV(DRV_EV_ROOT_EVICTED), drv_cyclic_on_event, d->cyc);
     gmmu_set_driver(g, &d->comp);
     gmmu_defer_replay(g, d->replay != RP_PAGE);
     return d;
@@ -181,13 +193,13 @@ void driver_free(struct driver *d)
     migr_free(d->dmig);
     drv_ac_free(d->ac);
     drv_frames_free(d);
-    drv_wb_free(d);
-    free(d->fetched);
-    free(d->pages);
-    free(d->block_start);
-    free(d->block_inflight);
-    free(d->migr);
-    free(d->runs);
+    wb_free(&d->mem.wb);
+    free(d->batch.fetched);
+    free(d->batch.pages);
+    free(d->batch.block_start);
+    free(d->batch.block_inflight);
+    free(d->batch.migr);
+    free(d->batch.runs);
     free(d->allocs);
     free(d);
 }
@@ -198,7 +210,7 @@ void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx)
     d->unmap_hook = fn;
     d->unmap_ctx = ctx;
 }
-uint64_t driver_capacity_pages(const struct driver *d) { return d->capacity; }
+uint64_t driver_capacity_pages(const struct driver *d) { return d->mem.capacity; }
 void driver_set_oversub_hook(struct driver *d, driver_oversub_fn fn, void *ctx)
 {
     d->oversub_fn = fn;
@@ -211,26 +223,4 @@ uint64_t driver_capacity_for(const struct config *cfg, uint64_t footprint)
     uint64_t unit = cfg_is(cfg, "driver.page_size", "64KiB") ? BIG_PAGE_PAGES : 1;
     bool chunked = cfg_is(cfg, "driver.evict_unit", "chunk");
     return capacity_pages(cfg, footprint, chunked ? VA_BLOCK_PAGES : unit);
-}
-
-/* The policy sees driver pages; under evict_unit chunk it sees nothing. */
-void driver_walk_hit(struct driver *d, uint64_t vpn)
-{
-    if (!d->chunked) evictor_touch(d->evict, drv_unit_base(d, vpn));
-}
-bool driver_wants_walk_hits(const struct driver *d)
-{
-    return !d->chunked && evictor_wants_touches(d->evict);
-}
-void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count)
-{
-    if (!d->chunked) evictor_hits(d->evict, drv_unit_base(d, vpn), count);
-}
-bool driver_wants_references(const struct driver *d) { return !d->chunked && evictor_wants_references(d->evict); }
-void driver_reference(struct driver *d, uint64_t kernel, uint64_t block, uint64_t inst,
-                      uint32_t warp, uint64_t vpn)
-{
-    if (d->chunked) return;
-    struct evict_ref r = { kernel, block, inst, drv_unit_base(d, vpn), warp };
-    evictor_reference(d->evict, &r);
 }

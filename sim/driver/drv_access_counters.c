@@ -46,7 +46,7 @@
  *     counters can bring it back (uvm_va_block.c
  *     block_deferred_eviction_mappings, uvm_perf_map_remote_on_eviction =
  *     1: "we can map evicted memory since we can pull it back thanks to the
- *     access counters"); drv_evict.c calls drv_ac_evicted.
+ *     access counters"); drv_ac_on_event subscribes to DRV_EV_EVICTED.
  * Default off: the real driver turns access-counter migrations on by
  * default only on ATS systems (is_migration_enabled: POWER9 with NVLink,
  * the SC19 machine); on an x86 / PCIe Volta they are off and the counters
@@ -156,10 +156,11 @@ bool drv_ac_ready(const struct driver *d)
     return d->ac && !d->step_active && gmmu_access_notifications_pending(d->gmmu);
 }
 
-void drv_ac_evicted(struct driver *d, uint64_t vpn, sim_time now)
+void drv_ac_on_event(void *ctx, const struct drv_event *e)
 {
-    if (!d->ac || !d->ac->map_evicted) return;
-    drv_map_host(d, vpn, now);
+    struct driver *d = ctx;
+    if (!d->ac->map_evicted || drv_advice(d, e->vpn) & WL_ADV_ACCESSED_BY_GPU) return;
+    drv_map_host(d, e->vpn, e->now);
     *d->ac->n_evicted_mapped += 1;
 }
 
@@ -197,7 +198,7 @@ static void fetch(struct driver *d, sim_time now)
     a->next = 0;
     a->ready = false;
     a->t0 = now;
-    a->busy_until = now + a->batch_latency + d->block_cost * blocks;
+    a->busy_until = now + a->batch_latency + d->cost.block_cost * blocks;
     a->phase = AC_HANDLING;
 }
 
@@ -226,9 +227,9 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
 {
     struct drv_ac *a = d->ac;
     /* Landed copies free their migr slots only between blocks (drv_step.c). */
-    if (d->nmigr + VA_BLOCK_PAGES > (size_t)d->batch_size * VA_BLOCK_PAGES) {
-        if (d->inflight) return false;
-        d->nmigr = d->nruns = d->chunk_first = 0;
+    if (d->batch.nmigr + VA_BLOCK_PAGES > (size_t)d->cost.batch_size * VA_BLOCK_PAGES) {
+        if (d->batch.inflight) return false;
+        d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
     }
     memset(&d->want, 0, sizeof d->want);
     memset(&d->ro, 0, sizeof d->ro);
@@ -277,8 +278,8 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
                 bb_set(&d->ro, p);
     }
     /* More than GPU memory would evict the block's own pages (drv_block.c). */
-    if (bb_count(&d->want) > d->capacity) d->want = cand;
-    if (bb_count(&d->want) > d->capacity) {
+    if (bb_count(&d->want) > d->mem.capacity) d->want = cand;
+    if (bb_count(&d->want) > d->mem.capacity) {
         memset(&d->want, 0, sizeof d->want);
         *a->n_dropped += 1;
     }
@@ -306,10 +307,10 @@ void drv_ac_begin(struct driver *d, sim_time now)
     a->unreplayed = d->unreplayed;
     /* The fault batch is over: its block bookkeeping serves the copies
      * (one block slot, never completing a block replay: drv_block.c). */
-    d->nblocks = 0;
-    d->cur_block = 0;
-    d->block_inflight[0] = 0;
-    d->nmigr = d->nruns = d->chunk_first = 0;
+    d->batch.nblocks = 0;
+    d->batch.cur_block = 0;
+    d->batch.block_inflight[0] = 0;
+    d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
     d->state = D_ACCESS;
 }
 
@@ -321,7 +322,7 @@ bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
         case AC_FETCH:
             /* The fault batches' copies land first: a page in flight holds
              * its frame but is not resident yet, and would be taken twice. */
-            if (d->inflight) { *wake = TIME_NEVER; return false; }
+            if (d->batch.inflight) { *wake = TIME_NEVER; return false; }
             if (!gmmu_access_notifications_pending(d->gmmu)) {
                 /* Its landings asked for a replay the fault path decides on. */
                 d->unreplayed = a->unreplayed;
@@ -344,9 +345,9 @@ bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
             a->phase = AC_WAIT;
             break;
         case AC_WAIT:
-            if (d->inflight) { *wake = TIME_NEVER; return false; }
+            if (d->batch.inflight) { *wake = TIME_NEVER; return false; }
             *a->busy_ps += now - a->t0;
-            d->nmigr = d->nruns = d->chunk_first = 0;
+            d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
             a->phase = AC_FETCH;
             break;
         }

@@ -34,27 +34,7 @@
 
 static uint64_t block_base(const struct driver *d)
 {
-    return d->pages[d->block_start[d->cur_block]].vpn / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
-}
-
-void drv_map_host(struct driver *d, uint64_t vpn, sim_time now)
-{
-    gmmu_map_page(d->gmmu, vpn, vpn, PAGE_SHIFT, GMMU_MAP_REMOTE, now);
-}
-
-bool drv_mapped(const struct driver *d, uint64_t vpn)
-{
-    return gmmu_is_resident(d->gmmu, vpn) || gmmu_is_remote(d->gmmu, vpn);
-}
-
-void drv_want_whole_pages(struct driver *d)
-{
-    if (d->unit == 1) return;
-    for (unsigned p = d->blk_first; p < d->blk_end; p += d->unit - p % d->unit)
-        if (bb_count_range(&d->want, p, d->unit - p % d->unit)) {
-            unsigned n = d->unit - p % d->unit;
-            bb_set_range(&d->want, p, p + n > d->blk_end ? d->blk_end - p : n);
-        }
+    return d->batch.pages[d->batch.block_start[d->batch.cur_block]].vpn / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
 }
 
 /* A fault on a page whose preferred location is the host (cudaMemAdvise
@@ -75,8 +55,8 @@ static void compute_block(struct driver *d, sim_time now)
                (unsigned long long)base);
     struct block_bits resident = {{0}}, faulted = {{0}}, written = {{0}};
     bool any_ro = false;
-    for (size_t i = d->block_start[d->cur_block]; i < d->block_start[d->cur_block + 1]; i++) {
-        const struct batch_page *p = &d->pages[i];
+    for (size_t i = d->batch.block_start[d->batch.cur_block]; i < d->batch.block_start[d->batch.cur_block + 1]; i++) {
+        const struct batch_page *p = &d->batch.pages[i];
         unsigned lo = (unsigned)(p->vpn - base), hi = lo + d->unit;
         if (hi > d->blk_end) hi = d->blk_end;
         if (lo < d->blk_first) lo = d->blk_first;
@@ -91,7 +71,7 @@ static void compute_block(struct driver *d, sim_time now)
         if ((adv & WL_ADV_PREFERRED_HOST) && !(adv & WL_ADV_READ_MOSTLY)) {
             for (unsigned k = lo; k < hi; k++)
                 if (!drv_mapped(d, base + k)) drv_map_host(d, base + k, now);
-            *d->n_remote += 1;
+            *d->stat.n_remote += 1;
             d->unreplayed = true;
             continue;
         }
@@ -122,11 +102,11 @@ static void compute_block(struct driver *d, sim_time now)
     /* A prefetch larger than GPU memory would evict the block's own faulted
      * pages before the replay (a livelock); the real driver cannot evict a
      * block it is servicing.  Such a block gets its faulted pages only. */
-    if (bb_count(&d->want) > d->capacity) {
+    if (bb_count(&d->want) > d->mem.capacity) {
         d->want = faulted;
-        *d->n_prefetch_dropped += 1;
+        *d->stat.n_prefetch_dropped += 1;
     }
-    *d->n_prefetched += bb_count(&d->want) - bb_count(&faulted);
+    *d->stat.n_prefetched += bb_count(&d->want) - bb_count(&faulted);
     memset(&d->ro, 0, sizeof d->ro);
     if (any_ro)
         for (unsigned p = 0; p < VA_BLOCK_PAGES; p++)
@@ -140,18 +120,18 @@ static void compute_block(struct driver *d, sim_time now)
 static void h2d_landed(void *obj, uint64_t idx, sim_time now)
 {
     struct driver *d = obj;
-    const struct run *r = &d->runs[idx];
+    const struct run *r = &d->batch.runs[idx];
     /* A page landing is progress for the watchdog (engine.h): a host step
      * copying more than sim.watchdog's worth of data retires nothing else. */
     engine_progress(d->comp.eng);
-    drv_map_landed(d, &d->migr[r->first], r->n, now);
-    *d->n_mapped += r->n;
-    d->inflight -= r->n;
+    drv_map_landed(d, &d->batch.migr[r->first], r->n, now);
+    *d->stat.n_mapped += r->n;
+    d->batch.inflight -= r->n;
     d->unreplayed = true;
     /* block policy: replay when a block's last copy has landed, once every
      * page of it has been allocated (the service has moved past it). */
     if (d->replay == RP_BLOCK && !d->step_active &&
-        (d->block_inflight[r->block] -= r->n) == 0 && r->block < d->cur_block)
+        (d->batch.block_inflight[r->block] -= r->n) == 0 && r->block < d->batch.cur_block)
         drv_replay(d, false, now);
     comp_wake(&d->comp, now);
 }
@@ -161,31 +141,31 @@ static void launch_chunk(struct driver *d, sim_time now)
 {
     size_t i = d->chunk_first;
     const bool per_page = d->replay == RP_PAGE;
-    while (i < d->nmigr) {
+    while (i < d->batch.nmigr) {
         /* A new page never overwrites one not yet evicted (batch-aware
          * Sec. 4.2): the frame's write-back has landed. */
-        SIM_ASSERT(!drv_wb_busy(d, d->migr[i].pfn), "driver", now,
+        SIM_ASSERT(!drv_wb_busy(d, d->batch.migr[i].pfn), "driver", now,
                    "page %#llx copied into frame %llu before its evicted page's write-back landed",
-                   (unsigned long long)d->migr[i].vpn, (unsigned long long)d->migr[i].pfn);
+                   (unsigned long long)d->batch.migr[i].vpn, (unsigned long long)d->batch.migr[i].pfn);
         size_t j = i + 1;
-        while (j < d->nmigr && d->migr[j].vpn == d->migr[j - 1].vpn + 1 &&
-               !(per_page && d->migr[j].vpn % d->unit == 0))
+        while (j < d->batch.nmigr && d->batch.migr[j].vpn == d->batch.migr[j - 1].vpn + 1 &&
+               !(per_page && d->batch.migr[j].vpn % d->unit == 0))
             j++;
-        struct run *r = &d->runs[d->nruns];
-        *r = (struct run){ (uint32_t)i, (uint32_t)(j - i), (uint32_t)d->cur_block };
-        d->inflight += r->n;
-        if (!d->step_active) d->block_inflight[d->cur_block] += r->n;
-        *d->n_pages += r->n;
-        *d->n_transfers += 1;
-        d->batch_migrated += r->n;
-        d->batch_h2d += (uint64_t)r->n * PAGE_SIZE;
+        struct run *r = &d->batch.runs[d->batch.nruns];
+        *r = (struct run){ (uint32_t)i, (uint32_t)(j - i), (uint32_t)d->batch.cur_block };
+        d->batch.inflight += r->n;
+        if (!d->step_active) d->batch.block_inflight[d->batch.cur_block] += r->n;
+        *d->stat.n_pages += r->n;
+        *d->stat.n_transfers += 1;
+        d->batch.batch_migrated += r->n;
+        d->batch.batch_h2d += (uint64_t)r->n * PAGE_SIZE;
         /* Host pages are identity-mapped: the DMA reads the page's own
          * host address (host DRAM row locality follows the VA). */
-        link_dma(d->link, LINK_H2D, d->migr[i].vpn << PAGE_SHIFT, (uint64_t)r->n * PAGE_SIZE,
-                 now, h2d_landed, d, d->nruns++);
+        link_dma(d->link, LINK_H2D, d->batch.migr[i].vpn << PAGE_SHIFT, (uint64_t)r->n * PAGE_SIZE,
+                 now, h2d_landed, d, d->batch.nruns++);
         i = j;
     }
-    d->chunk_first = d->nmigr;
+    d->chunk_first = d->batch.nmigr;
 }
 
 /* Pages [i, i + n) of the block at base go to frames pfn.. (the wanted
@@ -197,8 +177,8 @@ static void hold_run(struct driver *d, uint64_t base, unsigned i, uint64_t pfn, 
         if (!bb_test(&d->want, i + k)) continue;
         bool pre = !bb_test(&d->faulted, i + k);
         drv_frame_hold(d, pfn + k, base + i + k, pre, now);
-        drv_thrashing_migrated(d, base + i + k, now);
-        d->migr[d->nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k), pre };
+        drv_post(d, DRV_EV_MIGRATED, base + i + k, now);
+        d->batch.migr[d->batch.nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k), pre };
     }
     d->want_next = i + n;
 }
@@ -235,7 +215,7 @@ static bool fill_paged(struct driver *d, uint64_t base, unsigned i, sim_time now
          * or allocated before it (batch-aware Sec. 3, Fig. 4); ideal
          * keeps that order, its evictions costing nothing. */
         if ((d->evict_timing == ET_SERIAL || d->evict_timing == ET_IDEAL) &&
-            (d->inflight || d->pending_d2h || d->nmigr > d->chunk_first))
+            (d->batch.inflight || d->pending_d2h || d->batch.nmigr > d->chunk_first))
             return false;
         if (!drv_evict_victim(d, &pfn, now)) return false;
     }
@@ -252,7 +232,7 @@ static bool more_to_come(const struct driver *d)
         return true;
     if (d->step_active)         /* bring_in: the blocks after step.next's */
         return d->step.next / VA_BLOCK_PAGES * VA_BLOCK_PAGES + VA_BLOCK_PAGES < d->step.end;
-    return d->cur_block + 1 < d->nblocks;
+    return d->batch.cur_block + 1 < d->batch.nblocks;
 }
 
 bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
@@ -277,7 +257,7 @@ bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
     if (d->pending_d2h && !ue) return false;   /* a write-back landing wakes us */
     launch_chunk(d, now);
     if (d->want_next < VA_BLOCK_PAGES) {
-        SIM_ASSERT(d->inflight > 0 || (ue && d->pending_d2h), "driver", now,
+        SIM_ASSERT(d->batch.inflight > 0 || (ue && d->pending_d2h), "driver", now,
                    "no frame free, none evictable and no copy in flight");
         return false;                           /* a landing wakes us */
     }
@@ -286,11 +266,11 @@ bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
 
 bool drv_service(struct driver *d, sim_time now)
 {
-    while (d->cur_block < d->nblocks) {
+    while (d->batch.cur_block < d->batch.nblocks) {
         if (!d->block_ready) { d->blk_t0 = now; compute_block(d, now); }
         if (!drv_block_fill(d, block_base(d), now)) return false;
         if (TRACE_ON(TW_BATCHES)) trace_block(block_base(d), d->blk_t0, now);
-        d->cur_block++;
+        d->batch.cur_block++;
         d->block_ready = false;
     }
     return true;

@@ -22,51 +22,13 @@
 
 #define NO_CHUNK UINT64_MAX
 
-/* The chunk holding slot i of the block [first, end): its first slot and
- * its size.  The smallest chunk is a driver page: the real driver never
- * allocates user memory in chunks smaller than PAGE_SIZE, "so we don't have
- * to handle allocating multiple chunks per page" (uvm_mmu.c
- * uvm_mmu_init_gpu_chunk_sizes: mmu_user_chunk_sizes = sizes & PAGE_MASK),
- * so on a 64 KiB-page kernel a block cut inside a big page still gets a
- * 64 KiB chunk for it.  Were a 64 KiB driver page cut by its allocation's
- * end given 4 KiB chunks, each would come from whichever root had one
- * free, and a root eviction would take some of the page's pieces and leave
- * the others resident in other roots: a page resident in part. */
-static void geometry(const struct driver *d, unsigned first, unsigned end, unsigned i,
-                     unsigned *lo, enum pmm_size *size)
-{
-    if (first == 0 && end == VA_BLOCK_PAGES) {
-        *lo = 0;
-        *size = PMM_2M;
-        return;
-    }
-    unsigned b = i / BIG_PAGE_PAGES * BIG_PAGE_PAGES;
-    if ((b >= first && b + BIG_PAGE_PAGES <= end) || d->unit == BIG_PAGE_PAGES) {
-        *lo = b;
-        *size = PMM_64K;
-    } else {
-        *lo = i;
-        *size = PMM_4K;
-    }
-}
-
-bool drv_chunk_holds(const struct driver *d, uint64_t base, unsigned first, unsigned end,
-                     uint64_t vpn)
-{
-    unsigned i = (unsigned)(vpn - base), lo;
-    enum pmm_size size;
-    geometry(d, first, end, i, &lo, &size);
-    uint32_t f0 = page_map_get(&d->chunks, base + lo);
-    return f0 != PAGE_MAP_NONE && drv_frame_vpn(d, f0 + (i - lo)) == vpn;
-}
-
 bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn, sim_time now)
 {
     unsigned lo;
     enum pmm_size size;
-    geometry(d, d->blk_first, d->blk_end, i, &lo, &size);
+    drv_chunk_geometry(d, d->blk_first, d->blk_end, i, &lo, &size);
     uint64_t cvpn = base + lo;
-    uint32_t f0 = page_map_get(&d->chunks, cvpn);
+    uint32_t f0 = page_map_get(&d->mem.chunks, cvpn);
     if (f0 == PAGE_MAP_NONE) {
         uint64_t f;
         while (!drv_frame_take(d, size, &f)) {
@@ -75,9 +37,9 @@ bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn,
             drv_evict_root(d, r, now);
         }
         static const unsigned pages[] = { 1, BIG_PAGE_PAGES, VA_BLOCK_PAGES };
-        for (unsigned k = 0; k < pages[size]; k++) d->chunk_vpn[f + k] = cvpn;
-        page_map_put(&d->chunks, cvpn, (uint32_t)f);
-        pmm_root_list(&d->pmm, (uint32_t)(f / VA_BLOCK_PAGES), PMM_LIST_USED);
+        for (unsigned k = 0; k < pages[size]; k++) d->mem.chunk_vpn[f + k] = cvpn;
+        page_map_put(&d->mem.chunks, cvpn, (uint32_t)f);
+        pmm_root_list(&d->mem.pmm, (uint32_t)(f / VA_BLOCK_PAGES), PMM_LIST_USED);
         f0 = (uint32_t)f;
     }
     *pfn = f0 + (i - lo);
@@ -87,17 +49,17 @@ bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn,
 void drv_evict_root(struct driver *d, uint32_t r, sim_time now)
 {
     uint64_t first = (uint64_t)r * VA_BLOCK_PAGES, end = first + VA_BLOCK_PAGES;
-    SIM_ASSERT(end <= d->capacity && !d->pmm.pins[r], "driver", now,
+    SIM_ASSERT(end <= d->mem.capacity && !d->mem.pmm.pins[r], "driver", now,
                "evicting root chunk %u (pinned or beyond memory)", r);
-    *d->n_root_evictions += 1;
+    *d->stat.n_root_evictions += 1;
     /* The VA block the root holds (a root of a whole block holds only it;
      * a split root is named by its first chunk's block). */
     uint64_t block = UINT64_MAX;
     for (uint64_t f = first; f < end && block == UINT64_MAX; f++)
-        if (d->chunk_vpn[f] != NO_CHUNK) block = d->chunk_vpn[f] / VA_BLOCK_PAGES;
+        if (d->mem.chunk_vpn[f] != NO_CHUNK) block = d->mem.chunk_vpn[f] / VA_BLOCK_PAGES;
     uint64_t t = now, addr = block == UINT64_MAX ? 0 : block * VA_BLOCK_PAGES * PAGE_SIZE;
-    const void *row[] = { d->n_root_evictions, &t, &addr };
-    rec_append(d->root_evict_tab, row);
+    const void *row[] = { d->stat.n_root_evictions, &t, &addr };
+    rec_append(d->stat.root_evict_tab, row);
     /* The driver pages the root holds, each checked once it has gone. */
     uint64_t gone[VA_BLOCK_PAGES];
     unsigned ngone = 0;
@@ -116,14 +78,14 @@ void drv_evict_root(struct driver *d, uint32_t r, sim_time now)
         f = g;
     }
     for (uint64_t f = first; f < end; f++) {
-        if (d->chunk_vpn[f] == NO_CHUNK) continue;
-        if (page_map_get(&d->chunks, d->chunk_vpn[f]) == f) page_map_erase(&d->chunks, d->chunk_vpn[f]);
-        d->chunk_vpn[f] = NO_CHUNK;
-        pmm_release(&d->pmm, f);
+        if (d->mem.chunk_vpn[f] == NO_CHUNK) continue;
+        if (page_map_get(&d->mem.chunks, d->mem.chunk_vpn[f]) == f) page_map_erase(&d->mem.chunks, d->mem.chunk_vpn[f]);
+        d->mem.chunk_vpn[f] = NO_CHUNK;
+        pmm_release(&d->mem.pmm, f);
     }
-    pmm_root_list(&d->pmm, r, PMM_LIST_NONE);
+    pmm_root_list(&d->mem.pmm, r, PMM_LIST_NONE);
     for (unsigned k = 0; k < ngone; k++) drv_check_unit(d, gone[k], now, "a root-chunk eviction");
-    if (d->cyc && block != UINT64_MAX) drv_cyclic_evicted(d->cyc, &d->pmm, d->resroot, block);
+    if (block != UINT64_MAX) drv_post(d, DRV_EV_ROOT_EVICTED, block, now);
 }
 
 /* Park et al. Fig. 1 draws evictions by VA block address over time: one
@@ -133,7 +95,7 @@ void drv_chunks_stats(struct driver *d, struct stats *st)
     static const struct rec_field f[] = {
         {"eviction", REC_U64, "chunks"}, {"time_ps", REC_U64, "ps"}, {"va_block", REC_U64, "B"},
     };
-    d->root_evict_tab = stat_table(st, "driver_root_evictions",
+    d->stat.root_evict_tab = stat_table(st, "driver_root_evictions",
                                    "every root-chunk eviction: its number, time and the address "
                                    "of the 2 MiB VA block it held", f, 3);
 }

@@ -36,12 +36,12 @@ static void copy_back(struct driver *d, uint64_t first, unsigned n, const uint64
 {
     if (!n) return;
     uint64_t bytes = (uint64_t)n * PAGE_SIZE;
-    *d->n_writebacks += n;
+    *d->stat.n_writebacks += n;
     if (d->evict_timing == ET_IDEAL && !home) return;
     if (home) {
-        *d->n_step_d2h += bytes;
+        *d->stat.n_step_d2h += bytes;
     } else {
-        d->batch_d2h += bytes;
+        d->batch.batch_d2h += bytes;
     }
     d->pending_d2h++;
     link_dma(d->link, LINK_D2H, first << PAGE_SHIFT, bytes, now, d2h_landed, d,
@@ -79,25 +79,23 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
             pfn[v - vpn] = f0 + k;
             count++;
             if (home) {
-                if (!d->chunked && v == drv_unit_base(d, v)) evictor_forget(d->evict, v);
+                drv_post(d, DRV_EV_RELEASED, v, now);
                 drv_frame_released(d, f0 + k, v, now);
-                *d->n_sent_home += 1;
+                *d->stat.n_sent_home += 1;
                 continue;
             }
             if (TRACE_ON(TW_EVICT)) trace_evict(v, f0 + k, now);
             drv_frame_evicted(d, f0 + k, v, now);
-            drv_thrashing_evicted(d, v, now);
-            *d->n_evictions += 1;
-            d->batch_evictions++;
-            if (!dirty) *d->n_clean += 1;
+            *d->stat.n_evictions += 1;
+            d->batch.batch_evictions++;
+            if (!dirty) *d->stat.n_clean += 1;
+            drv_post(d, DRV_EV_EVICTED, v, now);
             /* An accessed-by page stays mapped for the GPU: to its host
              * copy; so does any page access counters can bring back
-             * (map_remote_on_eviction, drv_access_counters.c). */
+             * (map_remote_on_eviction, drv_ac_on_event). */
             if (drv_advice(d, v) & WL_ADV_ACCESSED_BY_GPU) {
                 drv_map_host(d, v, now);
-                *d->n_accessed_by += 1;
-            } else {
-                drv_ac_evicted(d, v, now);
+                *d->stat.n_accessed_by += 1;
             }
         }
     }
@@ -126,4 +124,38 @@ bool drv_evict_victim(struct driver *d, uint64_t *pfn, sim_time now)
     drv_check_unit(d, vpn, now, "an eviction");
     *pfn = frame;
     return true;
+}
+
+void drv_evict_on_event(void *ctx, const struct drv_event *e)
+{
+    struct driver *d = ctx;
+    if (e->vpn != drv_unit_base(d, e->vpn)) return;
+    if (e->kind == DRV_EV_RELEASED) evictor_forget(d->evict, e->vpn);
+    else evictor_resident(d->evict, e->vpn, e->kind == DRV_EV_PREFETCHED);
+}
+
+/* The policy sees driver pages; under evict_unit chunk it sees nothing. */
+void driver_walk_hit(struct driver *d, uint64_t vpn)
+{
+    if (!d->chunked) evictor_touch(d->evict, drv_unit_base(d, vpn));
+}
+
+bool driver_wants_walk_hits(const struct driver *d)
+{
+    return !d->chunked && evictor_wants_touches(d->evict);
+}
+
+void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count)
+{
+    if (!d->chunked) evictor_hits(d->evict, drv_unit_base(d, vpn), count);
+}
+
+bool driver_wants_references(const struct driver *d) { return !d->chunked && evictor_wants_references(d->evict); }
+
+void driver_reference(struct driver *d, uint64_t kernel, uint64_t block, uint64_t inst,
+                      uint32_t warp, uint64_t vpn)
+{
+    if (d->chunked) return;
+    struct evict_ref r = { kernel, block, inst, drv_unit_base(d, vpn), warp };
+    evictor_reference(d->evict, &r);
 }

@@ -35,21 +35,13 @@ static const char *state_name(enum drv_state s)
     return n[s];
 }
 
-void drv_replay(struct driver *d, bool flush, sim_time now)
-{
-    if (TRACE_ON(TW_BATCHES)) trace_replay(flush, now);
-    gmmu_replay(d->gmmu, flush, now);
-    *d->n_replays += 1;
-    d->unreplayed = false;
-}
-
 sim_time drv_tick(struct component *c, sim_time now)
 {
     struct driver *d = (struct driver *)c;
     for (;;) {
         switch (d->state) {
         case D_IDLE:
-            if (!gmmu_faults_pending(d->gmmu) || d->wake_batches == d->batches_per_wake) {
+            if (!gmmu_faults_pending(d->gmmu) || d->wake_batches == d->cost.batches_per_wake) {
                 /* The wake-up ends: replay what is still unreplayed (the
                  * re-raised faults, if any, are seen by the check above). */
                 if (d->unreplayed && d->replay != RP_PAGE) { drv_replay(d, false, now); continue; }
@@ -60,20 +52,20 @@ sim_time drv_tick(struct component *c, sim_time now)
                 if (d->step_active) { d->state = D_STEP; continue; }
                 return TIME_NEVER;
             }
-            if (d->wake_batches == d->batches_per_wake) {
+            if (d->wake_batches == d->cost.batches_per_wake) {
                 /* Yield: the interrupt is re-armed and fires again. */
                 d->wake_batches = 0;
                 /* The notifications' bottom half runs meanwhile. */
                 if (drv_ac_ready(d)) { drv_ac_begin(d, now); continue; }
-                if (d->irq_latency) return now + d->irq_latency;
+                if (d->cost.irq_latency) return now + d->cost.irq_latency;
             }
-            if (d->wake_batches == 0) *d->n_wakeups += 1;
+            if (d->wake_batches == 0) *d->stat.n_wakeups += 1;
             d->wake_batches++;
             drv_fetch_batch(d, now);
             break;
         case D_HANDLING:
             if (now < d->busy_until) return d->busy_until;
-            d->migr_start = now;
+            d->batch.migr_start = now;
             d->state = D_SERVICE;
             break;
         case D_SERVICE:
@@ -93,7 +85,7 @@ sim_time drv_tick(struct component *c, sim_time now)
             break;
         }
         case D_WAIT:
-            if (d->inflight) return TIME_NEVER;
+            if (d->batch.inflight) return TIME_NEVER;
             drv_end_batch(d, now);
             d->state = D_IDLE;
             if (d->replay == RP_BATCH || d->replay == RP_BATCH_FLUSH)
@@ -109,9 +101,9 @@ void drv_dump(struct component *c, FILE *out)
     fprintf(out, "    state %s, batch of %zu faults / %zu pages in %zu blocks, block %zu, "
             "%zu pages migrating, %zu copies in flight, %zu write-backs pending, "
             "%llu of %llu frames free\n",
-            state_name(d->state), d->nfaults, d->npages, d->nblocks, d->cur_block,
-            d->nmigr, d->inflight, d->pending_d2h,
-            (unsigned long long)d->pmm.free_frames, (unsigned long long)d->capacity);
+            state_name(d->state), d->batch.nfaults, d->batch.npages, d->batch.nblocks, d->batch.cur_block,
+            d->batch.nmigr, d->batch.inflight, d->pending_d2h,
+            (unsigned long long)d->mem.pmm.free_frames, (unsigned long long)d->mem.capacity);
     if (d->ue_have)
         fprintf(out, "    unobtrusive eviction: frame %llu evicted ahead, write-back %s\n",
                 (unsigned long long)d->ue_pfn, drv_wb_busy(d, d->ue_pfn) ? "in flight" : "landed");

@@ -34,7 +34,7 @@ static void try_merge(struct driver *d, uint64_t f0, unsigned n, unsigned shift,
     for (unsigned k = 1; k < n; k++)
         if (drv_frame_vpn(d, f0 + k) != v0 + k || gmmu_is_read_only(d->gmmu, v0 + k) != ro) return;
     gmmu_set_page_size(d->gmmu, v0, shift, now);
-    *(shift == 21 ? d->n_map2m : d->n_map64) += 1;
+    *(shift == 21 ? d->stat.n_map2m : d->stat.n_map64) += 1;
 }
 
 void drv_map_landed(struct driver *d, const struct migr_page *m, size_t n, sim_time now)
@@ -46,15 +46,12 @@ void drv_map_landed(struct driver *d, const struct migr_page *m, size_t n, sim_t
         else if (d->max_shift >= 16 && n - k >= BIG_PAGE_PAGES && region_fits(m + k, BIG_PAGE_PAGES))
             shift = 16;
         gmmu_map_page(d->gmmu, m[k].vpn, m[k].pfn, shift, m[k].readonly ? GMMU_MAP_READONLY : 0, now);
-        if (shift == 21) *d->n_map2m += 1;
-        if (shift == 16) *d->n_map64 += 1;
+        if (shift == 21) *d->stat.n_map2m += 1;
+        if (shift == 16) *d->stat.n_map64 += 1;
         size_t end = k + (1u << (shift - PAGE_SHIFT));
         for (; k < end; k++) {
             drv_frame_landed(d, m[k].pfn, now);
-            /* A driver page is one entry of the eviction policy; prefetched
-             * ones are not faults for it (evict.h). */
-            if (!d->chunked && m[k].vpn == drv_unit_base(d, m[k].vpn))
-                evictor_resident(d->evict, m[k].vpn, m[k].prefetched);
+            drv_post(d, m[k].prefetched ? DRV_EV_PREFETCHED : DRV_EV_RESIDENT, m[k].vpn, now);
         }
     }
     for (size_t k = 0; k < n; k++)
@@ -63,7 +60,15 @@ void drv_map_landed(struct driver *d, const struct migr_page *m, size_t n, sim_t
     /* Big pages and blocks completed with pages that landed before. */
     for (size_t k = 0; d->chunked && k < n; k++) {
         uint64_t c = m[k].pfn / BIG_PAGE_PAGES, r = m[k].pfn / VA_BLOCK_PAGES;
-        if (d->res64[c] == BIG_PAGE_PAGES) try_merge(d, c * BIG_PAGE_PAGES, BIG_PAGE_PAGES, 16, now);
-        if (d->resroot[r] == VA_BLOCK_PAGES) try_merge(d, r * VA_BLOCK_PAGES, VA_BLOCK_PAGES, 21, now);
+        if (d->mem.res64[c] == BIG_PAGE_PAGES) try_merge(d, c * BIG_PAGE_PAGES, BIG_PAGE_PAGES, 16, now);
+        if (d->mem.resroot[r] == VA_BLOCK_PAGES) try_merge(d, r * VA_BLOCK_PAGES, VA_BLOCK_PAGES, 21, now);
     }
+}
+
+void drv_replay(struct driver *d, bool flush, sim_time now)
+{
+    if (TRACE_ON(TW_BATCHES)) trace_replay(flush, now);
+    gmmu_replay(d->gmmu, flush, now);
+    *d->stat.n_replays += 1;
+    d->unreplayed = false;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "drv_internal.h"
-#include "placement.h"
+#include "driver/place/placement.h"
 #include "config/config.h"
 #include "core/stats.h"
 #include "workloads/workload.h"
@@ -40,7 +40,7 @@ uint64_t driver_place(struct driver *d, const struct config *cfg, const struct w
         /* The profiler's references are the allocations' hotness (Sec. 4.4.1). */
         for (size_t i = 0; i < wl->nallocs; i++) a[i].hotness = (double)prof.refs[i];
     }
-    struct place_in in = { a, wl->nallocs, npages, d->capacity, bo_share,
+    struct place_in in = { a, wl->nallocs, npages, d->mem.capacity, bo_share,
                            cfg_u64(cfg, "sim.seed"), prof.page_dram };
     uint8_t *where = xmalloc(npages ? npages : 1);
     ops->place(&in, where);
@@ -56,11 +56,11 @@ uint64_t driver_place(struct driver *d, const struct config *cfg, const struct w
             }
             SIM_ASSERT(drv_frame_take(d, PMM_4K, &pfn), "driver", 0,
                        "placement '%s' put more pages in GPU memory than its %llu frames",
-                       ops->name, (unsigned long long)d->capacity);
+                       ops->name, (unsigned long long)d->mem.capacity);
             drv_frame_hold(d, pfn, vpn, false, 0);
             gmmu_map_page(d->gmmu, vpn, pfn, PAGE_SHIFT, 0, 0);
             drv_frame_landed(d, pfn, 0);
-            evictor_resident(d->evict, vpn, false);
+            drv_post(d, DRV_EV_RESIDENT, vpn, 0);
             gpu++;
         }
     }
@@ -72,7 +72,7 @@ uint64_t driver_place(struct driver *d, const struct config *cfg, const struct w
                   "pages placed in host memory (reached over the link)") = host;
     *stat_real(st, "placement.bo_share", "", "the GPU memory's intended share y/100 of xC-yB") =
         bo_share;
-    d->n_copies_skipped = stat_counter(st, "placement.copies_skipped", "steps",
+    d->stat.n_copies_skipped = stat_counter(st, "placement.copies_skipped", "steps",
                                        "prefetch and memcpy steps skipped: pages are placed");
     return host;
 }
@@ -140,7 +140,7 @@ void driver_profile_dram(struct driver_profile *p, uint64_t pa, unsigned sectors
         vpn = (pa & ~PADDR_HOST) >> PAGE_SHIFT;
     } else {
         uint64_t pfn = pa >> PAGE_SHIFT;
-        if (pfn >= p->d->capacity) return;
+        if (pfn >= p->d->mem.capacity) return;
         vpn = drv_frame_vpn(p->d, pfn);
         if (vpn == NO_FRAME_PAGE) return;
     }

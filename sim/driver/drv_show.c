@@ -7,8 +7,8 @@
 void driver_describe(const struct driver *d, FILE *out)
 {
     fprintf(out, "  driver: %llu of %llu frames free, %llu pages resident; batch %s\n",
-            (unsigned long long)d->pmm.free_frames, (unsigned long long)d->capacity,
-            (unsigned long long)*d->n_resident, d->state == D_IDLE ? "none (idle)" : "in progress");
+            (unsigned long long)d->mem.pmm.free_frames, (unsigned long long)d->mem.capacity,
+            (unsigned long long)*d->stat.n_resident, d->state == D_IDLE ? "none (idle)" : "in progress");
     d->comp.ops->dump((struct component *)&d->comp, out);
 }
 
@@ -19,21 +19,21 @@ void driver_describe_batch(const struct driver *d, FILE *out)
                                         "servicing access-counter notifications"};
     if (d->state == D_IDLE || d->state == D_STEP || d->state == D_ACCESS) {
         fprintf(out, "  no batch in progress (driver %s); %llu batches so far\n", phase[d->state],
-                (unsigned long long)*d->n_batches);
+                (unsigned long long)*d->stat.n_batches);
         return;
     }
     char tb[TIME_STR_MAX];
     fprintf(out, "  batch %llu: fetched at %s, %zu faults, %zu unique pages in %zu VA blocks; %s",
-            (unsigned long long)*d->n_batches + 1, time_str(tb, d->batch_start), d->nfaults,
-            d->npages, d->nblocks, phase[d->state]);
+            (unsigned long long)*d->stat.n_batches + 1, time_str(tb, d->batch.batch_start),
+            d->batch.nfaults, d->batch.npages, d->batch.nblocks, phase[d->state]);
     if (d->state == D_HANDLING) fprintf(out, " until %s", time_str(tb, d->busy_until));
-    else fprintf(out, " since %s, block %zu, %zu copies in flight", time_str(tb, d->migr_start),
-                 d->cur_block, d->inflight);
+    else fprintf(out, " since %s, block %zu, %zu copies in flight",
+                 time_str(tb, d->batch.migr_start), d->batch.cur_block, d->batch.inflight);
     fputc('\n', out);
-    for (size_t b = 0; b < d->nblocks; b++) {
+    for (size_t b = 0; b < d->batch.nblocks; b++) {
         fprintf(out, "    VA block %zu:", b);
-        for (size_t i = d->block_start[b]; i < d->block_start[b + 1]; i++)
-            fprintf(out, " %#llx (%s)", (unsigned long long)d->pages[i].vpn, req_kind_name(d->pages[i].access));
+        for (size_t i = d->batch.block_start[b]; i < d->batch.block_start[b + 1]; i++)
+            fprintf(out, " %#llx (%s)", (unsigned long long)d->batch.pages[i].vpn, req_kind_name(d->batch.pages[i].access));
         fputc('\n', out);
     }
 }

@@ -42,14 +42,6 @@ void driver_set_workload(struct driver *d, const struct workload *wl)
                                            wl->allocs[i].advice };
 }
 
-/* A handful of allocations: a scan per looked-up page. */
-unsigned drv_advice(const struct driver *d, uint64_t vpn)
-{
-    for (size_t i = 0; i < d->nallocs; i++)
-        if (vpn - d->allocs[i].first_vpn < d->allocs[i].npages) return d->allocs[i].advice;
-    return 0;
-}
-
 void driver_host_step(struct driver *d, const struct wl_step *step,
                       driver_step_done done, void *ctx, sim_time now)
 {
@@ -66,7 +58,7 @@ void driver_host_step(struct driver *d, const struct wl_step *step,
     d->step_ctx = ctx;
     d->step_active = true;
     d->block_ready = false;
-    *d->n_steps += 1;
+    *d->stat.n_steps += 1;
     comp_wake(&d->comp, now);
 }
 
@@ -91,7 +83,7 @@ static void copy_resident(struct driver *d, enum link_dir dir, sim_time now)
         while (w < d->step.end && gmmu_is_resident(d->gmmu, w)) w++;
         uint64_t bytes = (w - v) * PAGE_SIZE;
         if (bytes > d->step.bytes) bytes = d->step.bytes;
-        *(dir == LINK_D2H ? d->n_step_d2h : d->n_step_h2d) += bytes;
+        *(dir == LINK_D2H ? d->stat.n_step_d2h : d->stat.n_step_h2d) += bytes;
         d->pending_d2h++;
         link_dma(d->link, dir, v << PAGE_SHIFT, bytes, now, d2h_step_landed, d, bytes);
         v = w;
@@ -120,7 +112,7 @@ static void send_home(struct driver *d, sim_time now)
         for (uint64_t u = v; u < end; u += d->unit) drv_check_unit(d, u, now, "a prefetch to the host");
         for (unsigned k = 0; k < nu; k++)
             for (uint64_t f = f0[k]; f0[k] != UINT64_MAX && f < f0[k] + d->unit; f++)
-                if (d->pmm.used[f]) pmm_release(&d->pmm, f);
+                if (d->mem.pmm.used[f]) pmm_release(&d->mem.pmm, f);
         v = end;
     }
     d->step.copied = true;
@@ -133,9 +125,9 @@ static bool bring_in(struct driver *d, sim_time now)
         uint64_t base = d->step.next / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
         if (!d->block_ready) {
             /* Landed copies free their migr slots only between blocks. */
-            if (d->nmigr + VA_BLOCK_PAGES > (size_t)d->batch_size * VA_BLOCK_PAGES) {
-                if (d->inflight) return false;
-                d->nmigr = d->nruns = d->chunk_first = 0;
+            if (d->batch.nmigr + VA_BLOCK_PAGES > (size_t)d->cost.batch_size * VA_BLOCK_PAGES) {
+                if (d->batch.inflight) return false;
+                d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
             }
             memset(&d->want, 0, sizeof d->want);
             memset(&d->ro, 0, sizeof d->ro);
@@ -160,7 +152,7 @@ static bool bring_in(struct driver *d, sim_time now)
                     if (drv_advice(d, v) & WL_ADV_READ_MOSTLY) bb_set(&d->ro, (unsigned)(v - base));
                 }
             }
-            *d->n_step_h2d += (uint64_t)bb_count(&d->want) * PAGE_SIZE;
+            *d->stat.n_step_h2d += (uint64_t)bb_count(&d->want) * PAGE_SIZE;
             d->want_next = 0;
             d->block_ready = true;
         }
@@ -187,14 +179,14 @@ bool drv_step_service(struct driver *d, sim_time now)
             for (uint64_t v = d->step.first; v < d->step.end; v++)
                 if (!gmmu_is_resident(d->gmmu, v) && !gmmu_is_remote(d->gmmu, v)) {
                     drv_map_host(d, v, now);
-                    *d->n_accessed_by += 1;
+                    *d->stat.n_accessed_by += 1;
                 }
         break;
     case WL_STEP_PREFETCH:
     case WL_STEP_MEMCPY:
         if (d->placed) {
             /* Pages were placed at allocation (drv_place.c): nothing moves. */
-            *d->n_copies_skipped += 1;
+            *d->stat.n_copies_skipped += 1;
             break;
         }
         if (d->step.dir == WL_TO_GPU) {
@@ -210,7 +202,7 @@ bool drv_step_service(struct driver *d, sim_time now)
     default:
         sim_panic("driver", now, "host step of kind %d", d->step.kind);
     }
-    if (d->inflight || d->pending_d2h) return false;
-    d->nmigr = d->nruns = d->chunk_first = 0;
+    if (d->batch.inflight || d->pending_d2h) return false;
+    d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
     return true;
 }

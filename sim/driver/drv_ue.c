@@ -37,59 +37,6 @@
 #include "drv_internal.h"
 #include "core/stats.h"
 
-#define NO_REC UINT32_MAX
-
-void drv_wb_init(struct driver *d)
-{
-    d->wb.busy = xcalloc(d->capacity / 64 + 1, sizeof *d->wb.busy);
-    d->wb.free_head = NO_REC;
-}
-
-void drv_wb_free(struct driver *d)
-{
-    for (uint32_t i = 0; i < d->wb.nrec; i++) free(d->wb.rec[i].pfn);
-    free(d->wb.rec);
-    free(d->wb.busy);
-}
-
-uint64_t drv_wb_begin(struct driver *d, const uint64_t *pfn, unsigned n, sim_time now)
-{
-    struct wb_track *w = &d->wb;
-    uint32_t id = w->free_head;
-    if (id == NO_REC) {
-        w->rec = xrealloc(w->rec, (w->nrec + 1) * sizeof *w->rec);
-        w->rec[w->nrec] = (struct wb_rec){ NULL, 0, 0, NO_REC };
-        id = w->nrec++;
-    } else {
-        w->free_head = w->rec[id].next;
-    }
-    struct wb_rec *r = &w->rec[id];
-    if (r->cap < n) {
-        r->pfn = xrealloc(r->pfn, n * sizeof *r->pfn);
-        r->cap = n;
-    }
-    r->n = n;
-    for (unsigned i = 0; i < n; i++) {
-        SIM_ASSERT(!drv_wb_busy(d, pfn[i]), "driver", now,
-                   "frame %llu evicted again while its write-back is in flight",
-                   (unsigned long long)pfn[i]);
-        w->busy[pfn[i] / 64] |= 1ULL << (pfn[i] % 64);
-        r->pfn[i] = pfn[i];
-    }
-    return id;
-}
-
-void drv_wb_end(struct driver *d, uint64_t id, sim_time now)
-{
-    struct wb_track *w = &d->wb;
-    SIM_ASSERT(id < w->nrec, "driver", now, "write-back %llu unknown", (unsigned long long)id);
-    struct wb_rec *r = &w->rec[id];
-    for (uint32_t i = 0; i < r->n; i++) w->busy[r->pfn[i] / 64] &= ~(1ULL << (r->pfn[i] % 64));
-    r->n = 0;
-    r->next = w->free_head;
-    w->free_head = (uint32_t)id;
-}
-
 /* Evict the policy's victim now into the one-frame reserve (its frames
  * belong to the driver, neither free nor holding a page, until a
  * migration takes them); false when nothing can be evicted. */
@@ -104,9 +51,9 @@ static bool ue_evict(struct driver *d, sim_time now)
 
 void drv_ue_batch_start(struct driver *d, sim_time now)
 {
-    if (d->evict_timing != ET_UNOBTRUSIVE || d->ue_have || !d->npages || drv_frames_free_unit(d))
+    if (d->evict_timing != ET_UNOBTRUSIVE || d->ue_have || !d->batch.npages || drv_frames_free_unit(d))
         return;
-    if (ue_evict(d, now)) *d->n_ue_preemptive += 1;
+    if (ue_evict(d, now)) *d->stat.n_ue_preemptive += 1;
 }
 
 bool drv_ue_take(struct driver *d, uint64_t *pfn, sim_time now)
@@ -115,11 +62,11 @@ bool drv_ue_take(struct driver *d, uint64_t *pfn, sim_time now)
         /* Nothing evicted ahead (the pre-emptive eviction found no victim,
          * or the batch's pages outran the reserve): evict now and wait. */
         if (!ue_evict(d, now)) return false;
-        *d->n_ue_demand += 1;
+        *d->stat.n_ue_demand += 1;
     }
     for (unsigned k = 0; k < d->unit; k++)
         if (drv_wb_busy(d, d->ue_pfn + k)) {
-            if (!d->ue_waited) *d->n_ue_waits += 1;
+            if (!d->ue_waited) *d->stat.n_ue_waits += 1;
             d->ue_waited = true;
             return false;                       /* its landing wakes us */
         }
@@ -131,5 +78,5 @@ bool drv_ue_take(struct driver *d, uint64_t *pfn, sim_time now)
 void drv_ue_ahead(struct driver *d, bool more, sim_time now)
 {
     if (!more || d->ue_have || drv_frames_free_unit(d)) return;
-    if (ue_evict(d, now)) *d->n_ue_ahead += 1;
+    if (ue_evict(d, now)) *d->stat.n_ue_ahead += 1;
 }

@@ -14,7 +14,7 @@
 #include "targets.h"
 #include "config/config.h"
 #include "dram/dram.h"
-#include "driver/evict.h"
+#include "driver/evict/evict.h"
 #include "workloads/graph.h"
 #include "workloads/trace.h"
 

@@ -4,7 +4,7 @@
 #include <check.h>
 #include "suite_main.h"
 #include "config/config.h"
-#include "driver/evict.h"
+#include "driver/evict/evict.h"
 
 static struct config *cfg(void)
 {

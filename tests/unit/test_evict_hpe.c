@@ -12,8 +12,8 @@
 #include "config/config.h"
 #include "core/stats.h"
 #include "driver/driver.h"
-#include "driver/evict.h"
-#include "driver/hir_feed.h"
+#include "driver/evict/evict.h"
+#include "driver/replay/hir_feed.h"
 
 static struct config *cfg_sets(const char *const *sets, size_t n)
 {

@@ -17,7 +17,7 @@
 #include "drv_rig.h"
 #include <stddef.h>
 #include "dram/dram.h"
-#include "driver/migrate.h"
+#include "driver/migrate/migrate.h"
 #include "workloads/workload.h"
 
 #define NPAGES 64

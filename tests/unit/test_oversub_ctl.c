@@ -7,7 +7,7 @@
  * up to the cap". */
 #include <check.h>
 #include "suite_main.h"
-#include "driver/drv_oversub.h"
+#include "driver/perf/perf.h"
 
 struct pt { double sum; uint64_t n; unsigned extra; double avg; };
 

@@ -10,8 +10,7 @@
 #include "core/rng.h"
 #include "gmmu/page_table.h"
 #include "gmmu/fault_pages.h"
-#include "driver/page_counts.h"
-#include "driver/page_map.h"
+#include "driver/mem/mem.h"
 
 /* 4 GiB of footprint (1 GiB-aligned) mapped page by page: 2^20 PTEs of
  * 8 bytes in 2048 leaves, 4 level-2 nodes (1 GiB each), 1 level-3 node

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "driver/placement.h"
+#include "driver/place/placement.h"
 
 static uint64_t count_gpu(const uint8_t *w, uint64_t from, uint64_t n)
 {

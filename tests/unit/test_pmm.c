@@ -4,7 +4,7 @@
 #include "suite_main.h"
 #include <stdlib.h>
 #include "core/rng.h"
-#include "driver/pmm.h"
+#include "driver/mem/mem.h"
 
 /* 2 whole roots + one 64 KiB chunk: 1040 frames. */
 START_TEST(sizes_and_partial_root)

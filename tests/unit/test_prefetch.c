@@ -2,7 +2,7 @@
 #include <check.h>
 #include "suite_main.h"
 #include <string.h>
-#include "driver/prefetch.h"
+#include "driver/prefetch/prefetch.h"
 
 static struct block_bits none_set(void) { struct block_bits b; memset(&b, 0, sizeof b); return b; }
 

@@ -20,7 +20,7 @@
 #include "core/text.h"
 #include "workloads/graph.h"
 #include "dram/dram.h"
-#include "driver/evict.h"
+#include "driver/evict/evict.h"
 
 /* ---- catching user errors in-process (the fuzz harnesses' hook) ---- */
 
