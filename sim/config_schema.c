@@ -48,6 +48,7 @@ extern const struct cfg_key bfs_config_keys[];
 extern const struct cfg_key kmeans_config_keys[];
 extern const struct cfg_key graph_config_keys[];
 extern const struct cfg_key trace_config_keys[];
+extern const struct cfg_key accelsim_config_keys[];
 extern const struct cfg_key pagerank_config_keys[];
 extern const struct cfg_key bc_config_keys[];
 extern const struct cfg_key kcore_config_keys[];
@@ -140,6 +141,7 @@ const struct cfg_key *const config_schema_tables[] = {
     bc_config_keys,
     kcore_config_keys,
     trace_config_keys,
+    accelsim_config_keys,
     NULL,
 };
 

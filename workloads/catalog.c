@@ -59,6 +59,7 @@ static const struct wl_info *const catalog[] = {
     &gc_ttc_info,
     &kcore_info,
     &trace_info,
+    &accelsim_info,
 };
 #define NCAT (sizeof catalog / sizeof catalog[0])
 
@@ -66,7 +67,7 @@ static const struct wl_info *const catalog[] = {
  * checks both lists agree). */
 const struct cfg_key workload_config_keys[] = {
     {"workload.kind", CFG_ENUM, "stream", 0, -1,
-     "stream|compute|gemm|2dconv|3dconv|2mm|mvt|atax|bicg|gesummv|fdtd2d|vecadd|gups|ra|cyclic|pattern|pathfinder|hotspot|hotspot3d|mriq|bfs|kmeans|backprop|sgemm|stencil|srad|nw|lud|spmv|cutcp|btree|histo|sad|srad_v1|xsbench|minife|comd|cns|mummergpu|nn|cfd|minivite|bfs_dwc|bfs_ta|bfs_tf|bfs_ttc|bfs_twc|sssp_twc|pagerank|bc|gc_dtc|gc_ttc|kcore|trace",
+     "stream|compute|gemm|2dconv|3dconv|2mm|mvt|atax|bicg|gesummv|fdtd2d|vecadd|gups|ra|cyclic|pattern|pathfinder|hotspot|hotspot3d|mriq|bfs|kmeans|backprop|sgemm|stencil|srad|nw|lud|spmv|cutcp|btree|histo|sad|srad_v1|xsbench|minife|comd|cns|mummergpu|nn|cfd|minivite|bfs_dwc|bfs_ta|bfs_tf|bfs_ttc|bfs_twc|sssp_twc|pagerank|bc|gc_dtc|gc_ttc|kcore|trace|accelsim",
      "which generator produces the warps' instructions (uvmsim workloads)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
