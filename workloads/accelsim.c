@@ -113,7 +113,7 @@ struct warp_rd {
     uint64_t declared, seen;
     uint64_t pend;                /* compute instructions not yet written */
     uint32_t pend_mask;
-    unsigned long line;           /* its "warp =" line */
+    unsigned long line;           /* its "insts =" line */
 };
 
 static void flush_compute(struct as_wl *t, const char *path, struct warp_rd *w)
@@ -145,9 +145,11 @@ static void relocate(const struct as_wl *t, const char *path, unsigned long line
 static void end_warp(struct as_wl *t, const char *path, unsigned long lineno, struct warp_rd *w)
 {
     if (!w->open) return;
+    if (w->declared == UINT64_MAX)
+        user_error("%s:%lu: a warp without 'insts = N'", path, lineno);
     if (w->seen != w->declared)
-        user_error("%s:%lu: warp of line %lu: 'insts = %llu' but %llu instruction lines", path,
-                   lineno, w->line, (unsigned long long)w->declared, (unsigned long long)w->seen);
+        user_error("%s:%lu: 'insts = %llu' but the warp has %llu instruction lines (up to line %lu)",
+                   path, w->line, (unsigned long long)w->declared, (unsigned long long)w->seen, lineno);
     if (!t->collect) {
         flush_compute(t, path, w);
         t->idx[t->nidx - 1].end = t->blen;
@@ -247,7 +249,7 @@ static void read_kernel(struct as_wl *t, const char *path)
                            lineno, (unsigned long long)n, t->h.block.x, t->h.block.y, t->h.block.z,
                            (unsigned long long)wpb);
             end_warp(t, path, lineno, &w);
-            w = (struct warp_rd){ .open = true, .declared = UINT64_MAX, .line = lineno };
+            w = (struct warp_rd){ .open = true, .declared = UINT64_MAX };
             if (!t->collect) {
                 if (t->nidx == t->capidx) {
                     if ((t->capidx + 1) * sizeof *t->idx > host_memory_limit() / 4)
@@ -268,6 +270,7 @@ static void read_kernel(struct as_wl *t, const char *path)
             if (w.declared != UINT64_MAX || w.seen)
                 user_error("%s:%lu: 'insts = N' not right after 'warp = N'", path, lineno);
             w.declared = n;
+            w.line = lineno;
             continue;
         }
         if (w.declared == UINT64_MAX) user_error("%s:%lu: expected 'insts = N'", path, lineno);
