@@ -12,6 +12,7 @@
  * Allocations: the side file workload.accelsim.allocs, or else the 4 KiB
  * pages the trace touches and copies, merged into at most WL_MAX_ALLOCS
  * runs (a first pass over every kernel). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,9 @@ static void add_pages(struct as_wl *t, uint64_t lo, uint64_t hi)
         e++;
     }
     if (e == a) {
+        if (t->nruns == t->capruns && (t->capruns + 1) * sizeof *t->runs > host_memory_limit() / 4)
+            user_error("%s: the trace touches more separate page runs than the host memory holds; "
+                       "give workload.accelsim.allocs", t->list);
         if (t->nruns == t->capruns)
             t->runs = xrealloc(t->runs, (t->capruns = t->capruns ? 2 * t->capruns : 64) * sizeof *t->runs);
         memmove(t->runs + a + 1, t->runs + a, (t->nruns - a) * sizeof *t->runs);
@@ -367,8 +371,11 @@ static void derive_allocs(struct as_wl *t, struct workload *wl)
     size_t from = 0;
     for (size_t i = 0; i < keep; i++) {
         uint64_t lo = t->runs[from].lo, hi = t->runs[cut[i] - 1].hi;
-        t->rstart[i] = lo * AS_PAGE;
         /* hi may be 2^52: the last page of the 64-bit space */
+        if (hi - lo >= (1ULL << 52))
+            user_error("%s: the trace's addresses span the whole 64-bit space; give "
+                       "workload.accelsim.allocs", t->list);
+        t->rstart[i] = lo * AS_PAGE;
         t->rsize[i] = (hi - lo) * AS_PAGE;
         char name[32];
         snprintf(name, sizeof name, "accelsim.range%zu", i);
@@ -395,10 +402,17 @@ static void read_allocs(struct as_wl *t, struct workload *wl, const char *path)
     while ((line = as_src_line(t->src, &lineno))) {
         while (*line == ' ' || *line == '\t') line++;
         if (!line[0] || line[0] == '#') continue;
-        char name[64], extra;
-        unsigned long long base, size;
-        if (sscanf(line, "%63s 0x%llx %llu %c", name, &base, &size, &extra) != 3 ||
-            strchr(line, '-') || strlen(name) > 31)
+        char name[64], sb[64], ss[64], extra;
+        unsigned long long base = 0, size = 0;
+        char *e1 = NULL, *e2 = NULL;
+        int nf = sscanf(line, "%63s %63s %63s %c", name, sb, ss, &extra);
+        if (nf == 3 && (sb[0] == '0' && (sb[1] == 'x' || sb[1] == 'X')) && isxdigit((unsigned char)sb[2]) &&
+            isdigit((unsigned char)ss[0])) {
+            errno = 0;
+            base = strtoull(sb + 2, &e1, 16);
+            size = strtoull(ss, &e2, 10);
+        }
+        if (nf != 3 || !e1 || *e1 || *e2 || errno || strlen(name) > 31)
             user_error("%s:%lu: expected 'NAME 0xBASE BYTES' (a name of at most 31 characters)",
                        path, lineno);
         if (!size) user_error("%s:%lu: allocation '%s' of 0 bytes", path, lineno, name);
