@@ -469,7 +469,8 @@ static void *accelsim_create(struct workload *wl, const struct config *cfg)
         while (r < t->nr && !(c->addr >= t->rstart[r] && c->bytes <= t->rsize[r] &&
                               c->addr - t->rstart[r] <= t->rsize[r] - c->bytes)) r++;
         if (r == t->nr)
-            user_error("%s:%lu: MemcpyHtoD 0x%llx,%llu not inside one allocation", f, c->lineno,
+            user_error("%s:%lu: %s 0x%llx,%llu not inside one allocation", f, c->lineno,
+                       c->to_host ? "MemcpyDtoH" : "MemcpyHtoD",
                        (unsigned long long)c->addr, (unsigned long long)c->bytes);
         c->alloc = r;
         c->offset = c->addr - t->rstart[r];
@@ -486,7 +487,8 @@ static bool accelsim_next_step(void *impl, struct wl_step *out)
     if (c->kind == AS_CMD_MEMCPY) {
         out->kind = WL_STEP_MEMCPY;
         out->host = (struct wl_host_step){ .alloc = c->alloc, .offset = c->offset,
-                                           .bytes = c->bytes, .dir = WL_TO_GPU };
+                                           .bytes = c->bytes,
+                                           .dir = c->to_host ? WL_TO_HOST : WL_TO_GPU };
         return true;
     }
     read_kernel(t, c->path);

@@ -64,7 +64,8 @@ enum as_cmd_kind { AS_CMD_KERNEL, AS_CMD_MEMCPY };
 struct as_cmd {
     enum as_cmd_kind kind;
     char *path;               /* KERNEL: the trace file, the list's folder prepended */
-    uint64_t addr, bytes;     /* MEMCPY (host to device) */
+    uint64_t addr, bytes;     /* MEMCPY */
+    bool to_host;             /* MEMCPY: MemcpyDtoH (uvmsim's extension) */
     uint32_t alloc;           /* MEMCPY: resolved by the replay: allocation, */
     uint64_t offset;          /* and offset in it */
     unsigned long lineno;

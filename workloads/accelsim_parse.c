@@ -2,6 +2,8 @@
  * reader; which function of theirs defines each field is named at it):
  *
  *   kernelslist.g   "kernel-N.traceg[.xz]" | "MemcpyHtoD,0x<dst>,<bytes>"
+ *       (and uvmsim's "MemcpyDtoH,0x<src>,<bytes>", which Accel-Sim's
+ *        parse_commandlist_file skips as it skips any other line)
  *       (tracer_tool.cu nvbit_at_cuda_event writes kernelslist;
  *        post-traces-processing.cpp main() renames .trace -> .traceg;
  *        trace_parser.cc parse_commandlist_file / parse_memcpy_info read it)
@@ -397,20 +399,21 @@ struct as_cmd *as_read_list(const char *path, size_t *count)
     while ((line = as_src_line(r.s, &lineno))) {
         if (!line[0]) continue;
         struct as_cmd c = { .lineno = lineno };
-        if (!strncmp(line, "MemcpyHtoD,", 11)) {
+        if (!strncmp(line, "MemcpyHtoD,", 11) || !strncmp(line, "MemcpyDtoH,", 11)) {
             /* tracer_tool.cu: "MemcpyHtoD,0x%016lx,%lld" (dstDevice, ByteCount) */
+            c.to_host = line[6] == 'D';
             char a[64], s[64], extra;
             const char *p = line + 11, *comma = strchr(p, ',');
             if (!comma || (size_t)(comma - p) >= sizeof a || strlen(comma + 1) >= sizeof s)
-                BAD("bad MemcpyHtoD line: expected MemcpyHtoD,0xADDRESS,BYTES");
+                BAD("bad %.10s line: expected %.10s,0xADDRESS,BYTES", line, line);
             memcpy(a, p, (size_t)(comma - p));
             a[comma - p] = 0;
             strcpy(s, comma + 1);
             if (sscanf(s, "%*s%c", &extra) == 1 || !parse_u64(a, 16, &c.addr) ||
                 !parse_u64(s, 10, &c.bytes))
-                BAD("bad MemcpyHtoD line: expected MemcpyHtoD,0xADDRESS,BYTES");
+                BAD("bad %.10s line: expected %.10s,0xADDRESS,BYTES", line, line);
             if (c.bytes && c.addr > UINT64_MAX - (c.bytes - 1))
-                BAD("MemcpyHtoD range passes the end of the 64-bit space");
+                BAD("%.10s range passes the end of the 64-bit space", line);
             if (!c.bytes) continue;      /* a zero-byte copy does nothing */
             c.kind = AS_CMD_MEMCPY;
         } else if (!strncmp(line, "kernel", 6)) {
@@ -427,7 +430,8 @@ struct as_cmd *as_read_list(const char *path, size_t *count)
             memcpy(c.path, path, dlen);
             memcpy(c.path + dlen, line, n + 1);
         } else {
-            BAD("unknown command '%.40s': expected kernel-N.traceg[.xz] or MemcpyHtoD,ADDRESS,BYTES",
+            BAD("unknown command '%.40s': expected kernel-N.traceg[.xz], MemcpyHtoD or "
+                "MemcpyDtoH,ADDRESS,BYTES",
                 line);
         }
         if (r.n == cap) r.c = xrealloc(r.c, (cap = cap ? 2 * cap : 16) * sizeof *r.c);

@@ -22,19 +22,30 @@ struct wr {
     const char *dir;
     FILE *f;
     char path[4096];
-    struct warp_ctx *w;
-    struct warp_inst *in;
+    FILE *tmp, *list;             /* a warp's lines; the command list */
+    unsigned nk;                  /* kernel files begun */
+    bool done;
 };
 
+/* On a user error: closes what is open and removes what was written (the
+ * folder keeps nothing half-done). */
 static void wr_cleanup(void *ctx)
 {
     struct wr *r = ctx;
     if (r->f) fclose(r->f);
-    r->f = NULL;
-    free(r->w);
-    free(r->in);
-    r->w = NULL;
-    r->in = NULL;
+    if (r->tmp) fclose(r->tmp);
+    if (r->list) fclose(r->list);
+    r->f = r->tmp = r->list = NULL;
+    if (r->done) return;
+    char p[4200];
+    for (unsigned i = 1; i <= r->nk; i++) {
+        snprintf(p, sizeof p, "%s/kernel-%u.traceg", r->dir, i);
+        remove(p);
+    }
+    snprintf(p, sizeof p, "%s/allocs.txt", r->dir);
+    remove(p);
+    snprintf(p, sizeof p, "%s/kernelslist.g", r->dir);
+    remove(p);
 }
 
 static FILE *open_out(struct wr *r, const char *name)
@@ -125,6 +136,7 @@ static void write_kernel(struct wr *r, const struct wl_kernel *k, struct workloa
 {
     char name[64];
     snprintf(name, sizeof name, "kernel-%u.traceg", n);
+    r->nk = n;
     r->f = open_out(r, name);
     FILE *f = r->f;
     fprintf(f, "-kernel name = %s\n-kernel id = %u\n", k->name, n);
@@ -141,7 +153,7 @@ static void write_kernel(struct wr *r, const struct wl_kernel *k, struct workloa
     uint32_t nw = (threads + WARP_SIZE - 1) / WARP_SIZE;
     /* A warp's lines are counted before "insts = N": written to a
      * temporary file first, then copied. */
-    FILE *tmp = tmpfile();
+    FILE *tmp = r->tmp = tmpfile();
     if (!tmp) user_error("no temporary file: %s", strerror(errno));
     for (uint64_t b = 0; b < blocks; b++) {
         fprintf(f, "\n#BEGIN_TB\n\nthread block = %llu,%llu,%llu\n",
@@ -179,7 +191,7 @@ static void write_kernel(struct wr *r, const struct wl_kernel *k, struct workloa
             while (len > 0) {
                 size_t want = len > (long)sizeof buf ? sizeof buf : (size_t)len;
                 size_t got = fread(buf, 1, want, tmp);
-                if (!got) { fclose(tmp); user_error("temporary file: read error"); }
+                if (!got) user_error("temporary file: read error");
                 fwrite(buf, 1, got, f);
                 len -= (long)got;
             }
@@ -187,6 +199,7 @@ static void write_kernel(struct wr *r, const struct wl_kernel *k, struct workloa
         fprintf(f, "\n#END_TB\n");
     }
     fclose(tmp);
+    r->tmp = NULL;
     close_out(r);
 }
 
@@ -208,22 +221,20 @@ void accelsim_export(struct workload *wl, const char *dir)
     char list[4096];
     unsigned n = 0;
     struct wl_step st;
-    FILE *lf = tmpfile();
+    FILE *lf = r.list = tmpfile();
     if (!lf) user_error("no temporary file: %s", strerror(errno));
     while (wl_next_step(wl, &st)) {
         if (st.kind == WL_STEP_KERNEL) {
             write_kernel(&r, &st.kernel, wl, ++n);
             fprintf(lf, "kernel-%u.traceg\n", n);
-        } else if (st.kind == WL_STEP_MEMCPY && st.host.dir == WL_TO_GPU) {
+        } else if (st.kind == WL_STEP_MEMCPY) {
             const struct wl_alloc *a = &wl->allocs[st.host.alloc];
-            fprintf(lf, "MemcpyHtoD,0x%016" PRIx64 ",%" PRIu64 "\n", a->base + st.host.offset,
+            fprintf(lf, "Memcpy%s,0x%016" PRIx64 ",%" PRIu64 "\n",
+                    st.host.dir == WL_TO_GPU ? "HtoD" : "DtoH", a->base + st.host.offset,
                     st.host.bytes);
         } else {
-            fclose(lf);
             user_error("the program has a %s step: an Accel-Sim trace holds only kernels and "
-                       "host-to-device copies",
-                       st.kind == WL_STEP_PREFETCH ? "prefetch" : st.kind == WL_STEP_ADVISE
-                       ? "memory-advice" : "device-to-host copy");
+                       "copies", st.kind == WL_STEP_PREFETCH ? "prefetch" : "memory-advice");
         }
     }
     snprintf(list, sizeof list, "kernelslist.g");
@@ -231,8 +242,8 @@ void accelsim_export(struct workload *wl, const char *dir)
     rewind(lf);
     int c;
     while ((c = fgetc(lf)) != EOF) fputc(c, r.f);
-    fclose(lf);
     close_out(&r);
+    r.done = true;
     user_error_pop_cleanup();
     wr_cleanup(&r);
 }

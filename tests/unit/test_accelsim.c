@@ -1,6 +1,6 @@
 /* Accel-Sim traces (workload.kind=accelsim): a hand-written trace in the
  * documented format (docs/accelsim.md) -- every address form (list,
- * base+stride, base+deltas), a MemcpyHtoD line, tracer versions 4 (with
+ * base+stride, base+deltas), MemcpyHtoD and MemcpyDtoH lines, tracer versions 4 (with
  * lineinfo) and 5 (immediates), an xz-compressed kernel -- replays with the
  * lane addresses computed here by hand; allocations derived from the
  * touched pages or read from the side file; bad input exits 2. */
@@ -79,7 +79,8 @@ static void write_trace(void)
     char cmd[256];
     snprintf(cmd, sizeof cmd, "xz -f %s/kernel-2.traceg", dir);
     ck_assert_int_eq(system(cmd), 0);
-    put("kernelslist.g", "MemcpyHtoD,0x00007f0000000000,8192\nkernel-1.traceg\nkernel-2.traceg.xz\n");
+    put("kernelslist.g", "MemcpyHtoD,0x00007f0000000000,8192\nkernel-1.traceg\nkernel-2.traceg.xz\n"
+                         "MemcpyDtoH,0x00007f8000001000,16\n");
 }
 
 static struct workload *open_wl(const char *allocs)
@@ -189,6 +190,12 @@ static void check_program(struct workload *wl, uint64_t ra, uint64_t rb)
     ck_assert_uint_eq(in.cycles, 1);
     next(wl, &w, &in);
     ck_assert_int_eq(in.op, INST_EXIT);
+    ck_assert(wl_next_step(wl, &st));           /* uvmsim's MemcpyDtoH line */
+    ck_assert_int_eq(st.kind, WL_STEP_MEMCPY);
+    ck_assert_uint_eq(st.host.alloc, 1);
+    ck_assert_uint_eq(st.host.offset, 0x1000);
+    ck_assert_uint_eq(st.host.bytes, 16);
+    ck_assert_int_eq(st.host.dir, WL_TO_HOST);
     ck_assert(!wl_next_step(wl, &st));
 }
 
