@@ -78,6 +78,7 @@ static const char *width_suffix(uint32_t size)
 static void write_addrs(FILE *f, const struct warp_inst *in)
 {
     uint32_t m = in->active;
+    if (!m) { fputc('0', f); return; }   /* an empty list (read back as compute) */
     uint32_t run = m >> __builtin_ctz(m);
     int first = __builtin_ctz(m);
     bool stride_ok = !(run & (run + 1)) && __builtin_popcount(m) >= 2;

@@ -97,4 +97,5 @@ check "round trip through xz: same /stats" [ $? -eq 0 ]
 "$UVMSIM" trace export /dev/null -o "$TMP/rt2" -s workload.kind=stream -s workload.stream.advice=preferred_host \
     >/dev/null 2>"$TMP/err"; rc=$?
 check "export of advice is refused (exit 2)" sh -c "[ $rc -eq 2 ] && grep -q 'advice' '$TMP/err'"
+check "a refused export leaves no files" [ -z "$(ls -A "$TMP/rt2")" ]
 exit $FAILS
