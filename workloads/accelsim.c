@@ -192,7 +192,7 @@ static void read_kernel(struct as_wl *t, const char *path)
     t->src = as_src_open(path, t->list);
     user_error_push_cleanup(close_src, t);
     bool header = true, in_tb = false, tb_set = false;
-    uint64_t block = 0, wpb = 0, nblocks = 0;
+    uint64_t block = 0, wpb = 0;
     struct warp_rd w = {0};
     const char *line;
     unsigned long lineno = 0;
@@ -209,7 +209,6 @@ static void read_kernel(struct as_wl *t, const char *path)
                     as_check_header(&t->h, path, lineno);
                     header = false;
                     wpb = ((uint64_t)t->h.block.x * t->h.block.y * t->h.block.z + WARP_SIZE - 1) / WARP_SIZE;
-                    nblocks = (uint64_t)t->h.grid.x * t->h.grid.y * t->h.grid.z;
                 }
                 if (in_tb) user_error("%s:%lu: #BEGIN_TB before the previous block's #END_TB", path, lineno);
                 in_tb = true;
@@ -314,7 +313,6 @@ static void read_kernel(struct as_wl *t, const char *path)
     }
     if (in_tb) user_error("%s:%lu: truncated: #BEGIN_TB without #END_TB", path, lineno);
     if (header) as_check_header(&t->h, path, lineno);
-    (void)nblocks;
     user_error_pop_cleanup();
     as_src_close(t->src);
     t->src = NULL;

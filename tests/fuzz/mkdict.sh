@@ -38,7 +38,7 @@ for t in "%%MatrixMarket" "matrix" "coordinate" "array" "pattern" "real" "intege
 for t in "-kernel name = " "-kernel id = " "-grid dim = (" "-block dim = (" "-shmem = " "-nregs = " \
          "-binary version = " "-cuda stream id = " "-shmem base_addr = 0x" "-local mem base_addr = 0x" \
          "-nvbit version = " "-accelsim tracer version = " "-enable lineinfo = " "#traces format = " \
-         "#BEGIN_TB" "#END_TB" "thread block = " "warp = " "insts = " "MemcpyHtoD," "kernel-1.traceg" \
+         "#BEGIN_TB" "#END_TB" "thread block = " "warp = " "insts = " "MemcpyHtoD," "MemcpyDtoH," "kernel-1.traceg" \
          "#---list---" "#---allocs---" "ffffffff" "0000ffff" "LDG.E" "STG.E.64" "ATOMG.E.ADD" "RED.E.ADD" \
          "LD.E" "ST.E" "LDS" "STS" "LDL" "BAR.SYNC" "EXIT" "LDG.E.128.STRONG.GPU" ".U8" ".U16" " R1 " \
          " 0 " " 1 " " 2 " " -4 " "0x7f0000000000" "2147483647" "-2147483648" "9223372036854775807"; do
