@@ -421,7 +421,7 @@ static void read_allocs(struct as_wl *t, struct workload *wl, const char *path)
         for (uint32_t i = 0; i < t->nr; i++)
             if (base <= t->rstart[i] + (t->rsize[i] - 1) && t->rstart[i] <= base + (size - 1))
                 user_error("%s:%lu: allocation '%s' overlaps '%s'", path, lineno, name, names[i]);
-        snprintf(names[t->nr], sizeof names[0], "%s", name);
+        memcpy(names[t->nr], name, strlen(name) + 1);   /* at most 31 + NUL, checked */
         t->rstart[t->nr] = base;
         t->rsize[t->nr] = size;
         t->nr++;
