@@ -147,8 +147,7 @@ static void write_kernel(struct wr *r, const struct wl_kernel *k, struct workloa
             k->smem_per_block, k->regs_per_thread);
     fprintf(f, "-shmem base_addr = 0x0000000000000000\n-local mem base_addr = 0x0000000000000000\n");
     fprintf(f, "-nvbit version = uvmsim\n-accelsim tracer version = 4\n-enable lineinfo = 0\n\n");
-    fprintf(f, "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num "
-               "[reg_srcs] mem_width [adrrescompress?] [mem_addresses]\n\n");
+    fprintf(f, "#traces format = [line] PC mask ndest [dests] opcode nsrc [srcs] width [format addresses]\n\n");
     uint64_t blocks = (uint64_t)k->grid.x * k->grid.y * k->grid.z;
     uint32_t threads = k->block.x * k->block.y * k->block.z;
     uint32_t nw = (threads + WARP_SIZE - 1) / WARP_SIZE;

@@ -34,8 +34,7 @@ static const char hdr1[] =
     "-cuda stream id = 0\n-shmem base_addr = 0x00007f5000000000\n"
     "-local mem base_addr = 0x00007f5001000000\n-nvbit version = 1.5.5\n"
     "-accelsim tracer version = 4\n-enable lineinfo = 1\n\n"
-    "#traces format = [line_num] PC mask dest_num [reg_dests] opcode src_num [reg_srcs] "
-    "mem_width [adrrescompress?] [mem_addresses]\n\n";
+    "#traces format = [line] PC mask ndest [dests] opcode nsrc [srcs] width [format addresses]\n\n";
 
 static const char body1[] =
     "#BEGIN_TB\n\nthread block = 0,0,0\n\nwarp = 0\ninsts = 9\n"
