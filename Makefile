@@ -6,7 +6,7 @@ OPT      ?= -O2
 EXTRA_CFLAGS  ?=
 EXTRA_LDFLAGS ?=
 
-DEB_PKGS := build-essential pkg-config libyaml-dev libhdf5-dev liblzma-dev check
+DEB_PKGS := build-essential pkg-config libyaml-dev libhdf5-dev check
 
 # Dependencies through pkg-config; Debian ships HDF5 as hdf5-serial.
 HDF5_PC := $(shell pkg-config --exists hdf5-serial 2>/dev/null && echo hdf5-serial || \

@@ -4,7 +4,7 @@
 # configuration, which prints its summary and writes default.h5.
 set -e
 cd "$(dirname "$0")/.."
-PKGS="build-essential pkg-config libyaml-dev libhdf5-dev liblzma-dev xz-utils check hdf5-tools python3-h5py python3-pandas"
+PKGS="build-essential pkg-config libyaml-dev libhdf5-dev check hdf5-tools python3-h5py python3-pandas"
 
 missing=""
 for p in $PKGS; do

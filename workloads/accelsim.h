@@ -8,7 +8,11 @@
 #define UVMSIM_WL_ACCELSIM_H
 
 #include <stdio.h>
+#include "config.h"
 #include "workload.h"
+
+/* workload.accelsim.* (accelsim.c), listed in the config schema */
+extern const struct cfg_key accelsim_config_keys[];
 
 /* ---- line source: plain text, or xz through liblzma ---- */
 
