@@ -49,37 +49,56 @@ struct as_wl {
     uint32_t kernels;
     /* first pass (derived allocations) */
     bool collect;
-    struct run *runs;
-    size_t nruns, capruns;
+    struct run *runs, *pend;
+    size_t nruns, npend;
     struct as_src *src;           /* open while a file is read */
 };
 
 /* ---- page runs (first pass) ---- */
 
+/* Ranges arrive in trace order; they gather in `pend` and merge into the
+ * sorted, disjoint `runs` a batch at a time (sort, then one linear merge),
+ * so a scattered trace costs O(n log n), not a shift per new run. */
+#define AS_PEND 65536
+
+static int cmp_run(const void *a, const void *b)
+{
+    const struct run *x = a, *y = b;
+    return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+static void flush_pages(struct as_wl *t)
+{
+    if (!t->npend) return;
+    qsort(t->pend, t->npend, sizeof *t->pend, cmp_run);
+    size_t cap = t->nruns + t->npend;
+    if (cap * sizeof *t->runs > host_memory_limit() / 4)
+        user_error("%s: the trace touches more separate page runs than the host memory holds; "
+                   "give workload.accelsim.allocs", t->list);
+    struct run *out = xmalloc(cap * sizeof *out);
+    size_t n = 0, i = 0, j = 0;
+    while (i < t->nruns || j < t->npend) {
+        struct run r = j == t->npend || (i < t->nruns && t->runs[i].lo <= t->pend[j].lo)
+                     ? t->runs[i++] : t->pend[j++];
+        if (n && r.lo <= out[n - 1].hi) {       /* overlapping or adjacent */
+            if (r.hi > out[n - 1].hi) out[n - 1].hi = r.hi;
+        } else {
+            out[n++] = r;
+        }
+    }
+    free(t->runs);
+    t->runs = out;
+    t->nruns = n;
+    t->npend = 0;
+}
+
 static void add_pages(struct as_wl *t, uint64_t lo, uint64_t hi)
 {
-    /* the first run that ends at or after lo: it or a later one may merge */
-    size_t a = 0, b = t->nruns;
-    while (a < b) { size_t m = (a + b) / 2; if (t->runs[m].hi < lo) a = m + 1; else b = m; }
-    size_t e = a;
-    while (e < t->nruns && t->runs[e].lo <= hi) {
-        if (t->runs[e].lo < lo) lo = t->runs[e].lo;
-        if (t->runs[e].hi > hi) hi = t->runs[e].hi;
-        e++;
-    }
-    if (e == a) {
-        if (t->nruns == t->capruns && (t->capruns + 1) * sizeof *t->runs > host_memory_limit() / 4)
-            user_error("%s: the trace touches more separate page runs than the host memory holds; "
-                       "give workload.accelsim.allocs", t->list);
-        if (t->nruns == t->capruns)
-            t->runs = xrealloc(t->runs, (t->capruns = t->capruns ? 2 * t->capruns : 64) * sizeof *t->runs);
-        memmove(t->runs + a + 1, t->runs + a, (t->nruns - a) * sizeof *t->runs);
-        t->nruns++;
-    } else if (e > a + 1) {
-        memmove(t->runs + a + 1, t->runs + e, (t->nruns - e) * sizeof *t->runs);
-        t->nruns -= e - a - 1;
-    }
-    t->runs[a] = (struct run){ lo, hi };
+    /* the lanes of one access mostly share their page */
+    if (t->npend && t->pend[t->npend - 1].lo == lo && t->pend[t->npend - 1].hi == hi) return;
+    if (!t->pend) t->pend = xmalloc(AS_PEND * sizeof *t->pend);
+    if (t->npend == AS_PEND) flush_pages(t);
+    t->pend[t->npend++] = (struct run){ lo, hi };
 }
 
 static void add_bytes(struct as_wl *t, uint64_t addr, uint64_t bytes)
@@ -354,6 +373,9 @@ static void derive_allocs(struct as_wl *t, struct workload *wl)
         else read_kernel(t, t->cmd[i].path);
         t->kernels++;
     }
+    flush_pages(t);
+    free(t->pend);
+    t->pend = NULL;
     t->kernels = 0;
     t->collect = false;
     if (!t->nruns) return;
@@ -385,7 +407,7 @@ static void derive_allocs(struct as_wl *t, struct workload *wl)
     free(cut);
     free(t->runs);
     t->runs = NULL;
-    t->nruns = t->capruns = 0;
+    t->nruns = 0;
 }
 
 /* Side file (written by `uvmsim trace export`): "NAME 0xBASE BYTES" per
@@ -443,6 +465,7 @@ static void as_free(struct as_wl *t)
     free(t->blob);
     free(t->idx);
     free(t->runs);
+    free(t->pend);
     free(t);
 }
 
