@@ -231,6 +231,48 @@ START_TEST(hand_trace_side_file)
 }
 END_TEST
 
+/* 32 groups of K one-page runs (1-page gaps inside a group, 1000-page
+ * gaps between groups), listed in a scrambled order: more runs than one
+ * batch of the first pass (AS_PEND, 65536).  Merging across the smallest
+ * gaps down to 32 allocations gives the groups: 32 of 2K - 1 pages each. */
+#define GROUPS 32
+#define K 2100
+START_TEST(many_runs_merge_into_the_groups)
+{
+    char p[128];
+    snprintf(p, sizeof p, "%s/kernel-1.traceg", dir);
+    FILE *f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-accelsim tracer version = 3\n"
+               "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = %d\n", GROUPS * K);
+    const uint64_t n = GROUPS * K, step = 7919;   /* prime, coprime to n */
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t r = i * step % n, g = r / K, k = r % K;
+        uint64_t page = g * (2 * K - 1 + 1000) + 2 * k;
+        fprintf(f, "0000 00000001 1 R4 LDG.E 1 R2 4 0 0x%llx\n",
+                (unsigned long long)(A + page * 4096 + 8));
+    }
+    fprintf(f, "#END_TB\n");
+    fclose(f);
+    put("kernelslist.g", "kernel-1.traceg\n");
+    struct workload *wl = open_wl("");
+    ck_assert_uint_eq(wl->nallocs, GROUPS);
+    for (int g = 0; g < GROUPS; g++) ck_assert_uint_eq(wl->allocs[g].size, (2 * K - 1) * 4096ULL);
+    struct wl_step st;
+    ck_assert(wl_next_step(wl, &st));
+    /* the first line (i = 0: group 0, page 0) and the second (i = 1:
+     * r = 7919, group 3, run 1619) relocate into their groups */
+    struct warp_ctx w = { .k = &st.kernel, .block = 0, .warp = 0, .threads = 32 };
+    struct warp_inst in;
+    wl_warp_start(wl, &w);
+    next(wl, &w, &in);
+    ck_assert_uint_eq(in.addr[0], wl->allocs[0].base + 8);
+    next(wl, &w, &in);
+    ck_assert_uint_eq(in.addr[0], wl->allocs[3].base + 2 * 1619 * 4096ULL + 8);
+    workload_free(wl);
+}
+END_TEST
+
 /* Damaged inputs: each exits 2 (the messages: tests/e2e/accelsim.sh). */
 static void damaged_kernel(const char *body)
 {
@@ -296,6 +338,7 @@ static Suite *accelsim_suite(void)
     tcase_add_unchecked_fixture(t, setup, cleanup);
     tcase_add_test(t, hand_trace_derived_allocations);
     tcase_add_test(t, hand_trace_side_file);
+    tcase_add_test(t, many_runs_merge_into_the_groups);
     tcase_add_exit_test(t, short_address_list_exits_2, 2);
     tcase_add_exit_test(t, unknown_address_format_exits_2, 2);
     tcase_add_exit_test(t, missing_end_tb_exits_2, 2);
