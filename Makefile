@@ -13,6 +13,7 @@ DEB_PKGS := $(shell sh scripts/packages.sh build test scripts 2>/dev/null)
 HDF5_PC := $(shell pkg-config --exists hdf5-serial 2>/dev/null && echo hdf5-serial || \
              (pkg-config --exists hdf5 2>/dev/null && echo hdf5))
 MISSING := $(shell pkg-config --exists yaml-0.1 2>/dev/null || echo yaml-0.1) \
+           $(shell pkg-config --exists liblzma 2>/dev/null || echo liblzma) \
            $(if $(HDF5_PC),,hdf5-serial)
 CHECK_MISSING := $(shell pkg-config --exists check 2>/dev/null || echo check)
 ifeq ($(MAKECMDGOALS),help)
@@ -20,8 +21,8 @@ else ifneq ($(strip $(MISSING)),)
 $(error missing $(strip $(MISSING)); install with: apt-get install -y --no-install-recommends $(DEB_PKGS))
 endif
 
-DEP_CFLAGS := $(shell pkg-config --cflags yaml-0.1 $(HDF5_PC) 2>/dev/null)
-DEP_LIBS   := $(shell pkg-config --libs yaml-0.1 $(HDF5_PC) 2>/dev/null)
+DEP_CFLAGS := $(shell pkg-config --cflags yaml-0.1 liblzma $(HDF5_PC) 2>/dev/null)
+DEP_LIBS   := $(shell pkg-config --libs yaml-0.1 liblzma $(HDF5_PC) 2>/dev/null)
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null)
 
@@ -105,7 +106,7 @@ $(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c tests/fuzz/targets.c tests/fuzz/
 # `make fuzz`: every target under libFuzzer with ASan+UBSan for FUZZ_SECONDS
 # each (clang; Debian: clang libclang-rt-14-dev).  Crashes are copied to
 # tests/fuzz/regressions/TARGET/ and fail the run.
-FUZZ_TARGETS ?= config sets nvbit bintrace pagetrace dramtrace mtx edgelist
+FUZZ_TARGETS ?= config sets nvbit bintrace pagetrace dramtrace mtx edgelist accelsim
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer

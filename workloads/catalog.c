@@ -59,6 +59,7 @@ static const struct wl_info *const catalog[] = {
     &gc_ttc_info,
     &kcore_info,
     &trace_info,
+    &accelsim_info,
 };
 #define NCAT (sizeof catalog / sizeof catalog[0])
 

@@ -30,6 +30,7 @@ extern const struct wl_info kmeans_info;
 extern const struct wl_info bfs_dwc_info, bfs_ta_info, bfs_tf_info, bfs_ttc_info,
     bfs_twc_info;
 extern const struct wl_info trace_info;
+extern const struct wl_info accelsim_info;
 extern const struct wl_info sssp_twc_info, pagerank_info, bc_info, gc_dtc_info,
     gc_ttc_info, kcore_info;
 extern const struct wl_info backprop_info;

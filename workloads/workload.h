@@ -278,7 +278,7 @@ extern const struct cfg_key workload_config_keys[], stream_config_keys[], comput
     srad_v1_config_keys[], xsbench_config_keys[], minife_config_keys[], comd_config_keys[],
     cns_config_keys[], mummergpu_config_keys[], nn_config_keys[], cfd_config_keys[],
     minivite_config_keys[], graph_config_keys[], pagerank_config_keys[], bc_config_keys[],
-    kcore_config_keys[], trace_config_keys[];
+    kcore_config_keys[], trace_config_keys[], accelsim_config_keys[];
 /* workload.kind's registry: the catalogue's entry i's name, NULL past the
  * last. */
 const char *wl_kind_name(size_t i);

@@ -34,6 +34,7 @@ int cmd_dram_replay(int argc, char **argv);
 int cmd_link_bench(int argc, char **argv);
 int cmd_workloads(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_trace_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_step(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

@@ -8,6 +8,7 @@
 
 static const char usage_trace[] =
     "usage: uvmsim trace convert IN.txt OUT.bin\n"
+    "       uvmsim trace export CONFIG -o DIR [-s KEY=VALUE]...   (an Accel-Sim trace)\n"
     "\n"
     "Convert an NVBit mem_trace text trace into uvmsim's binary trace format\n"
     "(docs/trace-format.md), replayed by workload.kind=trace.  OUT.bin appears\n"
@@ -19,6 +20,7 @@ static void remove_tmp(void *tmp) { remove(tmp); }
 int cmd_trace(int argc, char **argv)
 {
     if (argc >= 1 && is_help(argv[0])) { fputs(usage_trace, stdout); return EXIT_OK; }
+    if (argc >= 1 && !strcmp(argv[0], "export")) return cmd_trace_export(argc - 1, argv + 1);
     if (argc != 3 || strcmp(argv[0], "convert"))
         usage_error(usage_trace, "%s", "expected: trace convert IN.txt OUT.bin");
     const char *out = argv[2];

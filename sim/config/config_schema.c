@@ -80,6 +80,7 @@ const struct cfg_key *const config_schema_tables[] = {
     bc_config_keys,
     kcore_config_keys,
     trace_config_keys,
+    accelsim_config_keys,
     NULL,
 };
 

@@ -73,6 +73,13 @@ addrs() { i=0; s=""; while [ $i -lt 32 ]; do s="$s $(printf '0x%016x' $(($1 + 4 
     echo "MEMTRACE: CTX 0x1 - grid_launch_id 0 - CTA 1,0,0 - warp 0 - STG.E -$(addrs 0x7f0000001000)"
 } >"$TMP/t.txt"
 run trace 1 -s workload.trace.file="$TMP/t.txt" -s gpu.memory.capacity=1MiB
+# An Accel-Sim trace of the same shape, twice (docs/accelsim.md).
+mkdir -p "$TMP/as"
+printf '%s\n' "-grid dim = (1,1,1)" "-block dim = (32,1,1)" "-accelsim tracer version = 4" "#BEGIN_TB" \
+    "thread block = 0,0,0" "warp = 0" "insts = 2" "0000 ffffffff 1 R4 LDG.E 1 R2 4 1 0x7f0000000000 4" \
+    "0010 ffffffff 0 EXIT 0 0" "#END_TB" >"$TMP/as/kernel-1.traceg"
+printf 'kernel-1.traceg\nkernel-1.traceg\n' >"$TMP/as/kernelslist.g"
+run accelsim 2 -s workload.accelsim.file="$TMP/as/kernelslist.g" -s gpu.memory.capacity=1MiB
 
 # Every listed workload is exercised above.
 for k in $("$UVMSIM" workloads | sed -n 's/^## //p'); do

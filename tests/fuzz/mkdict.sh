@@ -35,5 +35,13 @@ for t in "0x" " W" " R" " w" " r" "#" "18446744073709551615"; do q "$t"; done >"
 for t in " R" " W" "READ" "WRITE" "0x" "," "#" "1e12" "4096" "0xffffffffffffff80" "nan"; do q "$t"; done >"$D/dramtrace.dict"
 for t in "%%MatrixMarket" "matrix" "coordinate" "array" "pattern" "real" "integer" "complex" \
          "general" "symmetric" "%" "4294967295" "2305843009213693952" "1e308"; do q "$t"; done >"$D/mtx.dict"
+for t in "-kernel name = " "-kernel id = " "-grid dim = (" "-block dim = (" "-shmem = " "-nregs = " \
+         "-binary version = " "-cuda stream id = " "-shmem base_addr = 0x" "-local mem base_addr = 0x" \
+         "-nvbit version = " "-accelsim tracer version = " "-enable lineinfo = " "#traces format = " \
+         "#BEGIN_TB" "#END_TB" "thread block = " "warp = " "insts = " "MemcpyHtoD," "MemcpyDtoH," "kernel-1.traceg" \
+         "#---list---" "#---allocs---" "ffffffff" "0000ffff" "LDG.E" "STG.E.64" "ATOMG.E.ADD" "RED.E.ADD" \
+         "LD.E" "ST.E" "LDS" "STS" "LDL" "BAR.SYNC" "EXIT" "LDG.E.128.STRONG.GPU" ".U8" ".U16" " R1 " \
+         " 0 " " 1 " " 2 " " -4 " "0x7f0000000000" "2147483647" "-2147483648" "9223372036854775807"; do
+    q "$t"; done >"$D/accelsim.dict"
 { for t in "#" "%" "4294967294" "4294967295" "18446744073709551616"; do q "$t"; done
   printf '"\\x09"\n'; } >"$D/edgelist.dict"

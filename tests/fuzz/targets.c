@@ -19,7 +19,8 @@
 #include "workloads/trace.h"
 
 const char *const fuzz_target_names[] = {
-    "config", "sets", "nvbit", "bintrace", "pagetrace", "dramtrace", "mtx", "edgelist", NULL,
+    "config", "sets", "nvbit", "bintrace", "pagetrace", "dramtrace", "mtx", "edgelist", "accelsim",
+    NULL,
 };
 
 /* ---- user errors as outcomes ---- */
@@ -49,7 +50,8 @@ static char dir[256];
 static void remove_dir(void)
 {
     static const char *const names[] = { "main.yaml", "base.yaml", "rt.yaml", "in.txt",
-                                         "in.bin", "conv.bin", "in.mtx", "in.el" };
+                                         "in.bin", "conv.bin", "in.mtx", "in.el", "kernelslist.g",
+                                         "kernel-1.traceg", "kernel-1.traceg.xz", "allocs.txt" };
     char p[400];
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -165,13 +167,10 @@ static int run_sets(const uint8_t *data, size_t size)
 /* Replays a binary trace the way the SMs would ask for it, bounded: the
  * first 8 kernels, 16 blocks each, 32 warps per block, 256 records per
  * warp. */
-static int drive_trace(const char *path)
+static int drive_sets(const char *const *sets, size_t nsets)
 {
-    char file[512];
-    snprintf(file, sizeof file, "workload.trace.file=%s", path);
-    const char *sets[] = { "workload.kind=trace", file };
     struct cfg_error err;
-    struct config *volatile cfg = config_load(NULL, sets, 2, &err);
+    struct config *volatile cfg = config_load(NULL, sets, nsets, &err);
     if (!cfg) { fprintf(stderr, "fuzz: %s\n", err.msg); abort(); }
     struct workload *volatile wl = NULL;
     int rc = 0;
@@ -202,6 +201,55 @@ static int drive_trace(const char *path)
     workload_free(wl);
     config_free(cfg);
     return rc;
+}
+
+static int drive_trace(const char *path)
+{
+    char file[512];
+    snprintf(file, sizeof file, "workload.trace.file=%s", path);
+    const char *sets[] = { "workload.kind=trace", file };
+    return drive_sets(sets, 2);
+}
+
+/* ---- Accel-Sim traces: one kernel trace (plain, or xz when it starts
+ * with xz's magic), then optionally the command list and the allocations
+ * side file after their marks. ---- */
+
+#define LIST_MARK "\n#---list---\n"
+#define ALLOCS_MARK "\n#---allocs---\n"
+
+static int run_accelsim(const uint8_t *data, size_t size)
+{
+    const uint8_t *lm = memmem(data, size, LIST_MARK, strlen(LIST_MARK));
+    const uint8_t *am = memmem(data, size, ALLOCS_MARK, strlen(ALLOCS_MARK));
+    size_t kend = lm ? (size_t)(lm - data) : am ? (size_t)(am - data) : size;
+    if (am && lm && am < lm) kend = (size_t)(am - data);
+    bool xz = kend >= 6 && !memcmp(data, "\xfd" "7zXZ\0", 6);
+    const char *kname = xz ? "kernel-1.traceg.xz" : "kernel-1.traceg";
+    unlink(path_of("kernel-1.traceg"));
+    unlink(path_of("kernel-1.traceg.xz"));
+    put_file(path_of(kname), data, kend);
+    if (lm) {
+        size_t off = (size_t)(lm - data) + strlen(LIST_MARK);
+        size_t end = am && am > lm ? (size_t)(am - data) : size;
+        put_file(path_of("kernelslist.g"), data + off, end - off);
+    } else {
+        char l[128];
+        int n = snprintf(l, sizeof l, "MemcpyHtoD,0x00007f0000000000,4096\n%s\n", kname);
+        put_file(path_of("kernelslist.g"), (const uint8_t *)l, (size_t)n);
+    }
+    char file[512], allocs[512];
+    snprintf(file, sizeof file, "workload.accelsim.file=%s", path_of("kernelslist.g"));
+    if (am) {
+        size_t off = (size_t)(am - data) + strlen(ALLOCS_MARK);
+        size_t end = lm && lm > am ? (size_t)(lm - data) : size;
+        put_file(path_of("allocs.txt"), data + off, end - off);
+        snprintf(allocs, sizeof allocs, "workload.accelsim.allocs=%s", path_of("allocs.txt"));
+    } else {
+        snprintf(allocs, sizeof allocs, "workload.accelsim.allocs=");
+    }
+    const char *sets[] = { "workload.kind=accelsim", file, allocs };
+    return drive_sets(sets, 3);
 }
 
 static int run_bintrace(const uint8_t *data, size_t size)
@@ -285,5 +333,6 @@ int fuzz_run(const char *target, const uint8_t *data, size_t size)
     if (!strcmp(target, "dramtrace")) return run_dramtrace(data, size);
     if (!strcmp(target, "mtx")) return run_graph(data, size, true);
     if (!strcmp(target, "edgelist")) return run_graph(data, size, false);
+    if (!strcmp(target, "accelsim")) return run_accelsim(data, size);
     return -1;
 }
