@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 # the other *_table.py scripts import them from here too.
 from uvmsim import load_sweep  # noqa: E402
 from uvmsim.compare import effect_verdict, f3, gmean, verdict  # noqa: E402,F401
+from uvmsim.verdict import holds  # noqa: E402
 
 # HPE Table II: pattern type of each workload uvmsim generates.
 HPE_TYPE = {
@@ -270,7 +271,7 @@ def hpe_sens(df):
                     ys = [r[(m, v)] for v in values]
                     sprd.append(max(ys) / min(ys) if all(y == y for y in ys) else float("nan"))
                 have = [x for x in sprd if x == x]
-                ok = "-" if not have else ("yes" if all(x <= lim for x in have) else "no")
+                ok = "-" if not have else (holds(all(x <= lim for x in have)))
                 if have and len(have) < len(sprd):
                     ok += " (" + " and ".join(f"{int(m * 100)} %" for m, x in zip(FRACS, sprd) if x == x) + " only)"
                 print(f"| {ty or 'all'} | {f3(sprd[0])} | {f3(sprd[1])} | {ok} |")
@@ -468,10 +469,10 @@ def cyclic(dfs, out):
         ok = all(sworst[k] >= worst[k] for k in ks)
         detail = ", ".join(f"{k} {f3(sworst[k])} vs {f3(worst[k])}" for k in ks)
         print(f"| shuffling: less or no slowdown than pinning (worst shuffle vs worst pin: {detail}) "
-              f"| | | {'yes' if ok else 'no'} |")
+              f"| | | {holds(ok)} |")
         print("| shuffling: smaller gains than pinning (best shuffle vs best pin: "
               + ", ".join(f"{k} {f3(sbest[k])} vs {f3(best[k])}" for k in ks)
-              + f") | | | {'yes' if all(sbest[k] <= best[k] for k in ks) else 'no'} |")
+              + f") | | | {holds(all(sbest[k] <= best[k] for k in ks))} |")
     if out:
         import matplotlib
         matplotlib.use("Agg")
