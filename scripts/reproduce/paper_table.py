@@ -412,7 +412,11 @@ CYC_PAPER = [
     ("FDTD-2D: pinning up to 1.40-1.55x faster", "fdtd2d", lambda b, w, sw: (b, 1.475)),
     ("NW: pinning up to 1.40-1.55x faster", "nw", lambda b, w, sw: (b, 1.475)),
     ("RA: pinning up to 1.40-1.55x faster", "ra", lambda b, w, sw: (b, 1.475)),
-    ("RA: pinning slowdown anomalies up to 2.1x (RA 1300 MB on 1000 MB)", "ra", lambda b, w, sw: (w, 1 / 2.1)),
+    # the point the paper names (issue 39: not the worst over all sizes)
+    ("RA: pinning slowdown anomaly 2.1x at RA 1300 MB on 1000 MB (the worst pin share there)", "ra1300",
+     lambda b, w, sw: (w, 1 / 2.1)),
+    ("RA: the same, worst over every size (explanation row, not the paper's point)", "ra",
+     lambda b, w, sw: (w, 1 / 2.1)),
     ("NW: pinning slowdown anomalies (size not given; 2.1x is RA's)", "nw", lambda b, w, sw: (w, 1 / 2.1)),
 ]
 SIZE_KEY = {"vecadd": "workload.vecadd.n", "ra": "workload.ra.n", "fdtd2d": "workload.fdtd2d.nx",
@@ -454,6 +458,9 @@ def cyclic(dfs, out):
                     else:
                         best[k] = max(best.get(k, 0), s)
                         worst[k] = min(worst.get(k, 9), s)
+                        # Sec. III names RA 1,300 MB on 1,000 MB of GPU memory
+                        if k == "ra" and abs(b["data"] - 1300) < 50 and 900 <= mem * 2**20 / 1e6 <= 1100:
+                            worst["ra1300"] = min(worst.get("ra1300", 9), s)
                 print(f"| {mem:.0f} | {k} | {b['data']:.0f} | {b['t'] / 1e9:.2f} | {b['ev']:.0f} | "
                       + " | ".join(f3(s) for s in sps) + " |")
     print("\n### The paper's claims (Sec. III)\n")
