@@ -144,7 +144,9 @@ def claims(D):
     fit4 = D.points(four, True)
     claim("SC-1", "fitted, RDM over Baseline (T_Baseline / T_RDM), geomean miniVite, backprop, "
           "hotspot, kmeans", 2.40, gmean([D.speedup(w, m, "rdm", "baseline") for w, m in fit4]))
-    claim("SC-1", "the same over the hoisted Baseline (one target data region)", 2.40,
+    # The paper's one Baseline is the per-region one (validation/claims.yaml);
+    # the hoisted rows explain, they are not counted.
+    claim("SC-1", "explanation row: the same over the hoisted Baseline (one target data region)", 2.40,
           gmean([D.speedup(w, m, "rdm", "baseline_hoisted") for w, m in fit4]))
     spread = gmean([max(D.get(w, m, s) for s in ("rlm", "glm", "rdm")) /
                     min(D.get(w, m, s) for s in ("rlm", "glm", "rdm")) for w, m in D.points(WORKS, True)])
@@ -158,7 +160,7 @@ def claims(D):
     claim("SC-3", "fitted bfs, cfd, nn, srad: RDM on par with Baseline (T_Baseline / T_RDM)", 1.0, g,
           judge=verdict(g, 1.0))
     g = gmean([D.speedup(w, m, "rdm", "baseline_hoisted") for w, m in other])
-    claim("SC-3", "the same over the hoisted Baseline (copies once per program, spec B.9.9's variant)",
+    claim("SC-3", "explanation row: the same over the hoisted Baseline (copies once per program, spec B.9.9's variant)",
           1.0, g, judge=verdict(g, 1.0))
     over = D.points(WORKS, False)
     over = [(w, m) for w, m in over if (w, m, "host") in D.pts]
