@@ -41,7 +41,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all test check test-bins check-asan bench install docs clean help fuzz test-fresh
+.PHONY: all test check test-bins check-asan bench install docs clean help fuzz test-fresh validation
 all: $(BUILD)/uvmsim
 
 $(BUILD)/obj/%.o: %.c
@@ -79,6 +79,12 @@ check-asan:
 bench: $(BUILD)/uvmsim
 	@sh scripts/bench.sh $(BUILD)/uvmsim
 
+# docs/validation.md's generated sections (counts, claim tables) from
+# validation/claims.yaml and the committed validation/results/ (issue 39):
+# no simulation; tests/e2e/validation.sh checks the document matches.
+validation:
+	@python3 scripts/validation/validation_doc.py docs/validation.md
+
 docs: $(BUILD)/uvmsim
 	$(BUILD)/uvmsim config doc > docs/config.md
 	$(BUILD)/uvmsim workloads > docs/workloads.md
@@ -93,6 +99,7 @@ clean:
 
 help:
 	@echo "make | make test | make check-asan | make bench | make docs | make install PREFIX=..."
+	@echo "make validation   (docs/validation.md's claim counts and tables from validation/claims.yaml + validation/results/)"
 	@echo "make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS='config nvbit ...']   (clang, libFuzzer)"
 	@echo "make test-fresh   (root: the README's quick start on a bare Debian root, scripts/test_fresh.sh)"
 	@echo "Debian packages (scripts/debian-packages.txt): apt-get install -y --no-install-recommends $(DEB_PKGS)"

@@ -1,4 +1,4 @@
-"""The verdicts of the reproduction tables, on hand-computed cases."""
+"""The compare helpers: the verdicts are aliases of uvmsim.verdict's rule."""
 import math
 
 from uvmsim import effect_verdict, f3, gmean, verdict
@@ -14,24 +14,19 @@ def test_gmean():
     assert math.isnan(gmean([NAN, 0]))
 
 
-def test_verdict():
-    assert verdict(1.30, 1.34) == "yes"            # within 25 %, same side
-    assert verdict(1.60, 1.16) == "direction only"  # 1.6 / 1.16 = 1.38
-    assert verdict(0.90, 1.16) == "no"             # the other side of 1
-    # 1.03 is within 25 % of 1.16 but shows under a quarter of its effect.
-    assert verdict(1.03, 1.16) == "no"
-    assert verdict(1.04, 1.16) == "yes"            # 0.04 >= 0.16 / 4
-    assert verdict(1.01, 1.00) == "yes"            # both "no effect"
+def test_verdict_is_the_effect_rule():
+    # 1.30 against 1.34: effects 0.30 vs 0.34, |diff| 0.04 <= 0.085
+    assert verdict(1.30, 1.34) == "reproduced"
+    # HPE over LRU, issue 39's example: +19.5 % against +34 %:
+    # |0.195 - 0.34| = 0.145 > 0.085, but 0.195 >= 0.085
+    assert verdict(1.195, 1.34) == "direction"
+    assert verdict(0.90, 1.16) == "not"
+    assert verdict(1.03, 1.16) == "not"            # 0.03 < 0.16 / 4
     assert verdict(NAN, 1.16) == "missing"
-
-
-def test_effect_verdict():
-    assert effect_verdict(0.85, 0.84) == "yes"     # -15 % vs -16 %
-    assert effect_verdict(1.20, 1.02) == "direction only"  # +20 % vs +2 %
-    assert effect_verdict(0.98, 1.02) == "no"
-    assert effect_verdict(NAN, 1.02) == "missing"
+    assert effect_verdict(0.85, 0.84) == "reproduced"   # -15 % vs -16 %
+    assert effect_verdict(1.20, 1.02) == "direction"    # +20 % vs +2 %
 
 
 def test_f3():
-    assert f3(NAN) == "-"
     assert f3(1.23456) == "1.235"
+    assert f3(NAN) == "-"

@@ -18,6 +18,11 @@ from .sweep import (GM, Axis, Panel, Panels, SweepError, aggregate, axes_of,
                     sweep_table)
 from .plot import draw_panels, plot_sweep
 from .compare import effect_verdict, f3, gmean, verdict
+from .verdict import judge as verdict_of  # noqa: E402
+import sys as _sys
+# The module itself (uvmsim.verdict is the ratio function, kept for its
+# callers; the module is uvmsim.verdicts or `from uvmsim.verdict import ...`).
+verdicts = _sys.modules[__name__ + ".verdict"]
 
 __version__ = "0.1.0"
 
@@ -28,5 +33,5 @@ __all__ = [
     "SweepError", "Axis", "axes_of", "select", "aggregate", "normalize",
     "Panel", "Panels", "sweep_panels", "panels_markdown", "sweep_table",
     "GM", "plot_sweep", "draw_panels",
-    "gmean", "verdict", "effect_verdict", "f3",
+    "gmean", "verdict", "effect_verdict", "f3", "verdicts", "verdict_of",
 ]

@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 # the other *_table.py scripts import them from here too.
 from uvmsim import load_sweep  # noqa: E402
 from uvmsim.compare import effect_verdict, f3, gmean, verdict  # noqa: E402,F401
+from uvmsim.verdict import holds  # noqa: E402
 
 # HPE Table II: pattern type of each workload uvmsim generates.
 HPE_TYPE = {
@@ -270,7 +271,7 @@ def hpe_sens(df):
                     ys = [r[(m, v)] for v in values]
                     sprd.append(max(ys) / min(ys) if all(y == y for y in ys) else float("nan"))
                 have = [x for x in sprd if x == x]
-                ok = "-" if not have else ("yes" if all(x <= lim for x in have) else "no")
+                ok = "-" if not have else (holds(all(x <= lim for x in have)))
                 if have and len(have) < len(sprd):
                     ok += " (" + " and ".join(f"{int(m * 100)} %" for m, x in zip(FRACS, sprd) if x == x) + " only)"
                 print(f"| {ty or 'all'} | {f3(sprd[0])} | {f3(sprd[1])} | {ok} |")
@@ -411,7 +412,11 @@ CYC_PAPER = [
     ("FDTD-2D: pinning up to 1.40-1.55x faster", "fdtd2d", lambda b, w, sw: (b, 1.475)),
     ("NW: pinning up to 1.40-1.55x faster", "nw", lambda b, w, sw: (b, 1.475)),
     ("RA: pinning up to 1.40-1.55x faster", "ra", lambda b, w, sw: (b, 1.475)),
-    ("RA: pinning slowdown anomalies up to 2.1x (RA 1300 MB on 1000 MB)", "ra", lambda b, w, sw: (w, 1 / 2.1)),
+    # the point the paper names (issue 39: not the worst over all sizes)
+    ("RA: pinning slowdown anomaly 2.1x at RA 1300 MB on 1000 MB (the worst pin share there)", "ra1300",
+     lambda b, w, sw: (w, 1 / 2.1)),
+    ("RA: the same, worst over every size (explanation row, not the paper's point)", "ra",
+     lambda b, w, sw: (w, 1 / 2.1)),
     ("NW: pinning slowdown anomalies (size not given; 2.1x is RA's)", "nw", lambda b, w, sw: (w, 1 / 2.1)),
 ]
 SIZE_KEY = {"vecadd": "workload.vecadd.n", "ra": "workload.ra.n", "fdtd2d": "workload.fdtd2d.nx",
@@ -453,6 +458,9 @@ def cyclic(dfs, out):
                     else:
                         best[k] = max(best.get(k, 0), s)
                         worst[k] = min(worst.get(k, 9), s)
+                        # Sec. III names RA 1,300 MB on 1,000 MB of GPU memory
+                        if k == "ra" and abs(b["data"] - 1300) < 50 and 900 <= mem * 2**20 / 1e6 <= 1100:
+                            worst["ra1300"] = min(worst.get("ra1300", 9), s)
                 print(f"| {mem:.0f} | {k} | {b['data']:.0f} | {b['t'] / 1e9:.2f} | {b['ev']:.0f} | "
                       + " | ".join(f3(s) for s in sps) + " |")
     print("\n### The paper's claims (Sec. III)\n")
@@ -468,10 +476,10 @@ def cyclic(dfs, out):
         ok = all(sworst[k] >= worst[k] for k in ks)
         detail = ", ".join(f"{k} {f3(sworst[k])} vs {f3(worst[k])}" for k in ks)
         print(f"| shuffling: less or no slowdown than pinning (worst shuffle vs worst pin: {detail}) "
-              f"| | | {'yes' if ok else 'no'} |")
+              f"| | | {holds(ok)} |")
         print("| shuffling: smaller gains than pinning (best shuffle vs best pin: "
               + ", ".join(f"{k} {f3(sbest[k])} vs {f3(best[k])}" for k in ks)
-              + f") | | | {'yes' if all(sbest[k] <= best[k] for k in ks) else 'no'} |")
+              + f") | | | {holds(all(sbest[k] <= best[k] for k in ks))} |")
     if out:
         import matplotlib
         matplotlib.use("Agg")

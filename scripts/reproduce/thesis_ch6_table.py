@@ -24,6 +24,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 from read_results import load_sweep  # noqa: E402
 from paper_table import effect_verdict, gmean, verdict  # noqa: E402
+from uvmsim.verdict import absolute_verdict, count_verdict, holds, ordering_share, ordering_verdict  # noqa: E402
 
 # Table 2.1 / 6.1 / 6.2 verbatim (spec C.3.4): L1 hit, L2 hit, L1
 # coalescing, L1+L2 coalescing, 128 B line utilisation (all %).
@@ -49,10 +50,8 @@ def pct(x):
 
 
 def pct_verdict(got, paper):
-    """A rate (positive): within +-25 % of the thesis's."""
-    if got != got:
-        return "missing"
-    return "yes" if abs(got / paper - 1) <= 0.25 else "no"
+    """A share, rate or overhead: an absolute value, within 25 % (uvmsim.verdict)."""
+    return absolute_verdict(got, paper)
 
 
 def claim(rows, name, paper, got, note="", effect=False):
@@ -181,11 +180,11 @@ def fig65(df, base, rows):
     up = g["512 KiB"] / g["256 KiB"]
     past = g["1 MiB"] / g["512 KiB"]
     claim(rows, "client cache: gain 256 -> 512 KiB, then 512 KiB -> 1 MiB (TH6-4: diminishes)",
-          "> / ~1", f"{up:.3f} / {past:.3f}", "yes" if up > 1.005 and past < up else "no")
+          "> / ~1", f"{up:.3f} / {past:.3f}", holds(up > 1 and past < up))
     if ("btree", "512 KiB") in perf:
         claim(rows, "btree: 512 KiB client cache over none (TH6-4: marginal)", "~1",
               f3(perf[("btree", "512 KiB")] / perf[("btree", "none")]),
-              "yes" if perf[("btree", "512 KiB")] / perf[("btree", "none")] < 1.05 else "no")
+              verdict(perf[("btree", "512 KiB")] / perf[("btree", "none")], 1.0))
 
 
 def link_bytes(df):
@@ -238,22 +237,22 @@ def fig67(df, base_df, vt, rows):
     over = [perf[(w, c)] for w in works for _, c in cols[1:]]
     claim(rows, "RO caching with 20-40 us faults / HW CC, geomean over the three latencies "
           "(TH6-7: 89 %)", 0.89, gmean(over))
-    zc_best = all(perf[(w, "RO-ZeroCost")] >= 0.99 * perf[(w, "RO 20 us")] for w in works)
+    zc_best = all(perf[(w, "RO-ZeroCost")] >= perf[(w, "RO 20 us")] for w in works)
     claim(rows, "RO-ZeroCost bounds RO caching from above (TH6-7)", "all",
-          "all" if zc_best else "not all", "yes" if zc_best else "no")
+          "all" if zc_best else "not all", holds(zc_best))
     if vt:
-        imp = [w for w in works if perf[(w, "RO 20 us")] > 1.01 * vt.get((w, "RC+CC+VT"), float("inf"))]
+        imp = [w for w in works if perf[(w, "RO 20 us")] > vt.get((w, "RC+CC+VT"), float("inf"))]
         claim(rows, "workloads RO caching at 20 us improves over RC+CC+VT (TH6-7: 7 of 12)",
               "7 of 12", f"{len(imp)} of {len(works)}",
-              "yes" if abs(len(imp) - 7) <= 2 else "no")
+              count_verdict(len(imp), 7))
         if ("btree", "RC+CC+VT") in vt:
             claim(rows, "btree: RO caching at 20 us over RC+CC+VT (TH6-7: +35 %)", 1.35,
                   perf[("btree", "RO 20 us")] / vt[("btree", "RC+CC+VT")], effect=True)
         slow = [w for w in SLOW_RO if (w, "RC+CC+VT") in vt
-                and perf[(w, "RO 20 us")] < 0.95 * vt[(w, "RC+CC+VT")]]
+                and perf[(w, "RO 20 us")] < vt[(w, "RC+CC+VT")]]
         claim(rows, "backprop, cns, nw slow down under RO caching at 20 us (TH6-7)",
               "3 of 3", f"{len(slow)} of 3: {', '.join(slow) or '-'}",
-              "yes" if len(slow) == 3 else "no")
+              count_verdict(len(slow), 3))
     touched = by_name(df, "gpu.caching.pages_touched")
     written = by_name(df, "gpu.caching.pages_written")
     ro = {w: 1 - ratio(written.get((w, "zcfalse_20us"), float("nan")),
@@ -294,9 +293,9 @@ def remark(df, base_df, d67, vt, rows):
     claim(rows, "RO caching at 20 us, pages never re-marked / HW CC, geomean (TH6-7's 89 % "
           "at 20-40 us; not the thesis' mechanism: a bound on re-marking's cost)", 0.89, gmean(nv))
     if vt:
-        imp = [w for w, b in zip(works, nv) if b > 1.01 * vt.get((w, "RC+CC+VT"), float("inf"))]
+        imp = [w for w, b in zip(works, nv) if b > vt.get((w, "RC+CC+VT"), float("inf"))]
         claim(rows, "workloads RO caching (never re-marked) improves over RC+CC+VT (TH6-7: 7 of 12)",
-              "7 of 12", f"{len(imp)} of {len(works)}", "yes" if abs(len(imp) - 7) <= 2 else "no")
+              "7 of 12", f"{len(imp)} of {len(works)}", count_verdict(len(imp), 7))
 
 
 def fig68(df, rows):
@@ -313,10 +312,10 @@ def fig68(df, rows):
     order = [g["naive"], g["RC"], g["RC+CC"], g["RC+CC+VT"]]
     claim(rows, "90 % CPU: naive < RC < RC+CC < RC+CC+VT, geomeans (TH6-8: same ordering)",
           "ordered", " < ".join(f3(x) for x in order),
-          "yes" if all(a < b for a, b in zip(order, order[1:])) else "no")
+          ordering_verdict(ordering_share(order)))
     beat = [w for w in works if perf[(w, "RC+CC+VT")] > 1.0]
     claim(rows, "90 % CPU: RC+CC+VT beats HW CC in some workloads (TH6-8)", "some",
-          f"{len(beat)}: {', '.join(beat) or '-'}", "yes" if beat else "no")
+          f"{len(beat)}: {', '.join(beat) or '-'}", holds(beat))
     claim(rows, "90 % CPU: CC + VT added to HW CC, geomean (TH6-8: +4.5 %)", 1.045,
           g["HW CC+CC+VT"], effect=True)
 

@@ -1,0 +1,76 @@
+"""scripts/validation/export_points.py on a hand-made merged sweep file
+(the layout of docs/results.md's /points, /runs, /host; no simulation)."""
+import csv
+import gzip
+import importlib.util
+import json
+import os
+
+import h5py
+import numpy as np
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _export():
+    spec = importlib.util.spec_from_file_location(
+        "export_points", os.path.join(REPO, "scripts", "validation", "export_points.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.main
+
+
+def _sweep(path):
+    dt = np.dtype([("name", "S16"), ("driver.eviction", "S8"), ("gpu.memory.fraction", "<f8"),
+                   ("status", "S12"), ("sim_time_ps", "<u8"), ("driver.evictions", "<f8")])
+    rows = np.array([(b"lru_75pct", b"lru", 0.75, b"completed", 1000, 10.0),
+                     (b"hpe_75pct", b"hpe", 0.75, b"completed", 800, 0.1 + 0.2)], dtype=dt)
+    with h5py.File(path, "w") as f:
+        f.create_dataset("points", data=rows)
+        f.attrs["axes"] = np.array(["driver.eviction", "gpu.memory.fraction"], dtype=object)
+        f.attrs["sweep_file"] = "configs/sweeps/toy.yaml"
+        f.attrs["points_planned"] = 3
+        f.attrs["model_revision"] = 1
+        f.create_dataset("missing", data=np.array([(b"fifo_75pct", b"failed", 1)],
+                         dtype=[("name", "S16"), ("state", "S8"), ("exit_code", "<i4")]))
+        for n, cpu, rev in (("lru_75pct", 1.5, 1), ("hpe_75pct", 2.25, 2)):
+            r = f.create_group(f"runs/{n}")
+            r.attrs["uvmsim_version"] = "0.1.0"
+            r.attrs["model_revision"] = rev
+            r.attrs["seed"] = 1
+            f.create_group(f"host/{n}").attrs["cpu_seconds"] = cpu
+
+
+def test_export(tmp_path):
+    src = tmp_path / "sweep.h5"
+    _sweep(src)
+    main = _export()
+    assert main([str(src), str(tmp_path / "out"), "--binary-commit", "abc1234",
+                 "--cpu-seconds", "4.5"]) == 0
+    with gzip.open(tmp_path / "out" / "toy.points.csv.gz", "rt") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["name"] for r in rows] == ["lru_75pct", "hpe_75pct"]
+    assert list(rows[0])[:4] == ["name", "driver.eviction", "gpu.memory.fraction", "status"]
+    # each point names the binary that ran it; floats round-trip exactly
+    assert [r["model_revision"] for r in rows] == ["1", "2"]
+    assert rows[1]["uvmsim_version"] == "0.1.0"
+    assert float(rows[1]["driver.evictions"]) == 0.1 + 0.2
+    meta = json.load(open(tmp_path / "out" / "toy.meta.json"))
+    assert meta["points_planned"] == 3 and meta["points_merged"] == 2
+    assert meta["missing"] == [["fifo_75pct", "failed", 1]]
+    assert meta["model_revisions"] == [1, 2]
+    assert meta["cpu_seconds_points"] == 3.75 and meta["cpu_seconds_measured"] == 4.5
+    assert meta["binary_commit"] == "abc1234"
+    # a re-export is byte-for-byte the same file
+    first = (tmp_path / "out" / "toy.points.csv.gz").read_bytes()
+    assert main([str(src), str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "toy.points.csv.gz").read_bytes() == first
+
+
+def test_not_a_merged_sweep(tmp_path, capsys):
+    p = tmp_path / "x.h5"
+    with h5py.File(p, "w") as f:
+        f.create_group("stats")
+    assert _export()([str(p), str(tmp_path / "out")]) == 2
+    assert "no /points" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()

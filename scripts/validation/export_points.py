@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Export a merged sweep's /points table for committing (issue 39).
+
+  scripts/validation/export_points.py DIR/sweep.h5 OUT [--binary-commit HASH] [--cpu-seconds S]
+
+Writes, for the sweep file NAME.yaml the merged sweep.h5 was run from,
+
+  OUT/NAME.points.csv.gz  one row per merged point: its name, its axis
+                          values (base units), status, the binary that ran
+                          it (uvmsim_version, model_revision from /runs/NAME),
+                          its seed and CPU seconds (/host/NAME), then every
+                          scalar statistic of /points
+  OUT/NAME.meta.json      the sweep file, its axes, points planned / merged /
+                          missing, the binaries' versions and model
+                          revisions, the commit the binary was built from
+                          (--binary-commit: the file does not record it), and
+                          the CPU time: the sum of the points' own, and the
+                          whole `sweep run` as measured outside
+                          (--cpu-seconds, e.g. /usr/bin/time's user + sys)
+
+The CSV is written byte-for-byte reproducibly (gzip mtime 0, floats as
+repr) so that a re-export of the same sweep.h5 gives the same file.
+Needs h5py.  scripts/validation/validation_doc.py reads these files.
+"""
+import argparse
+import csv
+import gzip
+import io
+import json
+import os
+import sys
+
+import h5py
+
+
+def text(v):
+    if isinstance(v, bytes):
+        return v.decode()
+    return v
+
+
+def cell(v):
+    v = text(v)
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sweep_h5")
+    ap.add_argument("out")
+    ap.add_argument("--binary-commit", default=None,
+                    help="the git commit the uvmsim binary was built from")
+    ap.add_argument("--cpu-seconds", type=float, default=None,
+                    help="measured CPU seconds of the whole sweep run (user + sys)")
+    a = ap.parse_args(argv)
+    try:
+        f = h5py.File(a.sweep_h5, "r")
+    except OSError as e:
+        print(f"export_points: {a.sweep_h5}: {e}", file=sys.stderr)
+        return 2
+    with f:
+        if "points" not in f:
+            print(f"export_points: {a.sweep_h5}: not a merged sweep (no /points)", file=sys.stderr)
+            return 2
+        pts = f["points"]
+        cols = list(pts.dtype.names)
+        axes = [text(x) for x in f.attrs["axes"]]
+        sweep_file = text(f.attrs.get("sweep_file", ""))
+        name = os.path.splitext(os.path.basename(sweep_file))[0] or "sweep"
+        extra = ["uvmsim_version", "model_revision", "seed", "cpu_seconds"]
+        head = ["name"] + axes + ["status"] + extra + [c for c in cols if c not in ["name", "status"] + axes]
+        rows, versions, revisions, cpu = [], set(), set(), 0.0
+        for r in pts[()]:
+            d = {c: r[c] for c in cols}
+            pname = text(d["name"])
+            run = f["runs"][pname].attrs if "runs" in f and pname in f["runs"] else {}
+            host = f["host"][pname].attrs if "host" in f and pname in f["host"] else {}
+            d["uvmsim_version"] = text(run.get("uvmsim_version", ""))
+            d["model_revision"] = run.get("model_revision", "")
+            d["seed"] = run.get("seed", "")
+            d["cpu_seconds"] = host.get("cpu_seconds", float("nan"))
+            versions.add(d["uvmsim_version"])
+            revisions.add(int(d["model_revision"]) if d["model_revision"] != "" else -1)
+            if d["cpu_seconds"] == d["cpu_seconds"]:
+                cpu += float(d["cpu_seconds"])
+            rows.append([cell(d[c]) for c in head])
+        missing = [[text(m["name"]), text(m["state"]), int(m["exit_code"])]
+                   for m in f["missing"][()]] if "missing" in f else []
+        meta = {
+            "sweep": name,
+            "sweep_file": sweep_file,
+            "axes": axes,
+            "points_planned": int(f.attrs.get("points_planned", len(rows))),
+            "points_merged": len(rows),
+            "missing": missing,
+            "uvmsim_versions": sorted(versions),
+            "model_revisions": sorted(revisions),
+            "file_model_revision": int(f.attrs.get("model_revision", -1)),
+            "binary_commit": a.binary_commit,
+            "cpu_seconds_points": round(cpu, 3),
+            "cpu_seconds_measured": a.cpu_seconds,
+        }
+    os.makedirs(a.out, exist_ok=True)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(head)
+    w.writerows(rows)
+    with open(os.path.join(a.out, f"{name}.points.csv.gz"), "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=9) as g:
+            g.write(buf.getvalue().encode())
+    with open(os.path.join(a.out, f"{name}.meta.json"), "w") as out:
+        json.dump(meta, out, indent=1, sort_keys=True)
+        out.write("\n")
+    print(f"{name}: {len(rows)} points -> {a.out}/{name}.points.csv.gz")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

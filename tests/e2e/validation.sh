@@ -1,0 +1,42 @@
+#!/bin/sh
+# docs/validation.md's generated sections are what validation/claims.yaml
+# and validation/results/ give (issue 39): regenerated into a temporary
+# copy, without any simulation, the document must not change.
+. "$(dirname "$0")/../e2e_lib.sh"
+GEN=scripts/validation/validation_doc.py
+
+python3 "$GEN" -o "$TMP/doc.md" docs/validation.md 2>"$TMP/err"
+check "validation_doc regenerates from the committed files" [ $? -eq 0 ]
+if cmp -s "$TMP/doc.md" docs/validation.md; then
+    ok "docs/validation.md is what make validation writes"
+else
+    not_ok "docs/validation.md differs from make validation's output (run make validation)"
+    diff docs/validation.md "$TMP/doc.md" | head -n 20
+fi
+
+# The comparison can fail: a changed paper value changes the document.
+sed 's/^  paper_value: 1.0$/  paper_value: 3.0/' validation/claims.yaml > "$TMP/claims.yaml"
+python3 "$GEN" --claims "$TMP/claims.yaml" -o "$TMP/doc2.md" docs/validation.md
+check "a changed paper value changes the generated document" sh -c "! cmp -s '$TMP/doc2.md' docs/validation.md"
+
+# Without results every claim is "not run", never a number.
+mkdir "$TMP/none"
+python3 "$GEN" --results "$TMP/none" -o "$TMP/doc3.md" docs/validation.md
+check "no committed results: every counted claim is not run" \
+    grep -q '^| \*\*all\*\* | \*\*\([0-9]*\)\*\* | \*\*0\*\* | \*\*0\*\* | \*\*0\*\* |' "$TMP/doc3.md"
+
+# A malformed claims file: one line, exit 2, the document untouched.
+printf 'papers: {a: {baseline: x}}\nclaims:\n- {id: X-1, paper: b, claim: c, kind: ratio, expr: null, reason: r}\n' > "$TMP/bad.yaml"
+cp docs/validation.md "$TMP/doc4.md"
+python3 "$GEN" --claims "$TMP/bad.yaml" "$TMP/doc4.md" 2>"$TMP/err4"
+rc=$?
+check "an unknown paper exits 2" [ $rc -eq 2 ]
+check "... with one line naming the claim" sh -c "[ \$(wc -l < '$TMP/err4') -eq 1 ] && grep -q 'X-1' '$TMP/err4'"
+check "... and leaves the document alone" cmp -s "$TMP/doc4.md" docs/validation.md
+
+# Every committed /points table records the binary of each point.
+for f in validation/results/*.points.csv.gz; do
+    check "$(basename "$f"): every point names its uvmsim version and model revision" \
+        sh -c "gzip -dc '$f' | python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin)); sys.exit(not r or any(not x[\"uvmsim_version\"] or not x[\"model_revision\"] for x in r))'"
+done
+[ "$FAILS" -eq 0 ]
