@@ -85,6 +85,8 @@ void as_cmds_free(struct as_cmd *c, size_t n);
 /* Runs WL functionally and writes it as an Accel-Sim trace into the folder
  * DIR (which must exist): kernelslist.g, kernel-N.traceg, and allocs.txt,
  * the side file of its allocations (workload.accelsim.allocs). */
-void accelsim_export(struct workload *wl, const char *dir);
+/* MAX_BYTES: a user error (nothing kept) once the kernel traces pass it
+ * (0: no limit). */
+void accelsim_export(struct workload *wl, const char *dir, uint64_t max_bytes);
 
 #endif

@@ -24,6 +24,7 @@ struct wr {
     char path[4096];
     FILE *tmp, *list;             /* a warp's lines; the command list */
     unsigned nk;                  /* kernel files begun */
+    uint64_t written, cap;        /* bytes of warp lines so far; the most allowed (0: none) */
     bool done;
 };
 
@@ -186,6 +187,13 @@ static void write_kernel(struct wr *r, const struct wl_kernel *k, struct workloa
             }
             fprintf(f, "\nwarp = %u\ninsts = %llu\n", i, (unsigned long long)lines);
             long len = ftell(tmp);
+            /* A trace is several times the size of the run's state (a
+             * default GUPS writes 16 GB): stop before the disk fills. */
+            r->written += (uint64_t)len;
+            if (r->cap && r->written > r->cap)
+                user_error("--max-size: the trace passes %llu bytes in kernel %s; nothing is "
+                           "kept (raise --max-size, 0 for no limit, or shrink the workload)",
+                           (unsigned long long)r->cap, k->name);
             rewind(tmp);
             char buf[65536];
             while (len > 0) {
@@ -203,9 +211,9 @@ static void write_kernel(struct wr *r, const struct wl_kernel *k, struct workloa
     close_out(r);
 }
 
-void accelsim_export(struct workload *wl, const char *dir)
+void accelsim_export(struct workload *wl, const char *dir, uint64_t max_bytes)
 {
-    struct wr r = { .dir = dir };
+    struct wr r = { .dir = dir, .cap = max_bytes };
     user_error_push_cleanup(wr_cleanup, &r);
     r.f = open_out(&r, "allocs.txt");
     fprintf(r.f, "# uvmsim allocations: NAME 0xBASE BYTES (workload.accelsim.allocs)\n");

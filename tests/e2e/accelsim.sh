@@ -98,4 +98,13 @@ check "round trip through xz: same /stats" [ $? -eq 0 ]
     >/dev/null 2>"$TMP/err"; rc=$?
 check "export of advice is refused (exit 2)" sh -c "[ $rc -eq 2 ] && grep -q 'advice' '$TMP/err'"
 check "a refused export leaves no files" [ -z "$(ls -A "$TMP/rt2")" ]
+# The size cap: GUPS's init kernel alone writes 256 warps x 32 addresses of
+# tens of bytes each, far past 64 KiB; stream of 64 KiB fits in 4 GiB.
+"$UVMSIM" trace export /dev/null -o "$TMP/rt3" --max-size 64KiB -s workload.kind=gups \
+    >/dev/null 2>"$TMP/err"; rc=$?
+check "export past --max-size: exit 2, one line naming the option" \
+    sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q -- '--max-size' '$TMP/err'"
+check "export past --max-size keeps nothing" [ -z "$(ls -A "$TMP/rt3")" ]
+"$UVMSIM" trace export /dev/null -o "$TMP/rt4" --max-size 1zz >/dev/null 2>"$TMP/err"
+check "a bad --max-size is a user error" [ $? -eq 2 ]
 exit $FAILS
