@@ -62,6 +62,7 @@ struct trace_summary {
     uint64_t events, bytes;
     bool truncated;
     sim_time truncated_at;
+    int write_error;        /* errno of a failed write (the file removed), else 0 */
 };
 void trace_get_summary(struct trace_summary *out);
 
