@@ -144,7 +144,8 @@ int cmd_run(int argc, char **argv)
     struct config *cfg = load_or_exit(&o);
     char *out = o.out ? xstrdup(o.out) : default_out(o.config);
     check_out(out);
-    trace_opts_check_out(&to, out);
+    trace_opts_check_out(&to, out, "the result -o");
+    trace_opts_check_out(&to, o.config, "the config");
     bool existed = access(out, F_OK) == 0;
 
     outfile_handle_signals();

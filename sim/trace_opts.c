@@ -115,9 +115,9 @@ static bool same_file(const char *a, const char *b)
     return same;
 }
 
-void trace_opts_check_out(const struct trace_opts *t, const char *out)
+void trace_opts_check_out(const struct trace_opts *t, const char *path, const char *what)
 {
-    if (t->path && out && same_file(t->path, out))
-        user_error("--trace %s and the result (-o %s) are the same file: the result would "
-                   "overwrite the trace; name two files", t->path, out);
+    if (t->path && path && same_file(t->path, path))
+        user_error("--trace %s is the same file as %s %s: one would overwrite the other; "
+                   "name another file", t->path, what, path);
 }

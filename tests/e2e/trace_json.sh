@@ -303,7 +303,7 @@ check "a trace past the file size limit: one line saying it is removed" \
 # ---- the trace and the result naming one file (T2): refused before running ----
 "$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/same.h5" -o "$TMP/same.h5" --quiet 2>"$TMP/err"; rc=$?
 check "--trace X -o X: exit 2, one line, nothing written" \
-    sh -c "test $rc -eq 2 && [ \$(wc -l <'$TMP/err') -eq 1 ] && test ! -e '$TMP/same.h5' && grep -q 'same file' '$TMP/err'"
+    sh -c "test $rc -eq 2 && [ \$(wc -l <'$TMP/err') -eq 1 ] && test ! -e '$TMP/same.h5' && grep -q 'is the same file as the result -o' '$TMP/err'"
 mkdir -p "$TMP/sub"
 "$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/sub/../same.h5" -o "$TMP/./same.h5" --quiet 2>"$TMP/err"; rc=$?
 check "--trace and -o spelled differently, neither existing: exit 2" sh -c "test $rc -eq 2 && test ! -e '$TMP/same.h5'"
@@ -312,6 +312,10 @@ ln -s kept.h5 "$TMP/link.json"
 "$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/link.json" -o "$TMP/kept.h5" --quiet 2>"$TMP/err"; rc=$?
 check "--trace through a link to the -o file: exit 2, the file untouched" \
     sh -c "test $rc -eq 2 && [ \"\$(cat '$TMP/kept.h5')\" = old ]"
+cp "$TMP/tiny.yaml" "$TMP/cfg.yaml"
+"$UVMSIM" run "$TMP/cfg.yaml" --trace "$TMP/cfg.yaml" -o "$TMP/c.h5" --quiet 2>"$TMP/err"; rc=$?
+check "--trace naming the config: exit 2, the config intact" \
+    sh -c "test $rc -eq 2 && cmp -s '$TMP/cfg.yaml' '$TMP/tiny.yaml' && grep -q 'same file as the config' '$TMP/err'"
 "$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/other.json" -o "$TMP/other.h5" --quiet 2>"$TMP/err"; rc=$?
 check "two different files still run" sh -c "test $rc -eq 0 && test -s '$TMP/other.json' && test -s '$TMP/other.h5'"
 

@@ -362,8 +362,8 @@ static int run_traceopts(const uint8_t *data, size_t size)
                     fprintf(stderr, "fuzz: option %s left in argv\n", argv[i]);
                     abort();
                 }
-        trace_opts_check_out(&t, path_of("out.h5"));
-        trace_opts_check_out(&t, "out.h5");
+        trace_opts_check_out(&t, path_of("out.h5"), "the result -o");
+        trace_opts_check_out(&t, "out.h5", "the result -o");
         rc = 0;
     }
     free(text);
