@@ -346,7 +346,7 @@ static void brk(struct stepper *s, char **w, int n, FILE *out)
         fputs("break on what? fault, batch, evict, shootdown, kernel, or time T (e.g. 20us)\n", out);
         return;
     }
-    if (s->nbrk == MAX_BREAKS) { fputs("too many breakpoints\n", out); return; }
+    if (s->nbrk == MAX_BREAKS) { fprintf(out, "too many breakpoints (%d; 'delete N' removes one)\n", MAX_BREAKS); return; }
     s->brk[s->nbrk++] = b;
     fprintf(out, "breakpoint %zu set\n", s->nbrk);
 }
@@ -413,7 +413,7 @@ static bool command(struct stepper *s, char *line, FILE *out)
             return true;
         }
         sim_time now = engine_now(s->e);
-        go(s, now - now % s->period + cyc * s->period, out);
+        go(s, add_sat(now - now % s->period, cyc * s->period), out);
     } else if (is_run && n >= 2 && !strcmp(w[1], "until")) {
         int ev = n >= 3 ? ev_of(w[2]) : -1;
         sim_time t;
