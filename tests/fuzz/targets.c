@@ -347,9 +347,10 @@ static int run_traceopts(const uint8_t *data, size_t size)
     struct trace_opts t;
     if (setjmp(jb) == 0) {
         int n = trace_opts_take(argc, argv, &t, "usage: fuzz\n");
-        /* What is left are the words that are not trace options, in order;
-         * a window is never empty or reversed; options need --trace. */
-        if (n < 1 || n > n0 || strcmp(argv[n - 1], "CONFIG") || t.t1 <= t.t0 ||
+        /* What is left are the words that are not trace options (CONFIG
+         * too unless an option took it as its value); a window is never
+         * empty or reversed; options need --trace. */
+        if (n < 0 || n > n0 || t.t1 <= t.t0 ||
             (!t.path && (t.t0 || t.t1 != TIME_NEVER))) {
             fprintf(stderr, "fuzz: trace options: %d words left of %d, window %llu:%llu\n", n, n0,
                     (unsigned long long)t.t0, (unsigned long long)t.t1);
