@@ -232,7 +232,12 @@ static bool capped(sim_time now)
 {
     if (++T.checks & 255) return false;
     /* A failed write shows in the stream's error flag: checked as often. */
-    if (ferror(T.f)) { write_failed(errno); return true; }
+    if (ferror(T.f)) {
+        errno = 0;                  /* the reason: the buffer's flush fails again */
+        fflush(T.f);
+        write_failed(errno);
+        return true;
+    }
     if (!T.max_bytes) return false;
     off_t n = ftello(T.f);
     if (n < 0 || (uint64_t)n < T.max_bytes) return false;
