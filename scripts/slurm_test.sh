@@ -188,7 +188,8 @@ wait_jobs "$M2"
 check "second merge job completed" [ "$(job_state "$M2")" = COMPLETED ]
 
 # ---- a failing point: the merge job never runs ----
-"$UVMSIM" sweep slurm "$SWEEP" -o "$T/fail" -s sim.watchdog=1ns >"$T/fail.out" 2>&1
+# 10 ns: above the shortest access (the floor), below a translation: every point fails (tests/e2e/cli.sh).
+"$UVMSIM" sweep slurm "$SWEEP" -o "$T/fail" -s sim.watchdog=10ns >"$T/fail.out" 2>&1
 check "failing sweep submitted" [ $? -eq 0 ]
 A=$(job_of array "$T/fail")
 M=$(job_of merge "$T/fail")

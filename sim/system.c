@@ -183,6 +183,7 @@ struct system *system_build(const struct config *cfg)
     /* User errors while building and running name where the keys they
      * mention were set (config.h, cfg_locate_message). */
     user_error_set_locator(cfg_locate_message, (void *)cfg);
+    system_check_watchdog(cfg);
     /* The workload first: its footprint sizes GPU memory, and the checks
      * run before anything is allocated for the machine. */
     struct workload *wl = workload_create(cfg);

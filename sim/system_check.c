@@ -163,3 +163,25 @@ sim_time system_watchdog(const struct config *cfg)
     if (!v->u || v->file) return v->u;
     return add_sat(v->u, system_latency_bound(cfg));
 }
+
+/* The shortest time any access can take to complete: an L1 TLB hit, then
+ * an L1D hit (sim/tlb tlb.c, sim/sm l1d.c), and at least the core cycle
+ * it issues in.  Every completion the watchdog counts (engine.h
+ * engine_progress) follows some access, so from t = 0 no progress can come
+ * sooner: a watchdog below this fires on every run. */
+sim_time system_watchdog_floor(const struct config *cfg)
+{
+    uint64_t cycles = add_sat(cfg_u64(cfg, "tlb.l1.latency"), cfg_u64(cfg, "gpu.l1d.latency"));
+    return mul_sat(cycles ? cycles : 1, cfg_period(cfg, "gpu.clock"));
+}
+
+void system_check_watchdog(const struct config *cfg)
+{
+    const struct cfg_value *v = cfg_get(cfg, "sim.watchdog");
+    sim_time floor = system_watchdog_floor(cfg);
+    if (!v->u || !v->file || v->u >= floor) return;
+    char a[TIME_STR_MAX], b[TIME_STR_MAX];
+    user_error("sim.watchdog %s is below the shortest access, %s (tlb.l1.latency + "
+               "gpu.l1d.latency core cycles at gpu.clock, at least one): every run would stop "
+               "there; set at least that, or 0 for none", time_str(a, v->u), time_str(b, floor));
+}

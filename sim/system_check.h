@@ -24,5 +24,9 @@ void system_check_memory(const struct config *cfg, const struct workload *wl,
 sim_time system_watchdog(const struct config *cfg);
 /* The bound alone (tests). */
 sim_time system_latency_bound(const struct config *cfg);
+/* The shortest time an access can take to complete; a sim.watchdog the
+ * user set below it is refused (system_check_watchdog). */
+sim_time system_watchdog_floor(const struct config *cfg);
+void system_check_watchdog(const struct config *cfg);
 
 #endif

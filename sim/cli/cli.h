@@ -37,6 +37,14 @@ int cmd_trace(int argc, char **argv);
 int cmd_trace_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_step(int argc, char **argv);
+/* The stepper (cmd_step.c) without a terminal, for the fuzz harness:
+ * a machine of CFG at t=0 (CFG stays the caller's), then the commands of
+ * IN, one a line, answered on OUT (tty: prompt and repeat as on a
+ * terminal, else each line echoed). */
+struct stepper;
+struct stepper *stepper_new(struct config *cfg);
+void stepper_session(struct stepper *s, FILE *in, FILE *out, bool tty);
+void stepper_free(struct stepper *s);
 int cmd_sweep(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 

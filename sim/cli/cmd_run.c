@@ -144,6 +144,8 @@ int cmd_run(int argc, char **argv)
     struct config *cfg = load_or_exit(&o);
     char *out = o.out ? xstrdup(o.out) : default_out(o.config);
     check_out(out);
+    trace_opts_check_out(&to, out, "the result -o");
+    trace_opts_check_out(&to, o.config, "the config");
     bool existed = access(out, F_OK) == 0;
 
     outfile_handle_signals();
@@ -231,9 +233,11 @@ int cmd_run(int argc, char **argv)
                     esc, existed ? "; it replaced the file of that name" : "");
         }
     }
-    if (to.path) {
-        struct trace_summary ts;
-        trace_get_summary(&ts);
+    struct trace_summary ts;
+    trace_get_summary(&ts);
+    /* The trace's own line said why (trace.c write_failed). */
+    if (to.path && ts.write_error) rc = EXIT_INTERNAL;
+    else if (to.path) {
         bool mib = ts.bytes >= 1 << 20;
         fprintf(stderr, "uvmsim: trace %s: %llu events, %.1f %s%s; open it in https://ui.perfetto.dev "
                 "(drag the file in) or chrome://tracing\n", to.path, (unsigned long long)ts.events,

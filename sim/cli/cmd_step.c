@@ -28,6 +28,7 @@
 #include "link/link.h"
 #include "driver/driver.h"
 #include "trace/trace.h"
+#include "core/text.h"
 
 static const char usage_step[] =
     "usage: uvmsim step CONFIG [-s KEY=VALUE]... [< COMMANDS]\n"
@@ -216,6 +217,25 @@ static bool parse_u64(const char *text, uint64_t *v)
     return !errno && end != text && !*end;
 }
 
+/* TEXT as a number from LO to HI, checked before any narrowing (a u64
+ * cast to unsigned would turn SM 4294967296 into SM 0); else one line
+ * naming WHAT and its range (past 2^64-1 too: strtoull's ERANGE). */
+static bool number(const char *text, uint64_t lo, uint64_t hi, const char *what, uint64_t *v, FILE *out)
+{
+    char esc[80];
+    errno = 0;
+    bool num = parse_u64(text, v);
+    if (num && *v >= lo && *v <= hi) return true;
+    text_escape(esc, sizeof esc, text);
+    if (num || errno == ERANGE)
+        fprintf(out, "no %s %s: %ss are %llu to %llu\n", what, esc, what, (unsigned long long)lo,
+                (unsigned long long)hi);
+    else
+        fprintf(out, "%s '%s' is not a number (%llu to %llu; 0x for hex)\n", what, esc,
+                (unsigned long long)lo, (unsigned long long)hi);
+    return false;
+}
+
 static int ev_of(const char *w)
 {
     for (int i = 0; w && i < 5; i++) if (!strcmp(w, ev_names[i])) return i;
@@ -246,28 +266,45 @@ static void show_stats(struct stepper *s, const char *pat, FILE *out)
         }
         fprintf(out, "%s%s\n", e->unit[0] ? " " : "", e->unit);
     }
-    if (!shown) fprintf(out, "  no statistic matches '%s'\n", pat);
+    if (!shown) {
+        char esc[200];
+        text_escape(esc, sizeof esc, pat);
+        fprintf(out, "  no statistic matches '%s'\n", esc);
+    }
 }
 
 static void show(struct stepper *s, char **w, int n, FILE *out)
 {
     const char *what = n > 1 ? w[1] : "";
     uint64_t a = 0, b = 0;
-    if (!strcmp(what, "sm") && n == 3 && parse_u64(w[2], &a)) gpu_describe_sm(s->p.gpu, (unsigned)a, out);
-    else if (!strcmp(what, "warp") && n == 4 && parse_u64(w[2], &a) && parse_u64(w[3], &b))
-        gpu_describe_warp(s->p.gpu, (unsigned)a, (unsigned)b, out);
-    else if (!strcmp(what, "tlb") && n == 4 && !strcmp(w[2], "l1") && parse_u64(w[3], &a))
-        tlb_describe_l1(s->p.tlb, (unsigned)a, out);
-    else if (!strcmp(what, "tlb") && n == 3 && !strcmp(w[2], "l2")) tlb_describe_l2(s->p.tlb, -1, out);
-    else if (!strcmp(what, "tlb") && n == 5 && !strcmp(w[2], "l2") && !strcmp(w[3], "set") && parse_u64(w[4], &a))
-        tlb_describe_l2(s->p.tlb, (long)a, out);
+    /* The ranges from the config the machine was built from: SMs and warp
+     * slots (sim/sm), memory channels (sim/dram), L2 TLB sets = entries /
+     * ways with assoc 0 fully associative (tlb.c level_config), pages of
+     * a 64-bit address. */
+    uint64_t sms = cfg_u64(s->cfg, "gpu.sms"), warps = cfg_u64(s->cfg, "gpu.sm.max_warps");
+    uint64_t l2e = cfg_u64(s->cfg, "tlb.l2.entries"), l2w = cfg_u64(s->cfg, "tlb.l2.assoc");
+    uint64_t sets = l2w && l2e >= l2w ? l2e / l2w : 1, chans = cfg_u64(s->cfg, "dram.channels");
+    if (!strcmp(what, "sm") && n == 3) {
+        if (number(w[2], 0, sms - 1, "SM", &a, out)) gpu_describe_sm(s->p.gpu, (unsigned)a, out);
+    } else if (!strcmp(what, "warp") && n == 4) {
+        if (number(w[2], 0, sms - 1, "SM", &a, out) && number(w[3], 0, warps - 1, "warp", &b, out))
+            gpu_describe_warp(s->p.gpu, (unsigned)a, (unsigned)b, out);
+    } else if (!strcmp(what, "tlb") && n == 4 && !strcmp(w[2], "l1")) {
+        if (number(w[3], 0, sms - 1, "SM", &a, out)) tlb_describe_l1(s->p.tlb, (unsigned)a, out);
+    } else if (!strcmp(what, "tlb") && n == 3 && !strcmp(w[2], "l2")) tlb_describe_l2(s->p.tlb, -1, out);
+    else if (!strcmp(what, "tlb") && n == 5 && !strcmp(w[2], "l2") && !strcmp(w[3], "set")) {
+        if (number(w[4], 0, sets - 1, "set", &a, out)) tlb_describe_l2(s->p.tlb, (long)a, out);
+    }
     else if (!strcmp(what, "gmmu") && n == 2) gmmu_describe(s->p.gmmu, out);
     else if (!strcmp(what, "faultbuf") && n == 2) gmmu_describe_faults(s->p.gmmu, out);
     else if (!strcmp(what, "driver") && n == 2) driver_describe(s->p.drv, out);
     else if (!strcmp(what, "batch") && n == 2) driver_describe_batch(s->p.drv, out);
     else if (!strcmp(what, "link") && n == 2) link_describe(s->p.link, out);
-    else if (!strcmp(what, "dram") && n == 3 && parse_u64(w[2], &a)) dram_describe_channel(s->p.dram, (unsigned)a, out);
-    else if (!strcmp(what, "page") && n == 3 && parse_u64(w[2], &a)) gmmu_describe_page(s->p.gmmu, a, out);
+    else if (!strcmp(what, "dram") && n == 3) {
+        if (number(w[2], 0, chans - 1, "channel", &a, out)) dram_describe_channel(s->p.dram, (unsigned)a, out);
+    } else if (!strcmp(what, "page") && n == 3) {
+        if (number(w[2], 0, UINT64_MAX >> PAGE_SHIFT, "page", &a, out)) gmmu_describe_page(s->p.gmmu, a, out);
+    }
     else if (!strcmp(what, "stats") && n == 3) show_stats(s, w[2], out);
     else fputs("show what? (help lists: sm N, warp S W, tlb l1 N, tlb l2 [set K], gmmu, faultbuf,"
                " driver, batch, link, dram CH, page VPN, stats PATTERN)\n", out);
@@ -309,7 +346,7 @@ static void brk(struct stepper *s, char **w, int n, FILE *out)
         fputs("break on what? fault, batch, evict, shootdown, kernel, or time T (e.g. 20us)\n", out);
         return;
     }
-    if (s->nbrk == MAX_BREAKS) { fputs("too many breakpoints\n", out); return; }
+    if (s->nbrk == MAX_BREAKS) { fprintf(out, "too many breakpoints (%d; 'delete N' removes one)\n", MAX_BREAKS); return; }
     s->brk[s->nbrk++] = b;
     fprintf(out, "breakpoint %zu set\n", s->nbrk);
 }
@@ -343,50 +380,154 @@ static void restart(struct stepper *s, FILE *out)
     fputc('\n', out);
 }
 
-/* One command; false to quit. */
+/* A command's first word, escaped, in its error line. */
+static void unknown(const char *w0, FILE *out)
+{
+    char esc[80];
+    text_escape(esc, sizeof esc, w0);
+    fprintf(out, "unknown command '%s' (help lists them)\n", esc);
+}
+
+/* One command; false to quit.  Every command checks its argument count
+ * and numbers itself and says what it expects: a known command with a bad
+ * argument is never "unknown". */
 static bool command(struct stepper *s, char *line, FILE *out)
 {
-    char *w[8];
+    /* One more slot than any command takes: a ninth word makes n = 9. */
+    char *w[9];
     int n = 0;
-    for (char *t = strtok(line, " \t\r\n"); t && n < 8; t = strtok(NULL, " \t\r\n")) w[n++] = t;
+    for (char *t = strtok(line, " \t\r\n"); t && n < 9; t = strtok(NULL, " \t\r\n")) w[n++] = t;
     if (!n) return true;
     uint64_t k;
-    if (!strcmp(w[0], "quit") || !strcmp(w[0], "q") || !strcmp(w[0], "exit")) return false;
-    if (!strcmp(w[0], "help") || !strcmp(w[0], "h")) fputs(help_text, out);
+    bool is_run = !strcmp(w[0], "run") || !strcmp(w[0], "r");
+    if (!strcmp(w[0], "quit") || !strcmp(w[0], "q") || !strcmp(w[0], "exit")) {
+        if (n == 1) return false;
+        fprintf(out, "%s takes no argument\n", w[0]);
+    } else if (!strcmp(w[0], "help") || !strcmp(w[0], "h")) fputs(help_text, out);
     else if (!strcmp(w[0], "step") || !strcmp(w[0], "s")) {
-        uint64_t cyc = 1;
-        if (n > 2 || (n == 2 && (!parse_u64(w[1], &cyc) || !cyc))) { fputs("step N: N core cycles, at least 1\n", out); return true; }
+        /* At most the latest time any command accepts (parse_time: 1e18
+         * ps), so the target time cannot wrap around. */
+        uint64_t cyc = 1, most = 1000000000000000000ULL / s->period;
+        if (n > 2 || (n == 2 && (!parse_u64(w[1], &cyc) || !cyc || cyc > most))) {
+            fprintf(out, "step N: N core cycles, 1 to %llu\n", (unsigned long long)most);
+            return true;
+        }
         sim_time now = engine_now(s->e);
-        go(s, now - now % s->period + cyc * s->period, out);
-    } else if ((!strcmp(w[0], "run") || !strcmp(w[0], "r")) && n >= 3 && !strcmp(w[1], "until")) {
-        int ev = ev_of(w[2]);
+        go(s, add_sat(now - now % s->period, cyc * s->period), out);
+    } else if (is_run && n >= 2 && !strcmp(w[1], "until")) {
+        int ev = n >= 3 ? ev_of(w[2]) : -1;
         sim_time t;
         if (ev >= 0 && n == 3) { s->until = 1u << ev; go(s, TIME_NEVER, out); s->until = 0; }
-        else if (!strcmp(w[2], "time") && n == 4 && parse_time(w[3], &t)) {
+        else if (n >= 3 && !strcmp(w[2], "time") && n == 4 && parse_time(w[3], &t)) {
             if (t <= engine_now(s->e)) fputs("that time has passed\n", out);
             else go(s, t, out);
         } else fputs("run until what? fault, batch, evict, shootdown, kernel, or time T (e.g. 20us)\n", out);
-    } else if ((!strcmp(w[0], "run") || !strcmp(w[0], "continue") || !strcmp(w[0], "c")) && n == 1) {
-        go(s, TIME_NEVER, out);
+    } else if (is_run || !strcmp(w[0], "continue") || !strcmp(w[0], "c")) {
+        if (n == 1) go(s, TIME_NEVER, out);
+        else fprintf(out, "%s takes no argument ('run until ...' stops earlier)\n", w[0]);
     } else if (!strcmp(w[0], "show")) show(s, w, n, out);
-    else if (!strcmp(w[0], "where")) where(s, out);
-    else if (!strcmp(w[0], "restart") && n == 1) restart(s, out);
-    else if (!strcmp(w[0], "break")) brk(s, w, n, out);
-    else if (!strcmp(w[0], "delete") && n == 2 && parse_u64(w[1], &k) && k >= 1 && k <= s->nbrk) {
-        memmove(&s->brk[k - 1], &s->brk[k], (s->nbrk - k) * sizeof s->brk[0]);
-        s->nbrk--;
-        fprintf(out, "breakpoint %llu deleted\n", (unsigned long long)k);
-    } else fprintf(out, "unknown command '%s' (help lists them)\n", w[0]);
+    else if (!strcmp(w[0], "where")) {
+        if (n == 1) where(s, out);
+        else fputs("where takes no argument\n", out);
+    } else if (!strcmp(w[0], "restart")) {
+        if (n == 1) restart(s, out);
+        else fputs("restart takes no argument\n", out);
+    } else if (!strcmp(w[0], "break")) brk(s, w, n, out);
+    else if (!strcmp(w[0], "delete")) {
+        if (n != 2) fputs("delete N: the number of a breakpoint ('break' lists them)\n", out);
+        else if (!s->nbrk) fputs("no breakpoints to delete\n", out);
+        else if (number(w[1], 1, s->nbrk, "breakpoint", &k, out)) {
+            memmove(&s->brk[k - 1], &s->brk[k], (s->nbrk - k) * sizeof s->brk[0]);
+            s->nbrk--;
+            fprintf(out, "breakpoint %llu deleted\n", (unsigned long long)k);
+        }
+    } else unknown(w[0], out);
     return true;
+}
+
+/* The longest command line: longer ones are refused whole (never cut,
+ * with the rest run as a second command). */
+#define LINE_MAX_BYTES 511
+
+/* One line of IN, without its newline, into line (LINE_MAX_BYTES + 1
+ * bytes, the first LINE_MAX_BYTES kept); false at the end of the input.
+ * *len: the whole line's length (read to its end however long); *nul: it
+ * held a NUL byte. */
+static bool read_line(FILE *in, char *line, size_t *len, bool *nul)
+{
+    size_t n = 0;
+    int c;
+    bool any = false;
+    *len = 0;
+    *nul = false;
+    while ((c = getc(in)) != EOF) {
+        any = true;
+        if (c == '\n') break;
+        (*len)++;
+        if (c == 0) *nul = true;
+        if (n < LINE_MAX_BYTES) line[n++] = (char)c;
+    }
+    line[n] = 0;
+    return any;
+}
+
+struct stepper *stepper_new(struct config *cfg)
+{
+    struct stepper *s = xcalloc(1, sizeof *s);
+    s->cfg = cfg;
+    build(s);
+    return s;
+}
+
+void stepper_free(struct stepper *s)
+{
+    if (!s) return;
+    trace_observe(NULL, NULL);
+    system_free(s->sys);
+    free(s);
+}
+
+void stepper_session(struct stepper *s, FILE *in, FILE *out, bool tty)
+{
+    char line[LINE_MAX_BYTES + 1], last[LINE_MAX_BYTES + 1] = "";
+    char esc[4 * (LINE_MAX_BYTES + 1)];
+    for (;;) {
+        if (tty) { fputs("(uvmsim) ", out); fflush(out); }
+        size_t len;
+        bool nul;
+        if (!read_line(in, line, &len, &nul)) break;
+        interrupts = 0;
+        running = 1;
+        if (!tty) {                    /* a transcript reads like a session */
+            /* Escaped: a control byte typed or piped in never reaches the
+             * terminal raw (text_escape; a long line ends in "...").  The
+             * CR of a CRLF file is not shown. */
+            size_t shown = strlen(line);
+            if (shown && line[shown - 1] == '\r') line[--shown] = 0;
+            text_escape(esc, len > LINE_MAX_BYTES ? 80 : sizeof esc, line);
+            fprintf(out, "(uvmsim) %s\n", esc);
+        }
+        bool more = true;
+        if (len > LINE_MAX_BYTES)
+            fprintf(out, "line too long (%zu bytes; at most %d): ignored\n", len, LINE_MAX_BYTES);
+        else if (nul) fputs("line holds a NUL byte: ignored\n", out);
+        else {
+            if (tty && strspn(line, " \t\r\n") == strlen(line)) memcpy(line, last, sizeof line);
+            else memcpy(last, line, sizeof last);
+            more = command(s, line, out);
+        }
+        fflush(out);
+        running = 0;
+        if (!more) break;
+    }
 }
 
 int cmd_step(int argc, char **argv)
 {
     struct opts o = {0};
     parse_opts(argc, argv, &o, usage_step, false);
-    struct stepper s = {0};
-    s.cfg = load_or_exit(&o);
-    build(&s);
+    struct config *cfg = load_or_exit(&o);
+    struct stepper *s = stepper_new(cfg);
     bool tty = isatty(STDIN_FILENO);
     prompt_tty = tty;
     struct sigaction sa;
@@ -397,28 +538,10 @@ int cmd_step(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     FILE *out = stdout;
     fprintf(out, "uvmsim %s stepper: %s, ", UVMSIM_VERSION, o.config);
-    show_time(out, &s, engine_now(s.e));
+    show_time(out, s, engine_now(s->e));
     fputs("; 'help' lists the commands\n", out);
-    char line[512], last[512] = "";
-    for (;;) {
-        if (tty) { fputs("(uvmsim) ", out); fflush(out); }
-        if (!fgets(line, sizeof line, stdin)) break;
-        interrupts = 0;
-        running = 1;
-        if (tty && strspn(line, " \t\r\n") == strlen(line)) memcpy(line, last, sizeof line);
-        else memcpy(last, line, sizeof last);
-        if (!tty) {                    /* a transcript reads like a session */
-            fputs("(uvmsim) ", out);
-            fputs(line, out);
-            if (!strchr(line, '\n')) fputc('\n', out);
-        }
-        bool more = command(&s, line, out);
-        fflush(out);
-        running = 0;
-        if (!more) break;
-    }
-    trace_observe(NULL, NULL);
-    system_free(s.sys);
-    config_free(s.cfg);
+    stepper_session(s, stdin, out, tty);
+    stepper_free(s);
+    config_free(cfg);
     return EXIT_OK;
 }

@@ -16,5 +16,9 @@ struct trace_opts {
 };
 
 int trace_opts_take(int argc, char **argv, struct trace_opts *t, const char *usage);
+/* A user error when the trace and PATH (WHAT: "the result -o", "the
+ * config") name one file: by device and inode when both exist, else by
+ * their canonical paths. */
+void trace_opts_check_out(const struct trace_opts *t, const char *path, const char *what);
 
 #endif

@@ -11,9 +11,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "trace.h"
 #include "config/config.h"
 #include "core/stats.h"
+#include "core/text.h"
 
 unsigned trace_mask;
 
@@ -43,6 +46,8 @@ static struct {
     uint64_t last_h2d, last_d2h;
     sim_time last_sample;
     uint64_t max_bytes, checks;  /* the size cap (0: none) and its check counter */
+    char *path;                 /* for the message and the removal of a failed file */
+    bool regular;               /* a regular file (removed when a write fails) */
     struct trace_summary sum;
 } T;
 
@@ -174,6 +179,24 @@ static void trace_sample_stats(const struct stats *st);
 
 /* ---- the window ---- */
 
+/* A write of the trace failed (a full disk, /dev/full, a quota): the file
+ * is incomplete, so it must not stay behind looking like a trace.  One
+ * line names it; the writer stops (its hooks off) and `run` exits 1, as
+ * when the result cannot be written (cmd_run.c write_failed). */
+static void write_failed(int e)
+{
+    if (T.f) fclose(T.f);
+    T.f = NULL;
+    T.sum.write_error = e ? e : EIO;
+    if (T.regular && T.path) unlink(T.path);
+    char line[1200], esc[2400];
+    snprintf(line, sizeof line, "cannot write the trace '%s': %s%s", T.path ? T.path : "?",
+             strerror(T.sum.write_error), T.regular ? "; it is removed" : "");
+    text_escape(esc, sizeof esc, line);
+    fprintf(stderr, "uvmsim: %s\n", esc);
+    set_mask();
+}
+
 static void flush_warps(sim_time end);
 static void open_batch(sim_time end);
 static void finish_file(sim_time end)
@@ -191,8 +214,12 @@ static void finish_file(sim_time end)
     fputs("}}\n", T.f);
     off_t n = ftello(T.f);
     if (n > 0) T.sum.bytes = (uint64_t)n;
-    fclose(T.f);
+    errno = 0;
+    bool bad = fflush(T.f) != 0 || ferror(T.f);
+    int e = errno;
+    if (fclose(T.f) != 0 && !bad) { bad = true; e = errno; }
     T.f = NULL;
+    if (bad) write_failed(e);
     set_mask();
 }
 
@@ -203,7 +230,15 @@ static void finish_file(sim_time end)
  * otherData saying truncated) and a warning names the time. */
 static bool capped(sim_time now)
 {
-    if (!T.max_bytes || (++T.checks & 255)) return false;
+    if (++T.checks & 255) return false;
+    /* A failed write shows in the stream's error flag: checked as often. */
+    if (ferror(T.f)) {
+        errno = 0;                  /* the reason: the buffer's flush fails again */
+        fflush(T.f);
+        write_failed(errno);
+        return true;
+    }
+    if (!T.max_bytes) return false;
     off_t n = ftello(T.f);
     if (n < 0 || (uint64_t)n < T.max_bytes) return false;
     T.sum.truncated = true;
@@ -237,6 +272,10 @@ int trace_open(const char *path, sim_time t0, sim_time t1, unsigned what)
     if (!f) return -1;
     setvbuf(f, NULL, _IOFBF, 1 << 20);
     T.f = f;
+    struct stat st;
+    T.regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    free(T.path);
+    T.path = xstrdup(path);
     T.first = true;
     T.t0 = t0;
     T.t1 = t1;
@@ -308,6 +347,8 @@ static void trace_sample_stats(const struct stats *st)
 void trace_close(void)
 {
     if (T.f) finish_file(T.last < T.t1 ? T.last : T.t1);
+    free(T.path);
+    T.path = NULL;
     free(T.w);
     free(T.map);
     T.w = NULL;

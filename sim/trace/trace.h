@@ -46,7 +46,8 @@ unsigned trace_parse_what(const char *s, const char **bad, size_t *badlen);
  * file is valid JSON from here on whatever happens: it is closed (the
  * closing brackets written) by trace_close, or at exit (sim_panic, the
  * watchdog, a user error mid-run).  -1 with errno when OUT cannot be
- * created. */
+ * created.  A write that fails stops the trace: one line on stderr, a
+ * regular file removed, trace_summary.write_error set. */
 int trace_open(const char *path, sim_time t0, sim_time t1, unsigned what);
 /* The machine being traced: names of its tracks (process and thread
  * names), its warps, and the statistics the counters sample. */
@@ -62,6 +63,7 @@ struct trace_summary {
     uint64_t events, bytes;
     bool truncated;
     sim_time truncated_at;
+    int write_error;        /* errno of a failed write (the file removed), else 0 */
 };
 void trace_get_summary(struct trace_summary *out);
 

@@ -38,12 +38,32 @@ check "missing output directory exits 2" [ $? -eq 2 ]
 check "and says where" grep -q "no/such/dir" "$TMP/err"
 
 # The watchdog aborts (exit 3) with a dump of waiting warps, no output.
+# 10 ns: above the shortest access (the floor: tlb.l1.latency 1 + gpu.l1d.latency
+# 3 = 4 core cycles at 1.4 GHz = 2.9 ns) and below the first translation
+# (an L2 TLB miss and a page walk), so every warp still waits on memory.
 # shellcheck disable=SC2086
-"$UVMSIM" run configs/default.yaml $SMALL -s sim.watchdog=1ns -o "$TMP/w.h5" 2>"$TMP/err" >/dev/null
+"$UVMSIM" run configs/default.yaml $SMALL -s sim.watchdog=10ns -o "$TMP/w.h5" 2>"$TMP/err" >/dev/null
 check "watchdog exits 3" [ $? -eq 3 ]
 check "watchdog names itself and the time" grep -q "internal error in watchdog at t=" "$TMP/err"
 check "watchdog dumps warps" grep -q "warp .*: memory" "$TMP/err"
 check "watchdog leaves no result" [ ! -e "$TMP/w.h5" ]
+
+# A watchdog below the shortest access can never pass (issue 38 E2): refused
+# by the checks with its location and the floor.  configs/tour.yaml: gpu.clock
+# 1 GHz, tlb.l1.latency 1, gpu.l1d.latency 3 (default): 4 cycles = 4000 ps.
+printf 'base: %s/configs/tour.yaml\nsim:\n  watchdog: 3999ps\n' "$PWD" >"$TMP/wd.yaml"
+"$UVMSIM" config check "$TMP/wd.yaml" >"$TMP/out" 2>"$TMP/err"
+check "a watchdog below one access: config check exits 2" [ $? -eq 2 ]
+check "a watchdog below one access: one line" [ "$(wc -l <"$TMP/err")" -eq 1 ]
+check "a watchdog below one access: located, the key and the floor named" \
+    grep -q "^$TMP/wd.yaml:3:13: .*sim.watchdog .*(4000 ps)" "$TMP/err"
+"$UVMSIM" run "$TMP/wd.yaml" -o "$TMP/wd.h5" >"$TMP/out" 2>"$TMP/err"
+check "a watchdog below one access: run exits 2 before simulating, no result" \
+    sh -c "[ $? -eq 2 ] && [ ! -e '$TMP/wd.h5' ] && grep -q 'sim.watchdog' '$TMP/err'"
+"$UVMSIM" config check configs/tour.yaml -s sim.watchdog=4ns >"$TMP/out" 2>&1
+check "a watchdog at the floor (4 ns) passes" [ $? -eq 0 ]
+"$UVMSIM" config check configs/tour.yaml -s sim.watchdog=0 >"$TMP/out" 2>&1
+check "sim.watchdog 0 (off) passes" [ $? -eq 0 ]
 
 # A landed copy is progress: NW 1024 copies its two 1025^2 int matrices
 # (8.4 MB) before the first kernel, over 0.7 ms at PCIe 3.0 x16's ~12 GB/s,

@@ -124,20 +124,20 @@ set:
   workload.kind: pattern
   workload.pattern.pages: 64
 axes:
-  sim.watchdog: [10ms, 1ns]
+  sim.watchdog: [10ms, 10ns]   # 10 ns: above one access, below a translation (cli.sh)
 YAML
 "$UVMSIM" sweep run "$TMP/fail.yaml" -o "$TMP/f" >"$TMP/f.out" 2>&1
 check "a failed point: exit 1" [ $? -eq 1 ]
-check "a failed point: named with its exit code" grep -q "FAILED 1ns (exit 3)" "$TMP/f.out"
+check "a failed point: named with its exit code" grep -q "FAILED 10ns (exit 3)" "$TMP/f.out"
 check "a failed point: its error line shown" grep -q "internal error in watchdog" "$TMP/f.out"
-check "a failed point: recorded" [ "$(head -n 1 "$TMP/f/logs/1ns.failed")" = "exit 3" ]
+check "a failed point: recorded" [ "$(head -n 1 "$TMP/f/logs/10ns.failed")" = "exit 3" ]
 check "the other point still ran" [ -s "$TMP/f/points/10ms.h5" ]
 $PY - "$TMP/f/sweep.h5" >"$TMP/py" 2>&1 <<'PYEOF'
 import sys, h5py
 with h5py.File(sys.argv[1], "r") as f:
     m = f["missing"][:]
     assert f.attrs["points_merged"] == 1 and f.attrs["points_planned"] == 2
-    assert len(m) == 1 and m[0]["name"] == b"1ns" and m[0]["state"] == b"failed"
+    assert len(m) == 1 and m[0]["name"] == b"10ns" and m[0]["state"] == b"failed"
     assert m[0]["exit_code"] == 3
     assert list(f["points"]["name"]) == [b"10ms"]
 print("ok")

@@ -282,4 +282,48 @@ check "unknown --trace-what: exit 2 naming it" sh -c "test $rc -eq 2 && grep -q 
 check "unwritable trace: exit 2" test $rc -eq 2
 "$UVMSIM" run "$TMP/tiny.yaml" -s gpu.sms=0 --trace "$TMP/e.json" --quiet 2>/dev/null; rc=$?
 check "config error: exit 2, no trace" sh -c "test $rc -eq 2 && test ! -e '$TMP/e.json'"
+
+# ---- a trace that cannot be written (issue 38 T1): one line, exit 1 ----
+# (exit 1 as when the result cannot be written; the result itself is whole)
+"$UVMSIM" run "$TMP/tiny.yaml" --trace /dev/full -o "$TMP/full.h5" --quiet 2>"$TMP/err"; rc=$?
+check "--trace /dev/full: exit 1" test $rc -eq 1
+check "--trace /dev/full: one line naming the trace and the reason" \
+    sh -c "[ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q \"cannot write the trace '/dev/full': No space left\" '$TMP/err'"
+# A regular file that stops growing (RLIMIT_FSIZE of 1 MiB, SIGXFSZ ignored:
+# writes fail with EFBIG) is removed, not left truncated; the run's result
+# (about 0.2 MB) fits, the whole trace (several MB) does not.
+# shellcheck disable=SC2086
+sh -c "trap '' XFSZ; ulimit -f 2048; exec \"\$@\"" sh "$UVMSIM" run configs/default.yaml $SMALL --trace "$TMP/big.json" \
+    --trace-max 0 -o "$TMP/big.h5" --quiet 2>"$TMP/err"; rc=$?
+check "a trace past the file size limit: exit 1" test $rc -eq 1
+check "a trace past the file size limit: no truncated trace left" test ! -e "$TMP/big.json"
+check "a trace past the file size limit: one line saying it is removed" \
+    sh -c "[ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q 'File too large; it is removed' '$TMP/err'"
+
+# ---- the trace and the result naming one file (T2): refused before running ----
+"$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/same.h5" -o "$TMP/same.h5" --quiet 2>"$TMP/err"; rc=$?
+check "--trace X -o X: exit 2, one line, nothing written" \
+    sh -c "test $rc -eq 2 && [ \$(wc -l <'$TMP/err') -eq 1 ] && test ! -e '$TMP/same.h5' && grep -q 'is the same file as the result -o' '$TMP/err'"
+mkdir -p "$TMP/sub"
+"$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/sub/../same.h5" -o "$TMP/./same.h5" --quiet 2>"$TMP/err"; rc=$?
+check "--trace and -o spelled differently, neither existing: exit 2" sh -c "test $rc -eq 2 && test ! -e '$TMP/same.h5'"
+echo old >"$TMP/kept.h5"
+ln -s kept.h5 "$TMP/link.json"
+"$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/link.json" -o "$TMP/kept.h5" --quiet 2>"$TMP/err"; rc=$?
+check "--trace through a link to the -o file: exit 2, the file untouched" \
+    sh -c "test $rc -eq 2 && [ \"\$(cat '$TMP/kept.h5')\" = old ]"
+cp "$TMP/tiny.yaml" "$TMP/cfg.yaml"
+"$UVMSIM" run "$TMP/cfg.yaml" --trace "$TMP/cfg.yaml" -o "$TMP/c.h5" --quiet 2>"$TMP/err"; rc=$?
+check "--trace naming the config: exit 2, the config intact" \
+    sh -c "test $rc -eq 2 && cmp -s '$TMP/cfg.yaml' '$TMP/tiny.yaml' && grep -q 'same file as the config' '$TMP/err'"
+"$UVMSIM" run "$TMP/tiny.yaml" --trace "$TMP/other.json" -o "$TMP/other.h5" --quiet 2>"$TMP/err"; rc=$?
+check "two different files still run" sh -c "test $rc -eq 0 && test -s '$TMP/other.json' && test -s '$TMP/other.h5'"
+
+# ---- trace options without --trace (T3): one line, exit 2 ----
+for opt in "--trace-window 10us:20us" "--trace-what faults" "--trace-max 1MiB"; do
+    # shellcheck disable=SC2086
+    "$UVMSIM" run "$TMP/tiny.yaml" $opt -o "$TMP/nt.h5" --quiet 2>"$TMP/err"; rc=$?
+    check "${opt%% *} without --trace: exit 2, one line naming it, no result" \
+        sh -c "test $rc -eq 2 && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q -- '${opt%% *} .*--trace' '$TMP/err' && test ! -e '$TMP/nt.h5'"
+done
 exit $FAILS

@@ -45,3 +45,11 @@ for t in "-kernel name = " "-kernel id = " "-grid dim = (" "-block dim = (" "-sh
     q "$t"; done >"$D/accelsim.dict"
 { for t in "#" "%" "4294967294" "4294967295" "18446744073709551616"; do q "$t"; done
   printf '"\\x09"\n'; } >"$D/edgelist.dict"
+{ for t in "step" "run" "until" "continue" "fault" "batch" "evict" "shootdown" "kernel" "time" \
+           "break" "delete" "show" "sm" "warp" "tlb" "l1" "l2" "set" "gmmu" "faultbuf" "driver" \
+           "link" "dram" "page" "stats" "where" "restart" "help" "quit" "0x100000000" "20us" "1e18ps" \
+           "18446744073709551615" "4294967296" "9223372036854775808" "*" "driver.*" " "; do q "$t"; done
+  printf '"\\x00"\n"\\x1b["\n"\\x0d\\x0a"\n'; } >"$D/step.dict"
+for t in "--trace" "--trace-window" "--trace-what" "--trace-max" "-o" "out.json" "out.h5" "./out.h5" \
+         ":" "10us:50us" "us" "ps" "MiB" "0" "all" "warps" "faults" "batches" "dma" "evictions" \
+         "shootdowns" "counters" "kernels" "walks" "dram" "," "/" "../" "1e18" "18446744073709551616"; do q "$t"; done >"$D/traceopts.dict"

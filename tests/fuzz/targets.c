@@ -13,6 +13,8 @@
 
 #include "targets.h"
 #include "config/config.h"
+#include "cli/cli.h"
+#include "cli/trace_opts.h"
 #include "dram/dram.h"
 #include "driver/evict/evict.h"
 #include "workloads/graph.h"
@@ -20,7 +22,7 @@
 
 const char *const fuzz_target_names[] = {
     "config", "sets", "nvbit", "bintrace", "pagetrace", "dramtrace", "mtx", "edgelist", "accelsim",
-    NULL,
+    "step", "traceopts", NULL,
 };
 
 /* ---- user errors as outcomes ---- */
@@ -322,6 +324,100 @@ static int run_graph(const uint8_t *data, size_t size, bool mtx)
     return 0;
 }
 
+/* ---- the stepper's command line ---- */
+
+/* The students' tour machine (configs/tour.yaml: one SM, one warp, four
+ * pages, two frames), so that every command, `run` and `restart`
+ * included, takes milliseconds; sim.max_events bounds any run. */
+static const char *const step_sets[] = {
+    "gpu.sms=1", "gpu.memory.capacity=8KiB", "dram.channels=2", "host.dram.channels=1",
+    "driver.fault_latency=2us", "workload.kind=stream", "workload.stream.footprint=16KiB",
+    "workload.stream.lane_stride=128B", "workload.stream.block=32", "workload.stream.grid=1",
+    "workload.stream.passes=1", "sim.max_events=200000",
+};
+
+/* The input is what a user pipes into `uvmsim step` (an odd length: typed
+ * on a terminal, with prompts and the empty line repeating the last).
+ * A user error or a panic here is a bug (the stepper answers every line);
+ * so is a control byte in its answer but the newlines (issue 38). */
+static int run_step(const uint8_t *data, size_t size)
+{
+    struct cfg_error err;
+    struct config *cfg = config_load(NULL, step_sets, sizeof step_sets / sizeof *step_sets, &err);
+    if (!cfg) { fprintf(stderr, "fuzz: step config: %s\n", err.msg); abort(); }
+    static const char nothing[1];
+    FILE *in = fmemopen(size ? (void *)data : (void *)nothing, size ? size : 1, "r");
+    if (!in) { perror("fuzz: fmemopen"); abort(); }
+    if (!size) getc(in);                /* fmemopen refuses size 0: an empty input */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    strict = true;
+    struct stepper *st = stepper_new(cfg);
+    stepper_session(st, in, out, size % 2);
+    stepper_free(st);
+    strict = false;
+    fclose(out);
+    fclose(in);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if ((c < 0x20 && c != '\n') || c == 0x7f) {
+            fprintf(stderr, "fuzz: control byte 0x%02x in the stepper's output at %zu\n", c, i);
+            abort();
+        }
+    }
+    free(text);
+    config_free(cfg);
+    return 0;
+}
+
+/* ---- the trace options of `run` ---- */
+
+/* The input is argv, one word a line (at most 64; a NUL ends it).  A last
+ * word CONFIG follows, as `uvmsim run` always has one: every option has a
+ * value to take (a missing one is a usage error that prints the usage and
+ * exits, outside this harness).  Then the trace against the result. */
+static int run_traceopts(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    memcpy(text, data, size);
+    text[size] = 0;
+    char *argv[66];
+    int argc = 0;
+    for (char *p = text, *nl; argc < 64 && p; p = nl ? nl + 1 : NULL) {
+        nl = strchr(p, '\n');
+        if (nl) *nl = 0;
+        if (nl || *p) argv[argc++] = p;
+    }
+    argv[argc++] = "CONFIG";
+    int n0 = argc, rc = 1;
+    struct trace_opts t;
+    if (setjmp(jb) == 0) {
+        int n = trace_opts_take(argc, argv, &t, "usage: fuzz\n");
+        /* What is left are the words that are not trace options (CONFIG
+         * too unless an option took it as its value); a window is never
+         * empty or reversed; options need --trace. */
+        if (n < 0 || n > n0 || t.t1 <= t.t0 ||
+            (!t.path && (t.t0 || t.t1 != TIME_NEVER))) {
+            fprintf(stderr, "fuzz: trace options: %d words left of %d, window %llu:%llu\n", n, n0,
+                    (unsigned long long)t.t0, (unsigned long long)t.t1);
+            abort();
+        }
+        static const char *const names[] = { "--trace", "--trace-window", "--trace-what", "--trace-max" };
+        for (int i = 0; i < n; i++)
+            for (size_t j = 0; j < 4; j++)
+                if (!strcmp(argv[i], names[j])) {
+                    fprintf(stderr, "fuzz: option %s left in argv\n", argv[i]);
+                    abort();
+                }
+        trace_opts_check_out(&t, path_of("out.h5"), "the result -o");
+        trace_opts_check_out(&t, "out.h5", "the result -o");
+        rc = 0;
+    }
+    free(text);
+    return rc;
+}
+
 int fuzz_run(const char *target, const uint8_t *data, size_t size)
 {
     init_once();
@@ -334,5 +430,7 @@ int fuzz_run(const char *target, const uint8_t *data, size_t size)
     if (!strcmp(target, "mtx")) return run_graph(data, size, true);
     if (!strcmp(target, "edgelist")) return run_graph(data, size, false);
     if (!strcmp(target, "accelsim")) return run_accelsim(data, size);
+    if (!strcmp(target, "step")) return run_step(data, size);
+    if (!strcmp(target, "traceopts")) return run_traceopts(data, size);
     return -1;
 }
