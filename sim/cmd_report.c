@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "text.h"
 #include "report/report.h"
 
 static const char usage_report[] =
@@ -50,6 +51,10 @@ int cmd_report(int argc, char **argv)
     if (!in) usage_error(usage_report, "%s", "missing RESULT.h5 or SWEEP_DIR");
     char err[1024];
     int rc = report_write(in, out, &o, err, sizeof err);
-    if (rc) fprintf(stderr, "uvmsim: report: %s\n", err);
+    if (rc) {
+        char esc[4096];            /* a damaged file's names: one line, escaped */
+        text_escape(esc, sizeof esc, err);
+        fprintf(stderr, "uvmsim: report: %s\n", esc);
+    }
     return rc == 2 ? EXIT_USER : rc ? EXIT_INTERNAL : EXIT_OK;
 }
