@@ -101,14 +101,17 @@ void svg_stack(FILE *f, const struct svg_plot *p, const double *a, const double 
     double *mx = xcalloc(nbars ? nbars : 1, sizeof *mx);
     double ymax = 0;
     for (size_t j = 0; j < nbars; j++) {
-        size_t lo = j * k, hi = lo + k < n ? lo + k : n;
+        size_t lo = j * k, hi = lo + k < n ? lo + k : n, used = 0;
         for (size_t i = lo; i < hi; i++) {
-            ma[j] += a[i];
-            mb[j] += b[i];
+            /* Non-finite items (none from uvmsim) are left out; running
+             * means cannot overflow where a sum of 1e308s would. */
+            if (!isfinite(a[i]) || !isfinite(b[i]) || !isfinite(a[i] + b[i])) continue;
+            used++;
+            ma[j] += (a[i] - ma[j]) / (double)used;
+            mb[j] += (b[i] - mb[j]) / (double)used;
             if (a[i] + b[i] > mx[j]) mx[j] = a[i] + b[i];
         }
-        ma[j] /= (double)(hi - lo);
-        mb[j] /= (double)(hi - lo);
+        if (!isfinite(ma[j] + mb[j])) ma[j] = mb[j] = 0;
         if (mx[j] > ymax) ymax = mx[j];
     }
     svg_open(f, p);
