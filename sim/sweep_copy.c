@@ -30,6 +30,21 @@ hid_t sweep_vlen_str(void)
     return t;
 }
 
+/* A fixed-length UTF-8 string type that holds S and its NUL (issue 38
+ * R5: results and sweep files hold no variable-length strings, whose
+ * global-heap reads libhdf5 1.10 does not check). */
+hid_t sweep_str_of(size_t len)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t >= 0 && (H5Tset_size(t, len + 1) < 0 ||
+                   H5Tset_strpad(t, H5T_STR_NULLTERM) < 0 ||
+                   H5Tset_cset(t, H5T_CSET_UTF8) < 0)) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
 /* Frees what a read allocated for variable-length members (a no-op for
  * fixed-size types). */
 static void reclaim(hid_t t, hid_t space, void *buf)

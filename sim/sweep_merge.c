@@ -16,10 +16,10 @@
 
 static int attr_str(hid_t obj, const char *name, const char *val)
 {
-    hid_t t = sweep_vlen_str(), sp = H5Screate(H5S_SCALAR);
+    hid_t t = sweep_str_of(strlen(val)), sp = H5Screate(H5S_SCALAR);
     hid_t a = t < 0 || sp < 0 ? -1 : H5Acreate2(obj, name, t, sp, H5P_DEFAULT,
                                                 H5P_DEFAULT);
-    int rc = a < 0 || H5Awrite(a, t, &val) < 0 ? -1 : 0;
+    int rc = a < 0 || H5Awrite(a, t, val) < 0 ? -1 : 0;
     if (a >= 0) H5Aclose(a);
     if (sp >= 0) H5Sclose(sp);
     if (t >= 0) H5Tclose(t);
@@ -40,10 +40,15 @@ static int attr_u64(hid_t obj, const char *name, uint64_t v)
 static int attr_strings(hid_t obj, const char *name, char **v, size_t n)
 {
     hsize_t dims = n;
-    hid_t t = sweep_vlen_str(), sp = H5Screate_simple(1, &dims, NULL);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) if (strlen(v[i]) > len) len = strlen(v[i]);
+    char *buf = xcalloc(n ? n : 1, len + 1);        /* fixed-length, as attr_str */
+    for (size_t i = 0; i < n; i++) memcpy(buf + i * (len + 1), v[i], strlen(v[i]));
+    hid_t t = sweep_str_of(len), sp = H5Screate_simple(1, &dims, NULL);
     hid_t a = t < 0 || sp < 0 ? -1 : H5Acreate2(obj, name, t, sp, H5P_DEFAULT,
                                                 H5P_DEFAULT);
-    int rc = a < 0 || (n && H5Awrite(a, t, v) < 0) ? -1 : 0;
+    int rc = a < 0 || (n && H5Awrite(a, t, buf) < 0) ? -1 : 0;
+    free(buf);
     if (a >= 0) H5Aclose(a);
     if (sp >= 0) H5Sclose(sp);
     if (t >= 0) H5Tclose(t);
