@@ -53,6 +53,26 @@ int report_page(hid_t fid, const char *name, const struct report_opts *o, FILE *
     return rc;
 }
 
+int report_write_image(const void *img, size_t n, const char *name, const struct report_opts *o,
+                       FILE *out, char *err, size_t errlen)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    /* No backing store: nothing is written; the image is copied. */
+    bool ok = fapl >= 0 && n > 0 && H5Pset_fapl_core(fapl, 1 << 16, 0) >= 0 &&
+              H5Pset_file_image(fapl, (void *)img, n) >= 0 &&
+              H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0;
+    hid_t fid = ok ? H5Fopen(name, H5F_ACC_RDONLY, fapl) : -1;
+    if (fapl >= 0) H5Pclose(fapl);
+    if (fid < 0) {
+        snprintf(err, errlen, "%s: not an HDF5 file", name);
+        return 2;
+    }
+    int rc = report_page(fid, name, o, out, err, errlen);
+    H5Fclose(fid);
+    return rc;
+}
+
 /* The temporary page, removed on every way out: a user error (its
  * cleanup), exit(1) on exhausted memory or an internal error (atexit),
  * SIGINT/SIGTERM (outfile_guard).  As `run` does (outfile.h). */
