@@ -83,7 +83,7 @@ static int copy_point(const struct sweep_dir *d, const struct sweep_plan *p,
                       size_t i, hid_t runs, hid_t host)
 {
     char *rp = sweep_path(d, "points", p->names[i], ".h5");
-    hid_t src = H5Fopen(rp, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t src = sweep_open_ro(rp);
     free(rp);
     hid_t root = src < 0 ? -1 : H5Gopen2(src, "/", H5P_DEFAULT);
     hid_t g = root < 0 ? -1 : new_group(runs, p->names[i]);

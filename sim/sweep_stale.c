@@ -197,7 +197,7 @@ static bool read_result(const char *path, struct recorded *r)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     *r = (struct recorded){FIRST_REVISION, 0, NULL};
     bool ok = false;
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t f = sweep_open_ro(path);
     if (f >= 0) {
         if (H5Aexists(f, "model_revision") > 0 &&
             !read_u64(f, "model_revision", &r->revision))

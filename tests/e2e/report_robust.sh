@@ -36,8 +36,10 @@ def base(path, batches=None, ts=None, hist=None, events=np.uint64(9), status="co
         b["handling_ps"] = 0
         f.create_dataset("batches", data=b)
     if ts is not None:
-        t = np.zeros(len(ts), dtype=[("time_ps", "<f8"), ("gpu.warp_insts", "<f8")])
+        t = np.zeros(len(ts), dtype=[("time_ps", "<f8"), ("gpu.warp_insts", "<f8"),
+                                     ("driver.resident_pages", "<f8")])
         t["time_ps"] = ts; t["gpu.warp_insts"] = np.arange(len(ts))
+        t["driver.resident_pages"] = 5
         f.create_dataset("timeseries", data=t)
     return f
 base(d + "/ok.h5", batches=([0, 1e6], [1e6, 2e6], [3, 4]), ts=[1e6, 2e6]).close()
@@ -69,7 +71,8 @@ PYEOF
 # within 30 s, no page and no temporary left.
 refused() {
     rm -f "$TMP"/out.html*
-    timeout 30 "$UVMSIM" report "$2" -o "$TMP/out.html" >/dev/null 2>"$TMP/err"
+    # At most 20 MiB written (an endless axis would fill the disk).
+    (ulimit -f 40960; timeout 30 "$UVMSIM" report "$2" -o "$TMP/out.html") >/dev/null 2>"$TMP/err"
     rc=$?
     if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
         grep -q "^uvmsim: report: $2: $3" "$TMP/err" && ! ls "$TMP"/out.html* >/dev/null 2>&1; then
@@ -82,9 +85,10 @@ refused() {
 # coordinates are all finite numbers.
 drawn() {
     rm -f "$TMP"/out.html*
-    timeout 30 "$UVMSIM" report "$2" -o "$TMP/out.html" >/dev/null 2>"$TMP/err"
+    # At most 20 MiB written (an endless axis would fill the disk).
+    (ulimit -f 40960; timeout 30 "$UVMSIM" report "$2" -o "$TMP/out.html") >/dev/null 2>"$TMP/err"
     rc=$?
-    size=$(wc -c <"$TMP/out.html" 2>/dev/null || echo 0)
+    size=$( (wc -c <"$TMP/out.html") 2>/dev/null || echo 0)
     if [ $rc -eq 0 ] && [ "$size" -lt 2097152 ] && [ ! -s "$TMP/err" ] &&
         ! grep -Eiq '(x|y|x1|x2|y1|y2|width|height|points)="[^"]*(nan|inf)' "$TMP/out.html"; then
         ok "$1"
@@ -139,7 +143,7 @@ for i in range(120):
 PYEOF
 crash=0 multi=0 noise=0 left=0 other=0
 for f in "$TMP"/flip/*.h5; do
-    timeout 60 "$UVMSIM" report "$f" -o "$TMP/flip.html" >/dev/null 2>"$TMP/err"
+    (ulimit -f 40960; timeout 60 "$UVMSIM" report "$f" -o "$TMP/flip.html") >/dev/null 2>"$TMP/err"
     rc=$?
     case $rc in 0|2) ;; 1) other=$((other + 1)) ;; *) crash=$((crash + 1)); echo "# $f: exit $rc" ;; esac
     [ "$(wc -l <"$TMP/err")" -le 1 ] || multi=$((multi + 1))

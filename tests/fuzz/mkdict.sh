@@ -37,3 +37,11 @@ for t in "%%MatrixMarket" "matrix" "coordinate" "array" "pattern" "real" "intege
          "general" "symmetric" "%" "4294967295" "2305843009213693952" "1e308"; do q "$t"; done >"$D/mtx.dict"
 { for t in "#" "%" "4294967294" "4294967295" "18446744073709551616"; do q "$t"; done
   printf '"\\x09"\n'; } >"$D/edgelist.dict"
+# report: HDF5's signatures (superblock, object headers, B-trees, heaps)
+# and the names the report reads.
+{ printf '"\\x89HDF\\x0d\\x0a\\x1a\\x0a"\n'
+  for t in TREE HEAP SNOD OHDR OCHK GCOL BTHD BTIN BTLF FRHP FHDB FHIB FSHD FSSE stats config \
+           timeseries batches kernels points runs axes missing host histogram counter bin_width \
+           count max sum kind unit description yaml status seed events sim_time_ps time_ps start_ps \
+           end_ps faults handling_ps gpu.clock sim.epoch name text value driver.eviction; do q "$t"; done
+  printf '"\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff"\n"\\x00\\x00\\x00\\x00\\x00\\x00\\xf0\\x7f"\n'; } >"$D/report.dict"
