@@ -1,5 +1,6 @@
 /* uvmsim report: a run's (or a sweep's) HTML page. */
 #include <stdio.h>
+#include <hdf5.h>
 #include <string.h>
 #include "cli.h"
 #include "text.h"
@@ -50,6 +51,7 @@ int cmd_report(int argc, char **argv)
     }
     if (!in) usage_error(usage_report, "%s", "missing RESULT.h5 or SWEEP_DIR");
     char err[1024];
+    H5dont_atexit();               /* as cmd_sweep.c: no shutdown noise */
     int rc = report_write(in, out, &o, err, sizeof err);
     if (rc) {
         char esc[4096];            /* a damaged file's names: one line, escaped */
