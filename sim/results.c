@@ -569,6 +569,12 @@ static int plists_setup(struct writer *w, hid_t fcpl, hid_t fapl)
         H5Pset_obj_track_times(w->dcpl_compact, 0) < 0 ||
         H5Pset_obj_track_times(w->dcpl_contig, 0) < 0)
         return -1;
+    /* Links in the group's object header, whose checksum catches a
+     * damaged byte, never in dense storage (a fractal heap without one,
+     * where libhdf5 1.10 frees garbage on iteration: issue 38 R5). */
+    if (H5Pset_link_phase_change(w->gcpl, RESULTS_MAX_COMPACT_LINKS, RESULTS_MAX_COMPACT_LINKS - 1) < 0 ||
+        H5Pset_link_phase_change(fcpl, RESULTS_MAX_COMPACT_LINKS, RESULTS_MAX_COMPACT_LINKS - 1) < 0)
+        return -1;
     /* 1.8 format: readable by every current reader, and the same format
      * whichever library version writes it.  Closing the file closes
      * anything an error path left open. */

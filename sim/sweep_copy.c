@@ -7,12 +7,16 @@
  * and filters. */
 #include <stdlib.h>
 #include <string.h>
+#include "results.h"
 #include "sweep_int.h"
 
 hid_t sweep_gcpl(void)
 {
     hid_t p = H5Pcreate(H5P_GROUP_CREATE);
-    if (p >= 0 && H5Pset_obj_track_times(p, 0) < 0) {
+    /* Compact links, as results.c writes them (issue 38 R5). */
+    if (p >= 0 && (H5Pset_obj_track_times(p, 0) < 0 ||
+                   H5Pset_link_phase_change(p, RESULTS_MAX_COMPACT_LINKS,
+                                            RESULTS_MAX_COMPACT_LINKS - 1) < 0)) {
         H5Pclose(p);
         return -1;
     }

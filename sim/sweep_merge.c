@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "results.h"
 #include "sweep_int.h"
 
 /* Names of missing points listed on the terminal; the rest are counted. */
@@ -61,6 +62,8 @@ static hid_t create_file(const char *path)
     hid_t f = -1;
     /* As results.c: no time stamps, the 1.8 format, strong close. */
     if (fcpl >= 0 && fapl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0 &&
+        H5Pset_link_phase_change(fcpl, RESULTS_MAX_COMPACT_LINKS,
+                                 RESULTS_MAX_COMPACT_LINKS - 1) >= 0 &&
         H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0 &&
         H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0)
         f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);

@@ -250,6 +250,7 @@ int rpt_run_read(hid_t loc, struct rpt_run *r, char *err, size_t errlen)
     if (g >= 0) H5Gclose(g);
     if (failure[0]) {
         snprintf(err, errlen, "%s", failure);
+        rpt_run_free(r);                 /* callers free only what they got */
         return -1;
     }
     return 0;
