@@ -312,7 +312,10 @@ double *rpt_column(hid_t loc, const char *table, const char *field, size_t *n)
     int idx = H5Tget_member_index(ft, field);
     if (idx >= 0) {
         H5T_class_t c = H5Tget_member_class(ft, (unsigned)idx);
-        if (c == H5T_INTEGER || c == H5T_FLOAT) {
+        /* A double per row, whatever the row's own size. */
+        if (*n > rpt_max_bytes() / sizeof(double))
+            rpt_fail("/%s: %zu rows, more than a result holds here", table, *n);
+        else if (c == H5T_INTEGER || c == H5T_FLOAT) {
             /* A memory type with the one field: HDF5 reads just that
              * column and converts it. */
             hid_t mt = H5Tcreate(H5T_COMPOUND, sizeof(double));
