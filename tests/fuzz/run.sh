@@ -32,7 +32,7 @@ for t in "$@"; do
     # No returning freed memory to the OS: on a loaded host its madvise
     # calls stalled single inputs past any timeout.
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0:allocator_release_to_os_interval_ms=-1 \
-    LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan-hdf5.supp \
+    LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan-hdf5.supp:print_suppressions=0 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         "$B/fuzz_$t" "$corpus" -dict="$B/dict/$t.dict" -max_total_time="$S" -timeout=60 \
         -rss_limit_mb=2048 -max_len="$maxlen" -print_final_stats=1 \
