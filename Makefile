@@ -113,7 +113,7 @@ $(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c tests/fuzz/targets.c tests/fuzz/
 # `make fuzz`: every target under libFuzzer with ASan+UBSan for FUZZ_SECONDS
 # each (clang; Debian: clang libclang-rt-14-dev).  Crashes are copied to
 # tests/fuzz/regressions/TARGET/ and fail the run.
-FUZZ_TARGETS ?= config sets nvbit bintrace pagetrace dramtrace mtx edgelist accelsim step traceopts
+FUZZ_TARGETS ?= config sets nvbit bintrace pagetrace dramtrace mtx edgelist accelsim step traceopts report
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
@@ -127,6 +127,8 @@ fuzz:
 	    tests/fuzz/libfuzzer.c tests/fuzz/targets.c build-fuzz/libuvmsim.a \
 	    -o build-fuzz/fuzz_$$t $(LDLIBS) || exit 1; \
 	done
+	@case " $(FUZZ_TARGETS) " in *" report "*) \
+	  sh tests/fuzz/report_seeds.sh build-fuzz/uvmsim build-fuzz/seeds/report || exit 1;; esac
 	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/obj/sim/cli/main.d $(TEST_BIN:=.d)

@@ -145,9 +145,11 @@ run() {
         -o "$out.h5" --quiet --no-host-metrics >"$out.log" 2>&1
 }
 
+# Values only: results since issue 38 hold fixed-length strings where
+# older ones held variable-length ones (the same text).
 rootattrs() {
     for a in uvmsim_version status seed sim_time_ps; do
-        h5dump -a "/$a" "$1" 2>&1 | sed 1d
+        h5dump -a "/$a" "$1" 2>&1 | sed -n 's/^ *(0): *//p'
     done
 }
 
@@ -160,7 +162,8 @@ cfgdiff() {
 import sys, h5py
 a = h5py.File(sys.argv[1], "r")["config"].attrs
 b = h5py.File(sys.argv[2], "r")["config"].attrs
-bad = [k for k in a if k not in ("yaml", "yaml_hash") and (k not in b or str(a[k]) != str(b[k]))]
+t = lambda v: v.decode() if isinstance(v, bytes) else str(v)   # fixed or variable length
+bad = [k for k in a if k not in ("yaml", "yaml_hash") and (k not in b or t(a[k]) != t(b[k]))]
 print(" ".join(bad))
 sys.exit(1 if bad else 0)
 PY

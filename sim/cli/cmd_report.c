@@ -1,5 +1,6 @@
 /* uvmsim report: a run's (or a sweep's) HTML page. */
 #include <stdio.h>
+#include <hdf5.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
@@ -52,11 +53,15 @@ int cmd_report(int argc, char **argv)
     }
     if (!in) usage_error(usage_report, "%s", "missing RESULT.h5 or SWEEP_DIR");
     char err[1024];
+    H5dont_atexit();               /* as cmd_sweep.c: no shutdown noise */
     bool existed = access(out, F_OK) == 0;
     int rc = report_write(in, out, &o, err, sizeof err);
-    if (rc) fprintf(stderr, "uvmsim: report: %s\n", err);
-    /* One line on stderr, as `run` names the result it wrote. */
-    else {
+    if (rc) {
+        char esc[4096];            /* a damaged file's names: one line, escaped */
+        text_escape(esc, sizeof esc, err);
+        fprintf(stderr, "uvmsim: report: %s\n", esc);
+    } else {
+        /* One line on stderr, as `run` names the result it wrote. */
         char eo[1200], ei[1200];
         text_escape(eo, sizeof eo, out);
         text_escape(ei, sizeof ei, in);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <hdf5.h>
 #include "cli.h"
 #include "config/config.h"
 #include "sweep/sweep.h"
@@ -262,6 +263,10 @@ int cmd_sweep(int argc, char **argv)
         fputs(usage_sweep, argc < 1 ? stderr : stdout);
         return argc < 1 ? EXIT_USER : EXIT_OK;
     }
+    /* No HDF5 shutdown at exit: every file and object is closed by then,
+     * and after a damaged point libhdf5 1.10 fails to shut down and says
+     * "infinite loop closing library" (issue 38 R7, docs/robustness.md). */
+    H5dont_atexit();
     const char *sub = argv[0];
     struct sweep_args a = {0};
     if (strcmp(sub, "plan") && strcmp(sub, "run") && strcmp(sub, "slurm") &&

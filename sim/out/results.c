@@ -44,7 +44,7 @@ struct writer {
     hid_t gcpl;          /* groups */
     hid_t dcpl_compact;  /* small fixed-size datasets */
     hid_t dcpl_contig;   /* larger fixed-size datasets */
-    hid_t str;           /* variable-length UTF-8 string */
+    hid_t str;           /* fixed-length UTF-8 string (attr_str sizes a copy) */
     bool deflate, shuffle;
     unsigned writes;     /* rowset writes, for the periodic free-list collection */
     char *err;
@@ -95,7 +95,17 @@ static int attr_str(struct writer *w, hid_t obj, const char *name,
                     const char *val)
 {
     const char *v = val ? val : "";
-    return attr_write(w, obj, name, w->str, w->str, &v);
+    /* Fixed-length, sized to the value (issue 38 R5): no reader goes
+     * through the global heap, which libhdf5 1.10 reads unchecked, so a
+     * damaged file cannot crash it there. */
+    hid_t t = H5Tcopy(w->str);
+    if (t < 0 || H5Tset_size(t, strlen(v) + 1) < 0) {
+        if (t >= 0) H5Tclose(t);
+        return fail(w, "cannot write attribute '%s'", name);
+    }
+    int rc = attr_write(w, obj, name, t, t, v);
+    H5Tclose(t);
+    return rc;
 }
 
 static int attr_u64(struct writer *w, hid_t obj, const char *name,
@@ -555,6 +565,12 @@ static int plists_setup(struct writer *w, hid_t fcpl, hid_t fapl)
         H5Pset_obj_track_times(w->dcpl_compact, 0) < 0 ||
         H5Pset_obj_track_times(w->dcpl_contig, 0) < 0)
         return -1;
+    /* Links in the group's object header, whose checksum catches a
+     * damaged byte, never in dense storage (a fractal heap without one,
+     * where libhdf5 1.10 frees garbage on iteration: issue 38 R5). */
+    if (H5Pset_link_phase_change(w->gcpl, RESULTS_MAX_COMPACT_LINKS, RESULTS_MAX_COMPACT_LINKS - 1) < 0 ||
+        H5Pset_link_phase_change(fcpl, RESULTS_MAX_COMPACT_LINKS, RESULTS_MAX_COMPACT_LINKS - 1) < 0)
+        return -1;
     /* 1.8 format: readable by every current reader, and the same format
      * whichever library version writes it.  Closing the file closes
      * anything an error path left open. */
@@ -572,7 +588,7 @@ static int plists_setup(struct writer *w, hid_t fcpl, hid_t fapl)
     mdc.max_size = MDC_MAX_BYTES;
     if (H5Pset_mdc_config(fapl, &mdc) < 0) return -1;
     if (H5Pset_layout(w->dcpl_compact, H5D_COMPACT) < 0 ||
-        H5Tset_size(w->str, H5T_VARIABLE) < 0 ||
+        H5Tset_strpad(w->str, H5T_STR_NULLTERM) < 0 ||
         H5Tset_cset(w->str, H5T_CSET_UTF8) < 0)
         return -1;
     return 0;

@@ -9,6 +9,10 @@
 #ifndef UVMSIM_RESULTS_H
 #define UVMSIM_RESULTS_H
 
+/* Links a group keeps in its (checksummed) object header before HDF5
+ * moves them to dense storage: HDF5's limit (H5Pset_link_phase_change). */
+#define RESULTS_MAX_COMPACT_LINKS 65535
+
 #include "core/base.h"
 
 struct config;

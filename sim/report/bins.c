@@ -22,20 +22,22 @@ size_t bins_values(const double *v, size_t n, bool integral, size_t target,
                    double **edges, double **counts, bool *logx)
 {
     double lo = INFINITY, hi = -INFINITY;
+    /* Infinities are left out as NaN is: no bin holds them (issue 38 R4;
+     * uvmsim writes none), and a span past the largest double is no data. */
     for (size_t i = 0; i < n; i++) {
-        if (isnan(v[i])) continue;
+        if (!isfinite(v[i])) continue;
         if (v[i] < lo) lo = v[i];
         if (v[i] > hi) hi = v[i];
     }
     *logx = false;
-    if (!(lo <= hi) || target == 0) {
+    if (!(lo <= hi) || !isfinite(hi - lo) || target == 0) {
         *edges = xcalloc(1, sizeof **edges);
         *counts = xcalloc(1, sizeof **counts);
         return 0;
     }
     size_t nb;
     double *e, start = lo, w = 1, r = 0;
-    if (lo > 0 && hi / lo >= LOG_SPAN) {
+    if (lo > 0 && hi / lo >= LOG_SPAN && isfinite(hi / lo) && isfinite(hi * (1 + 1e-9))) {
         *logx = true;
         nb = target;
         r = log(hi / lo) / (double)nb;
@@ -46,16 +48,25 @@ size_t bins_values(const double *v, size_t n, bool integral, size_t target,
         if (hi > lo) w = nice_ceil((hi - lo) / (double)target);
         else w = integral || lo == 0 ? 1 : nice_ceil(fabs(lo) / 100);
         if (integral && w < 1) w = 1;
+        if (!(w > 0) || !isfinite(w)) w = 1;          /* denormal lo: |lo| / 100 == 0 */
         start = floor(lo / w) * w;
-        nb = (size_t)floor((hi - start) / w) + 1;
+        /* Counted before the cast: about target bins, never more than
+         * 4 target + 4 (w >= (hi - lo) / target, rounded up). */
+        double nbd = floor((hi - start) / w) + 1;
+        if (!(nbd >= 1 && nbd <= 4.0 * (double)target + 4)) {
+            *edges = xcalloc(1, sizeof **edges);
+            *counts = xcalloc(1, sizeof **counts);
+            return 0;
+        }
+        nb = (size_t)nbd;
         e = xcalloc(nb + 1, sizeof *e);
         for (size_t j = 0; j <= nb; j++) e[j] = start + w * (double)j;
     }
     double *c = xcalloc(nb, sizeof *c);
     for (size_t i = 0; i < n; i++) {
-        if (isnan(v[i])) continue;
+        if (!isfinite(v[i])) continue;
         double b = *logx ? log(v[i] / lo) / r : (v[i] - start) / w;
-        size_t j = b > 0 ? (size_t)floor(b + 1e-9) : 0;
+        size_t j = b >= (double)nb ? nb - 1 : b > 0 ? (size_t)floor(b + 1e-9) : 0;
         c[j < nb ? j : nb - 1] += 1;
     }
     *edges = e;

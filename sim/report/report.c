@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "report.h"
+#include "out/outfile.h"
 #include "rpt_int.h"
 
 static int write_page(hid_t fid, const char *in, const struct report_opts *o, FILE *f,
@@ -37,6 +38,57 @@ static int write_page(hid_t fid, const char *in, const struct report_opts *o, FI
     return 0;
 }
 
+int report_page(hid_t fid, const char *name, const struct report_opts *o, FILE *f,
+                char *err, size_t errlen)
+{
+    rpt_fail_reset();
+    char why[768] = "";
+    int rc = write_page(fid, name, o, f, why, sizeof why);
+    /* A reader refused the file: the page (written with the refused part
+     * left out) is dropped. */
+    if (rpt_failure()) snprintf(err, errlen, "%s: not a uvmsim result: %s", name, rpt_failure());
+    else if (rc) snprintf(err, errlen, "%s: %s", name, why);
+    rc = rpt_failure() ? 2 : rc;
+    rpt_fail_reset();
+    return rc;
+}
+
+int report_write_image(const void *img, size_t n, const char *name, const struct report_opts *o,
+                       FILE *out, char *err, size_t errlen)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    /* No backing store: nothing is written; the image is copied. */
+    bool ok = fapl >= 0 && n > 0 && H5Pset_fapl_core(fapl, 1 << 16, 0) >= 0 &&
+              H5Pset_file_image(fapl, (void *)img, n) >= 0 &&
+              H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0;
+    hid_t fid = ok ? H5Fopen(name, H5F_ACC_RDONLY, fapl) : -1;
+    if (fapl >= 0) H5Pclose(fapl);
+    if (fid < 0) {
+        snprintf(err, errlen, "%s: not an HDF5 file", name);
+        return 2;
+    }
+    int rc = report_page(fid, name, o, out, err, errlen);
+    H5Fclose(fid);
+    return rc;
+}
+
+/* The temporary page, removed on every way out: a user error (its
+ * cleanup), exit(1) on exhausted memory or an internal error (atexit),
+ * SIGINT/SIGTERM (outfile_guard).  As `run` does (outfile.h). */
+static char *page_tmp;
+
+static void drop_tmp(void)
+{
+    if (page_tmp) unlink(page_tmp);
+}
+
+static void drop_tmp_cb(void *ctx)
+{
+    (void)ctx;
+    drop_tmp();
+}
+
 int report_write(const char *in, const char *out, const struct report_opts *o,
                  char *err, size_t errlen)
 {
@@ -58,27 +110,36 @@ int report_write(const char *in, const char *out, const struct report_opts *o,
     } else {
         path = xstrdup(in);
     }
-    H5E_auto2_t old_fn;
-    void *old_data;
-    H5Eget_auto2(H5E_DEFAULT, &old_fn, &old_data);
+    /* Our own one line says what is wrong: HDF5's error stack would add
+     * dozens (issue 38 R7).  Left off: the report is the last thing the
+     * process does. */
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     int rc = 0;
-    hid_t fid = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
+    /* A strong close closes whatever a reader left open, so nothing is
+     * left for the library's own shutdown to loop over. */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl >= 0) H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+    hid_t fid = H5Fis_hdf5(path) > 0 ? H5Fopen(path, H5F_ACC_RDONLY, fapl) : -1;
+    if (fapl >= 0) H5Pclose(fapl);
     if (fid < 0) {
         snprintf(err, errlen, "%s: not an HDF5 file", path);
         rc = 2;
     } else {
-        size_t n = strlen(out);
-        char *tmp = xmalloc(n + 32);
-        snprintf(tmp, n + 32, "%s.tmp.%ld", out, (long)getpid());
+        static bool registered;
+        if (!registered) atexit(drop_tmp);
+        registered = true;
+        outfile_remove_stale(out);
+        outfile_handle_signals();
+        char *tmp = outfile_tmp_name(out);
+        page_tmp = tmp;
+        outfile_guard(tmp);
+        user_error_push_cleanup(drop_tmp_cb, NULL);
         FILE *f = fopen(tmp, "w");
         if (!f) {
             snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
             rc = 1;
         } else {
-            char why[768] = "";
-            rc = write_page(fid, path, o, f, why, sizeof why);
-            if (rc) snprintf(err, errlen, "%s: %s", path, why);
+            rc = report_page(fid, path, o, f, err, errlen);
             if (fclose(f) != 0 && !rc) {
                 snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
                 rc = 1;
@@ -87,12 +148,14 @@ int report_write(const char *in, const char *out, const struct report_opts *o,
                 snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, out, strerror(errno));
                 rc = 1;
             }
-            if (rc) remove(tmp);
+            if (rc) unlink(tmp);
         }
+        user_error_pop_cleanup();
+        outfile_guard(NULL);
+        page_tmp = NULL;
         free(tmp);
         H5Fclose(fid);
     }
-    H5Eset_auto2(H5E_DEFAULT, old_fn, old_data);
     free(path);
     return rc;
 }

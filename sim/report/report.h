@@ -6,6 +6,7 @@
 #define UVMSIM_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Options of a sweep's page (docs/report.md): the bars' axis and the
  * value they are normalised to, "AXIS=VALUE" or "none" (NULL: the
@@ -20,5 +21,11 @@ struct report_opts {
  * file, an option that names no axis or value) / 1 (cannot write) with a one-line message in err. */
 int report_write(const char *in, const char *out, const struct report_opts *o,
                  char *err, size_t errlen);
+
+/* The page of an HDF5 file held in memory (IMG, N bytes; HDF5's core
+ * driver), written to OUT, named NAME in messages: the fuzz target's
+ * entry (tests/fuzz/targets.c).  0, or 2 with err as report_write. */
+int report_write_image(const void *img, size_t n, const char *name, const struct report_opts *o,
+                       FILE *out, char *err, size_t errlen);
 
 #endif

@@ -11,6 +11,27 @@
 
 /* ---- reading (h5read.c) ---- */
 
+/* What a result may hold before it is refused as none (issue 38 R3): the
+ * bytes of one dataset (also at most half the host's memory), its rows,
+ * the statistics, a string attribute (a resolved config), a string field
+ * of a table (an axis value). */
+#define RPT_MAX_BYTES (4ULL << 30)
+#define RPT_MAX_ROWS (1ULL << 29)
+#define RPT_MAX_STATS (1 << 20)
+#define RPT_MAX_ATTR_STR (16 << 20)
+#define RPT_MAX_FIELD_STR (1 << 20)
+
+/* A file that cannot be a uvmsim result: the first reason is kept (and
+ * readers then return "missing" at once); report.c refuses the file with
+ * it. */
+void rpt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *rpt_failure(void);
+void rpt_fail_reset(void);
+uint64_t rpt_max_bytes(void);
+/* False (and rpt_fail) when dataset d claims more bytes than its stored
+ * ones can expand to, or more than RPT_MAX_*; *bytes: its logical size. */
+bool rpt_dataset_fits(hid_t d, const char *what, uint64_t *bytes);
+
 /* One statistic of /stats: a scalar (n = 1), a vector, or a histogram. */
 struct rpt_stat {
     char *name;           /* dotted: gpu.warp_insts */
@@ -149,5 +170,11 @@ void page_ts(FILE *f, const struct rpt_run *r);
 /* -1 with err when an option names no axis or value of the sweep. */
 int page_sweep(FILE *f, hid_t fid, const char *title, const struct report_opts *o,
                char *err, size_t errlen);
+
+/* The page of the open file fid (named `name` in messages) into f
+ * (report.c; the fuzz target's entry): 0, or 2 with err when the file is
+ * no uvmsim result or an option names nothing in it. */
+int report_page(hid_t fid, const char *name, const struct report_opts *o, FILE *f,
+                char *err, size_t errlen);
 
 #endif

@@ -24,16 +24,35 @@ double svg_nice_step(double range, int n)
     return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
 }
 
+/* Non-finite bounds or a span that overflows never reach here from the
+ * readers (h5read.c refuses them; svg_lines and bins.c leave such values
+ * out); 0..1 is drawn if they do.  hi == lo gets a span of its own size:
+ * at -1e23, lo + 1 == lo. */
 struct axis svg_axis_of(double lo, double hi, bool from_zero)
 {
+    if (!isfinite(lo) || !isfinite(hi) || !isfinite(hi - lo)) lo = 0, hi = 1;
     if (from_zero && lo > 0) lo = 0;
-    if (!(hi > lo)) hi = lo + 1;
+    if (!(hi > lo)) hi = lo + fmax(1, fabs(lo) * 0.01);
     struct axis a;
     a.step = svg_nice_step(hi - lo, 5);
     a.lo = floor(lo / a.step) * a.step;
     a.hi = ceil(hi / a.step) * a.step;
     if (a.hi <= a.lo) a.hi = a.lo + a.step;
+    if (!(a.hi > a.lo) || !isfinite(a.hi - a.lo)) a = (struct axis){ 0, 1, 0.2 };
     return a;
+}
+
+/* Ticks at lo, lo + step, ... up to hi, counted before the first is drawn:
+ * a step that does not move v (lo + step == lo) or an infinite one can
+ * then not loop (issue 38 R1).  0: none. */
+#define MAX_TICKS 64
+static size_t tick_count(const struct axis *a)
+{
+    if (!isfinite(a->lo) || !isfinite(a->hi) || !(a->step > 0) || !isfinite(a->step)) return 0;
+    double k = floor((a->hi - a->lo) / a->step + 1e-6);
+    if (!(k >= 0 && k < MAX_TICKS)) return 0;
+    if (a->lo + a->step == a->lo) return 1;
+    return (size_t)k + 1;
 }
 
 double svg_px(const struct axis *a, double v) { return ML + (v - a->lo) / (a->hi - a->lo) * PW; }
@@ -71,12 +90,16 @@ void svg_open(FILE *f, const struct svg_plot *p)
 void svg_axes(FILE *f, const struct svg_plot *p, const struct axis *x, const struct axis *y,
                  bool xticks)
 {
+    size_t ny = tick_count(y), nx = tick_count(x);
     fprintf(f, "<g stroke=\"#ddd\">\n");
-    for (double v = y->lo; v <= y->hi + y->step * 1e-6; v += y->step)
+    for (size_t i = 0; i < ny; i++) {
+        double v = y->lo + y->step * (double)i;
         fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", ML, ML + PW, svg_py(y, v), svg_py(y, v));
+    }
     fputs("</g>\n", f);
     fprintf(f, "<g text-anchor=\"end\">\n");
-    for (double v = y->lo; v <= y->hi + y->step * 1e-6; v += y->step) {
+    for (size_t i = 0; i < ny; i++) {
+        double v = y->lo + y->step * (double)i;
         fprintf(f, "<text x=\"%d\" y=\"%.1f\">", ML - 4, svg_py(y, v) + 4);
         svg_tick(f, v, y->step);
         fputs("</text>\n", f);
@@ -84,7 +107,8 @@ void svg_axes(FILE *f, const struct svg_plot *p, const struct axis *x, const str
     fputs("</g>\n", f);
     if (xticks) {
         fprintf(f, "<g text-anchor=\"middle\">\n");
-        for (double v = x->lo; v <= x->hi + x->step * 1e-6; v += x->step) {
+        for (size_t i = 0; i < nx; i++) {
+            double v = x->lo + x->step * (double)i;
             fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#888\"/>",
                     svg_px(x, v), svg_px(x, v), MT + PH, MT + PH + 4);
             fprintf(f, "<text x=\"%.1f\" y=\"%d\">", svg_px(x, v), MT + PH + 16);
@@ -148,7 +172,7 @@ void svg_lines(FILE *f, const struct svg_plot *p, const double *x, size_t n,
         size_t sn = s[k].x ? s[k].n : n;
         for (size_t i = 0; i < sn; i++) {
             double v = s[k].y[i];
-            if (isnan(v)) continue;
+            if (!isfinite(v) || !isfinite(sx[i])) continue;
             if (sx[i] < xlo) xlo = sx[i];
             if (sx[i] > xhi) xhi = sx[i];
             if (v < ylo) ylo = v;
@@ -156,7 +180,9 @@ void svg_lines(FILE *f, const struct svg_plot *p, const double *x, size_t n,
         }
     }
     svg_open(f, p);
-    bool any = ylo <= yhi;
+    /* A span past the largest double (values near +-1e308) cannot be
+     * drawn: "no data", as for none. */
+    bool any = ylo <= yhi && isfinite(xhi - xlo) && isfinite(yhi - ylo);
     /* x from 0 when all x are positive: simulated time starts at 0. */
     struct axis ax = svg_axis_of(any ? xlo : 0, any ? xhi : 1, true);
     struct axis ay = svg_axis_of(any ? ylo : 0, any ? yhi : 1, true);
@@ -171,7 +197,7 @@ void svg_lines(FILE *f, const struct svg_plot *p, const double *x, size_t n,
         size_t sn = s[k].x ? s[k].n : n;
         for (size_t i = 0; i < sn; i++) {
             double v = s[k].y[i];
-            if (isnan(v)) {
+            if (!isfinite(v) || !isfinite(sx[i])) {      /* a gap, as NaN */
                 if (open) fputs("\"/>\n", f);
                 open = false;
                 continue;
@@ -179,9 +205,11 @@ void svg_lines(FILE *f, const struct svg_plot *p, const double *x, size_t n,
             if (!open) {
                 /* data-x/data-y: the values drawn (what tests and scrapers read). */
                 fputs("<polyline data-x=\"", f);
-                for (size_t j = i; j < sn && !isnan(s[k].y[j]); j++) fprintf(f, "%s%.6g", j > i ? " " : "", sx[j]);
+                for (size_t j = i; j < sn && isfinite(s[k].y[j]) && isfinite(sx[j]); j++)
+                    fprintf(f, "%s%.6g", j > i ? " " : "", sx[j]);
                 fputs("\" data-y=\"", f);
-                for (size_t j = i; j < sn && !isnan(s[k].y[j]); j++) fprintf(f, "%s%.6g", j > i ? " " : "", s[k].y[j]);
+                for (size_t j = i; j < sn && isfinite(s[k].y[j]) && isfinite(sx[j]); j++)
+                    fprintf(f, "%s%.6g", j > i ? " " : "", s[k].y[j]);
                 fprintf(f, "\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", c);
             }
             fprintf(f, "%s%.1f,%.1f", open ? " " : "", svg_px(&ax, sx[i]), svg_py(&ay, v));

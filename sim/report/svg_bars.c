@@ -16,7 +16,11 @@ static void log_ticks(FILE *f, const struct axis *ax)
     static const double mult[] = { 1, 2, 5 };
     bool sparse = ax->hi - ax->lo > 3;
     fputs("<g text-anchor=\"middle\">\n", f);
-    for (double d = floor(ax->lo); d <= ax->hi; d += 1) {
+    /* Decades counted up front (a finite double spans at most 633). */
+    double d0 = floor(ax->lo), nd = floor(ax->hi) - d0 + 1;
+    if (!(nd >= 1 && nd <= 700)) nd = 0;
+    for (size_t k = 0; k < (size_t)nd; k++) {
+        double d = d0 + (double)k;
         for (size_t m = 0; m < (sparse ? 1 : 3); m++) {
             double v = mult[m] * pow(10, d), lv = log10(v);
             if (lv < ax->lo - 1e-9 || lv > ax->hi + 1e-9) continue;
@@ -34,7 +38,8 @@ void svg_hist(FILE *f, const struct svg_plot *p, const double *edges,
 {
     double ymax = 0;
     for (size_t i = 0; i < nbins; i++) if (counts[i] > ymax) ymax = counts[i];
-    bool any = nbins > 0 && ymax > 0;
+    bool any = nbins > 0 && ymax > 0 && isfinite(ymax) && isfinite(edges[0]) &&
+               isfinite(edges[nbins]) && isfinite(edges[nbins] - edges[0]);
     logx = logx && any && edges[0] > 0;
     svg_open(f, p);
     struct axis ax;
@@ -52,10 +57,14 @@ void svg_hist(FILE *f, const struct svg_plot *p, const double *edges,
             lo = lo >= 0 && lo - 4 * d < 0 ? 0 : lo - 4 * d;
             hi += 4 * d;
         }
-        ax.step = svg_nice_step(hi - lo, 6);
-        ax.lo = floor(lo / ax.step) * ax.step;
-        ax.hi = ceil(hi / ax.step) * ax.step;
-        if (ax.hi <= ax.lo) ax.hi = ax.lo + ax.step;
+        if (!isfinite(hi - lo) || !(hi > lo)) {
+            ax = svg_axis_of(lo, hi, false);
+        } else {
+            ax.step = svg_nice_step(hi - lo, 6);
+            ax.lo = floor(lo / ax.step) * ax.step;
+            ax.hi = ceil(hi / ax.step) * ax.step;
+            if (ax.hi <= ax.lo) ax = svg_axis_of(lo, hi, false);
+        }
     }
     struct axis ay = svg_axis_of(0, any ? ymax : 1, true);
     svg_axes(f, p, &ax, &ay, !logx);
@@ -92,14 +101,17 @@ void svg_stack(FILE *f, const struct svg_plot *p, const double *a, const double 
     double *mx = xcalloc(nbars ? nbars : 1, sizeof *mx);
     double ymax = 0;
     for (size_t j = 0; j < nbars; j++) {
-        size_t lo = j * k, hi = lo + k < n ? lo + k : n;
+        size_t lo = j * k, hi = lo + k < n ? lo + k : n, used = 0;
         for (size_t i = lo; i < hi; i++) {
-            ma[j] += a[i];
-            mb[j] += b[i];
+            /* Non-finite items (none from uvmsim) are left out; running
+             * means cannot overflow where a sum of 1e308s would. */
+            if (!isfinite(a[i]) || !isfinite(b[i]) || !isfinite(a[i] + b[i])) continue;
+            used++;
+            ma[j] += (a[i] - ma[j]) / (double)used;
+            mb[j] += (b[i] - mb[j]) / (double)used;
             if (a[i] + b[i] > mx[j]) mx[j] = a[i] + b[i];
         }
-        ma[j] /= (double)(hi - lo);
-        mb[j] /= (double)(hi - lo);
+        if (!isfinite(ma[j] + mb[j])) ma[j] = mb[j] = 0;
         if (mx[j] > ymax) ymax = mx[j];
     }
     svg_open(f, p);

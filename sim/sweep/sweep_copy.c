@@ -7,23 +7,54 @@
  * and filters. */
 #include <stdlib.h>
 #include <string.h>
+#include "out/results.h"
 #include "sweep_int.h"
 #include "out/h5attr.h"
 
 hid_t sweep_gcpl(void)
 {
     hid_t p = H5Pcreate(H5P_GROUP_CREATE);
-    if (p >= 0 && H5Pset_obj_track_times(p, 0) < 0) {
+    /* Compact links, as results.c writes them (issue 38 R5). */
+    if (p >= 0 && (H5Pset_obj_track_times(p, 0) < 0 ||
+                   H5Pset_link_phase_change(p, RESULTS_MAX_COMPACT_LINKS,
+                                            RESULTS_MAX_COMPACT_LINKS - 1) < 0)) {
         H5Pclose(p);
         return -1;
     }
     return p;
 }
 
+hid_t sweep_open_ro(const char *path)
+{
+    /* A strong close closes whatever a failed copy left open: nothing is
+     * left for the library's shutdown ("infinite loop closing library",
+     * issue 38 R7). */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t f = fapl >= 0 && H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0
+              ? H5Fopen(path, H5F_ACC_RDONLY, fapl) : -1;
+    if (fapl >= 0) H5Pclose(fapl);
+    return f;
+}
+
 hid_t sweep_vlen_str(void)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
     if (t >= 0 && (H5Tset_size(t, H5T_VARIABLE) < 0 ||
+                   H5Tset_cset(t, H5T_CSET_UTF8) < 0)) {
+        H5Tclose(t);
+        return -1;
+    }
+    return t;
+}
+
+/* A fixed-length UTF-8 string type that holds S and its NUL (issue 38
+ * R5: results and sweep files hold no variable-length strings, whose
+ * global-heap reads libhdf5 1.10 does not check). */
+hid_t sweep_str_of(size_t len)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    if (t >= 0 && (H5Tset_size(t, len + 1) < 0 ||
+                   H5Tset_strpad(t, H5T_STR_NULLTERM) < 0 ||
                    H5Tset_cset(t, H5T_CSET_UTF8) < 0)) {
         H5Tclose(t);
         return -1;

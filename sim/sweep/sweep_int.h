@@ -109,6 +109,13 @@ int sweep_copy_members(hid_t src, hid_t dst, const char *skip);
 /* Property lists shared by the merge's writers. */
 hid_t sweep_gcpl(void);
 hid_t sweep_vlen_str(void);
+/* A point result opened read-only, closed strongly (sweep_copy.c). */
+hid_t sweep_open_ro(const char *path);
+/* Fixed-length, for a string of LEN bytes (what the writers use). */
+hid_t sweep_str_of(size_t len);
+/* A single-valued string attribute, fixed or variable length (results
+ * before issue 38); NULL when missing or unreadable (sweep_stale.c). */
+char *sweep_attr_str(hid_t obj, const char *name);
 
 struct sweep_merged {               /* one merged point: /runs/NAME */
     size_t plan_index;

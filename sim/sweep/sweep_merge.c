@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "out/results.h"
 #include "sweep_int.h"
 #include "out/h5attr.h"
 
@@ -17,8 +18,8 @@
 
 static int attr_str(hid_t obj, const char *name, const char *val)
 {
-    hid_t t = sweep_vlen_str();
-    int rc = h5_attr_scalar(obj, name, t, t, &val);
+    hid_t t = sweep_str_of(strlen(val));
+    int rc = h5_attr_scalar(obj, name, t, t, val);
     if (t >= 0) H5Tclose(t);
     return rc;
 }
@@ -31,8 +32,13 @@ static int attr_u64(hid_t obj, const char *name, uint64_t v)
 static int attr_strings(hid_t obj, const char *name, char **v, size_t n)
 {
     hsize_t dims = n;
-    hid_t t = sweep_vlen_str(), sp = H5Screate_simple(1, &dims, NULL);
-    int rc = h5_attr_write(obj, name, t, sp, t, n ? v : NULL);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) if (strlen(v[i]) > len) len = strlen(v[i]);
+    char *buf = xcalloc(n ? n : 1, len + 1);        /* fixed-length, as attr_str */
+    for (size_t i = 0; i < n; i++) memcpy(buf + i * (len + 1), v[i], strlen(v[i]));
+    hid_t t = sweep_str_of(len), sp = H5Screate_simple(1, &dims, NULL);
+    int rc = h5_attr_write(obj, name, t, sp, t, n ? buf : NULL);
+    free(buf);
     if (sp >= 0) H5Sclose(sp);
     if (t >= 0) H5Tclose(t);
     return rc;
@@ -44,6 +50,8 @@ static hid_t create_file(const char *path)
     hid_t f = -1;
     /* As results.c: no time stamps, the 1.8 format, strong close. */
     if (fcpl >= 0 && fapl >= 0 && H5Pset_obj_track_times(fcpl, 0) >= 0 &&
+        H5Pset_link_phase_change(fcpl, RESULTS_MAX_COMPACT_LINKS,
+                                 RESULTS_MAX_COMPACT_LINKS - 1) >= 0 &&
         H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18) >= 0 &&
         H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) >= 0)
         f = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, fapl);
@@ -66,7 +74,7 @@ static int copy_point(const struct sweep_dir *d, const struct sweep_plan *p,
                       size_t i, hid_t runs, hid_t host)
 {
     char *rp = sweep_path(d, "points", p->names[i], ".h5");
-    hid_t src = H5Fopen(rp, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t src = sweep_open_ro(rp);
     free(rp);
     hid_t root = src < 0 ? -1 : H5Gopen2(src, "/", H5P_DEFAULT);
     hid_t g = root < 0 ? -1 : new_group(runs, p->names[i]);

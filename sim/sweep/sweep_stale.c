@@ -151,13 +151,16 @@ static bool read_u64(hid_t obj, const char *name, uint64_t *v)
     return ok;
 }
 
-/* A string attribute, variable or fixed length; NULL when unreadable. */
-static char *read_str(hid_t obj, const char *name)
+char *sweep_attr_str(hid_t obj, const char *name)
 {
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    hid_t a = H5Aexists(obj, name) > 0 ? H5Aopen(obj, name, H5P_DEFAULT) : -1;
     hid_t t = a < 0 ? -1 : H5Aget_type(a);
+    hid_t sp = a < 0 ? -1 : H5Aget_space(a);
+    /* One value only: an array would overrun the buffer (issue 38 R2). */
+    bool one = sp >= 0 && H5Sget_simple_extent_npoints(sp) == 1;
+    if (sp >= 0) H5Sclose(sp);
     char *out = NULL;
-    if (t >= 0 && H5Tget_class(t) == H5T_STRING) {
+    if (one && t >= 0 && H5Tget_class(t) == H5T_STRING) {
         if (H5Tis_variable_str(t) > 0) {
             char *v = NULL;
             hid_t mt = sweep_vlen_str();
@@ -194,7 +197,7 @@ static bool read_result(const char *path, struct recorded *r)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     *r = (struct recorded){FIRST_REVISION, 0, NULL};
     bool ok = false;
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t f = sweep_open_ro(path);
     if (f >= 0) {
         if (H5Aexists(f, "model_revision") > 0 &&
             !read_u64(f, "model_revision", &r->revision))
@@ -202,7 +205,7 @@ static bool read_result(const char *path, struct recorded *r)
         hid_t g = H5Gopen2(f, "config", H5P_DEFAULT);
         if (g >= 0) {
             ok = read_u64(g, "yaml_hash", &r->hash) &&
-                 (r->yaml = read_str(g, "yaml")) != NULL;
+                 (r->yaml = sweep_attr_str(g, "yaml")) != NULL;
             H5Gclose(g);
         }
         H5Fclose(f);

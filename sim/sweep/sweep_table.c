@@ -137,8 +137,8 @@ static hid_t table_dcpl(size_t row_bytes)
 
 static int str_attr(hid_t obj, const char *name, const char *val)
 {
-    hid_t t = sweep_vlen_str();
-    int rc = h5_attr_scalar(obj, name, t, t, &val);
+    hid_t t = sweep_str_of(strlen(val));
+    int rc = h5_attr_scalar(obj, name, t, t, val);
     if (t >= 0) H5Tclose(t);
     return rc;
 }
@@ -234,7 +234,7 @@ int sweep_axis_attr(hid_t obj, const char *name, const struct cfg_key *k,
     int64_t i;
     memcpy(&i, &v.u, sizeof i);
     switch (axis_ctype(k)) {
-    case C_STR: ft = mt = sweep_vlen_str(); buf = &text; break;
+    case C_STR: ft = mt = sweep_str_of(strlen(text)); buf = text; break;
     case C_I64: ft = H5Tcopy(H5T_STD_I64LE); mt = H5Tcopy(H5T_NATIVE_INT64);
                 buf = &i; break;
     case C_U64: ft = H5Tcopy(H5T_STD_U64LE); mt = H5Tcopy(H5T_NATIVE_UINT64);
@@ -257,15 +257,7 @@ struct svals { size_t n, cap; struct sval *v; };
 
 static char *attr_text(hid_t obj, const char *name)
 {
-    char *out = NULL, *p = NULL;
-    hid_t t = sweep_vlen_str();
-    hid_t a = H5Aexists(obj, name) > 0 ? H5Aopen(obj, name, H5P_DEFAULT) : -1;
-    if (a >= 0 && H5Aread(a, t, &p) >= 0 && p) {
-        out = xstrdup(p);
-        H5free_memory(p);
-    }
-    if (a >= 0) H5Aclose(a);
-    if (t >= 0) H5Tclose(t);
+    char *out = sweep_attr_str(obj, name);
     return out ? out : xstrdup("");
 }
 

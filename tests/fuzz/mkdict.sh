@@ -53,3 +53,11 @@ for t in "-kernel name = " "-kernel id = " "-grid dim = (" "-block dim = (" "-sh
 for t in "--trace" "--trace-window" "--trace-what" "--trace-max" "-o" "out.json" "out.h5" "./out.h5" \
          ":" "10us:50us" "us" "ps" "MiB" "0" "all" "warps" "faults" "batches" "dma" "evictions" \
          "shootdowns" "counters" "kernels" "walks" "dram" "," "/" "../" "1e18" "18446744073709551616"; do q "$t"; done >"$D/traceopts.dict"
+# report: HDF5's signatures (superblock, object headers, B-trees, heaps)
+# and the names the report reads.
+{ printf '"\\x89HDF\\x0d\\x0a\\x1a\\x0a"\n'
+  for t in TREE HEAP SNOD OHDR OCHK GCOL BTHD BTIN BTLF FRHP FHDB FHIB FSHD FSSE stats config \
+           timeseries batches kernels points runs axes missing host histogram counter bin_width \
+           count max sum kind unit description yaml status seed events sim_time_ps time_ps start_ps \
+           end_ps faults handling_ps gpu.clock sim.epoch name text value driver.eviction; do q "$t"; done
+  printf '"\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff"\n"\\x00\\x00\\x00\\x00\\x00\\x00\\xf0\\x7f"\n'; } >"$D/report.dict"

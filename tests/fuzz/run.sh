@@ -22,15 +22,20 @@ for t in "$@"; do
     rm -rf "$art"                   # only this run's crashes count
     mkdir -p "$corpus" "$art"
     cp $F/seeds/$t/* "$corpus"/ 2>/dev/null
+    cp "$B"/seeds/$t/* "$corpus"/ 2>/dev/null       # made by the build (report)
     cp $F/regressions/$t/* "$corpus"/ 2>/dev/null
     [ "$t" = config ] && cp configs/*.yaml "$corpus"/
+    # A result file is 170 KiB at least, a merged sweep 340 KiB.
+    maxlen=65536
+    [ "$t" = report ] && maxlen=524288
     # Leaks are bugs too (the parsers release everything on user errors).
     # No returning freed memory to the OS: on a loaded host its madvise
     # calls stalled single inputs past any timeout.
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0:allocator_release_to_os_interval_ms=-1 \
+    LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan-hdf5.supp:print_suppressions=0 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
         "$B/fuzz_$t" "$corpus" -dict="$B/dict/$t.dict" -max_total_time="$S" -timeout=60 \
-        -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+        -rss_limit_mb=2048 -max_len="$maxlen" -print_final_stats=1 \
         -artifact_prefix="$art/" >"$B/fuzz_$t.log" 2>&1
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/fuzz_$t.log" | tail -n 1)
     n=0

@@ -19,10 +19,11 @@
 #include "driver/evict/evict.h"
 #include "workloads/graph.h"
 #include "workloads/trace.h"
+#include "report/report.h"
 
 const char *const fuzz_target_names[] = {
     "config", "sets", "nvbit", "bintrace", "pagetrace", "dramtrace", "mtx", "edgelist", "accelsim",
-    "step", "traceopts", NULL,
+    "step", "traceopts", "report", NULL,
 };
 
 /* ---- user errors as outcomes ---- */
@@ -418,6 +419,26 @@ static int run_traceopts(const uint8_t *data, size_t size)
     return rc;
 }
 
+/* ---- the report's HDF5 reader ---- */
+
+/* A result or a merged sweep, read from memory through HDF5's core driver
+ * (no file), its page written to /dev/null.  The last byte picks the
+ * sweep page's options (a run's page refuses them: a user error too). */
+static int run_report(const uint8_t *data, size_t size)
+{
+    static FILE *sink;
+    if (!sink && !(sink = fopen("/dev/null", "w"))) { perror("fuzz: /dev/null"); abort(); }
+    static const struct report_opts opts[] = {
+        { NULL, NULL }, { "none", NULL }, { "driver.eviction=fifo", NULL }, { NULL, "driver.eviction" },
+    };
+    const struct report_opts *o = &opts[size ? data[size - 1] % 4 == 3 ? data[size - 1] / 4 % 4 : 0 : 0];
+    char err[1024];
+    int rc = report_write_image(data, size, "fuzz.h5", o, sink, err, sizeof err);
+    if (rc != 0 && rc != 2) { fprintf(stderr, "fuzz: report exit %d: %s\n", rc, err); abort(); }
+    if (rc && (strchr(err, '\n') || !err[0])) { fprintf(stderr, "fuzz: report error not one line\n"); abort(); }
+    return rc ? 1 : 0;
+}
+
 int fuzz_run(const char *target, const uint8_t *data, size_t size)
 {
     init_once();
@@ -432,5 +453,6 @@ int fuzz_run(const char *target, const uint8_t *data, size_t size)
     if (!strcmp(target, "accelsim")) return run_accelsim(data, size);
     if (!strcmp(target, "step")) return run_step(data, size);
     if (!strcmp(target, "traceopts")) return run_traceopts(data, size);
+    if (!strcmp(target, "report")) return run_report(data, size);
     return -1;
 }

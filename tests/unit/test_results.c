@@ -202,24 +202,18 @@ static double attr_f64(hid_t fid, const char *obj, const char *name)
     return v;
 }
 
-static hid_t vlen_str_type(void)
-{
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    H5Tset_cset(t, H5T_CSET_UTF8);
-    return t;
-}
-
-/* Caller frees. */
+/* Caller frees.  Fixed-length, sized to the value (issue 38 R5). */
 static char *attr_str(hid_t fid, const char *obj, const char *name)
 {
-    hid_t t = vlen_str_type();
-    char *p = NULL;
-    attr_read(fid, obj, name, t, &p);
+    hid_t a = attr_open(fid, obj, name);
+    hid_t t = H5Aget_type(a);
+    ck_assert(H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) == 0);
+    size_t n = H5Tget_size(t);
+    char *r = calloc(n + 1, 1);
+    ck_assert_int_ge(H5Aread(a, t, r), 0);
+    ck_assert_uint_eq(strlen(r) + 1, n);    /* no padding, no truncation */
     H5Tclose(t);
-    ck_assert_ptr_nonnull(p);
-    char *r = strdup(p);
-    H5free_memory(p);
+    H5Aclose(a);
     return r;
 }
 
@@ -474,8 +468,8 @@ static bool type_is(hid_t t, const char *want)
     if (!strcmp(want, "double"))
         return cls == H5T_FLOAT && size == 8 && H5Tget_order(t) == H5T_ORDER_LE;
     if (!strcmp(want, "string"))
-        return cls == H5T_STRING && H5Tis_variable_str(t) > 0 &&
-               H5Tget_cset(t) == H5T_CSET_UTF8;
+        return cls == H5T_STRING && H5Tis_variable_str(t) == 0 &&
+               H5Tget_strpad(t) == H5T_STR_NULLTERM && H5Tget_cset(t) == H5T_CSET_UTF8;
     if (!strcmp(want, "string32"))
         return cls == H5T_STRING && H5Tis_variable_str(t) == 0 && size == 32 &&
                H5Tget_strpad(t) == H5T_STR_NULLTERM;
