@@ -40,20 +40,20 @@ printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n4 4 3\n2 1\n3 2\n4
 check "a good Matrix Market file runs (exit 0)" [ $? -eq 0 ]
 # A generated graph the host cannot hold (issue 38 E1): refused before
 # generating, in `config check` and in `run`, naming the key with its
-# location, exit 2, nothing written.  2^24 vertices x 16 edges need > 2 GiB
-# for the edge list alone (2^28 x 8 B), more than the 1.5 GiB address-space
-# cap below; 2^10 vertices need well under 1 MiB.
-printf 'workload:\n  kind: bfs_ta\n  graph:\n    scale: 24\n' >"$TMP/big.yaml"
-(ulimit -v 1572864; "$UVMSIM" run "$TMP/big.yaml" -o "$TMP/big.h5" >"$TMP/stdout" 2>"$TMP/stderr")
+# location, exit 2, nothing written.  2^31 vertices x 16 edges need about
+# 800 GiB (the edge list alone is 2^35 x 8 B = 256 GiB), more than any
+# machine this runs on; no ulimit, which ASan's shadow memory would trip.
+printf 'workload:\n  kind: bfs_ta\n  graph:\n    scale: 31\n' >"$TMP/big.yaml"
+"$UVMSIM" run "$TMP/big.yaml" -o "$TMP/big.h5" >"$TMP/stdout" 2>"$TMP/stderr"
 check "graph too large for the host: run exits 2" [ $? -eq 2 ]
 check "graph too large for the host: one line" [ "$(wc -l <"$TMP/stderr")" -eq 1 ]
 check "graph too large for the host: names file:line:col and the key" \
-    grep -q "^$TMP/big.yaml:4:[0-9]*: key 'workload.graph.scale': 2^24 vertices" "$TMP/stderr"
+    grep -q "^$TMP/big.yaml:4:[0-9]*: key 'workload.graph.scale': 2^31 vertices" "$TMP/stderr"
 check "graph too large for the host: nothing written" [ ! -e "$TMP/big.h5" ]
-(ulimit -v 1572864; "$UVMSIM" config check "$TMP/big.yaml" >"$TMP/stdout" 2>"$TMP/stderr")
+"$UVMSIM" config check "$TMP/big.yaml" >"$TMP/stdout" 2>"$TMP/stderr"
 check "graph too large for the host: config check exits 2" [ $? -eq 2 ]
 check "graph too large for the host: config check names the key" grep -q 'workload.graph.scale' "$TMP/stderr"
 printf 'workload:\n  kind: bfs_ta\n  graph:\n    scale: 10\n' >"$TMP/small.yaml"
-(ulimit -v 1572864; "$UVMSIM" config check "$TMP/small.yaml" >"$TMP/stdout" 2>"$TMP/stderr")
-check "a graph that fits passes config check under the same cap" [ $? -eq 0 ]
+"$UVMSIM" config check "$TMP/small.yaml" >"$TMP/stdout" 2>"$TMP/stderr"
+check "a graph that fits passes config check" [ $? -eq 0 ]
 exit $FAILS
