@@ -211,7 +211,7 @@ struct system *system_build(const struct config *cfg)
     unsigned nsms = gpu_num_sms(s->gpu);
     s->tlb = tlb_create(s->eng, cfg, s->st, &s->pool, &s->core, nsms);
     s->gmmu = gmmu_create(s->eng, cfg, s->st, &s->core);
-    s->dram = dram_create(s->eng, cfg, s->st, &s->dram_dom);
+    s->dram = sim_model_of(cfg)->gpu_memory(s->eng, cfg, s->st, &s->dram_dom);
     s->host = hostmem_create(s->eng, cfg, s->st, &s->host_dom);
     s->l2 = l2_create(s->eng, cfg, s->st, &s->pool, &s->core, s->dram);
     s->link = link_create(s->eng, cfg, s->st, &s->link_dom);
