@@ -11,11 +11,11 @@
 #include "dram/dram.h"
 
 static const struct sim_model models[] = {
-    { "cycle", dram_create },
-    /* Coarsened so far: GPU memory (dram_fast.c).  The L1D and L2, the
-     * translation levels and the SM pipeline are still the cycle model's
-     * (docs/fast-model.md says where the issue stands). */
-    { "fast", dram_fast_create },
+    { "cycle", dram_create, false },
+    /* Coarsened so far: GPU memory (dram_fast.c) and L1 TLB lookups
+     * (tlb_fast.c).  The L1D and L2 and the SM pipeline are still the
+     * cycle model's (docs/fast-model.md says where the issue stands). */
+    { "fast", dram_fast_create, true },
 };
 
 const char *sim_model_name(size_t i)
