@@ -14,7 +14,7 @@
 # point's overrides, then the size cuts listed below (small sizes so the
 # whole set runs in minutes; the issue's full set is at the sweeps' own
 # sizes).  Sweeps of selective caching (thesis Ch. VI) are not drawn:
-# fast refuses them (sim/system_model.c).  A run over VALIDATE_TIMEOUT CPU
+# fast refuses them (sim/system_model.c).  A run over VALIDATE_TIMEOUT wall
 # seconds (default 120) or failing drops the point (listed).
 #   VALIDATE_KEEP=DIR  keep the results (default: a temp dir, removed)
 set -u
