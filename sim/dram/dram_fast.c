@@ -7,9 +7,7 @@
  *  - per-bank open-row state (open-row policy, as dram_ctrl.c): a row hit
  *    costs tCL, a closed bank tRCD + tCL, a conflict tRP + tRCD + tCL; the
  *    precharge waits for tRAS after the ACT, tRTP after a read, tWR after
- *    write data; an ACT waits for tRC after the bank's last ACT, tRRD_S /
- *    tRRD_L after the channel's / its group's last, and for tFAW after the
- *    fourth-last;
+ *    write data; an ACT waits for tRC after the bank's last ACT;
  *  - a request's own bursts are max(burst, tCCD_L) apart (one bank, one
  *    group), so an idle read takes what dram_ctrl.c's header states:
  *    tRCD + tCL + burst + (n-1) x tCCD_L (+ ctrl_latency);
@@ -19,7 +17,7 @@
  *  - all-bank refresh: a request that would start past a due refresh
  *    finds every bank closed and waits out tRFC.
  * Coarsened away (the issue's list): FR-FCFS reordering (arrival order
- * here), write-queue drains and bus turnaround, reads answered
+ * here), tRRD/tFAW, write-queue drains and bus turnaround, reads answered
  * from the write queue, and the bounded read/write queues (the input
  * queue never fills: its senders bound what they have in flight).
  * Stores are posted, as in dram_ctrl.c: acknowledged on arrival. */
@@ -74,11 +72,10 @@ sim_time fast_serve(struct channel *c, const struct mem_req *r, sim_time now)
         } else {
             kv = d->v.misses; kt = d->tot.misses;
         }
-        /* The ACT rate limits every ACT of the channel shares: tRRD_S
-         * after any, tRRD_L after one in the bank's group, four in tFAW
-         * (dram_bank.c's bookkeeping, in the server's order). */
-        act = tmax_(act, tmax_(ts_act_all(&c->ts), c->ts.groups[b->group].act_ok));
-        ts_act(&c->ts, loc.bank, loc.row, act);
+        b->open = true;
+        b->row = loc.row;
+        b->act_ok = act + p->tRC;
+        b->pre_ok = act + p->tRAS;
         col = act + p->tRCD;
     }
     kv[c->id]++;

@@ -93,28 +93,6 @@ START_TEST(rows_of_one_bank_back_to_back_are_trc_apart)
 }
 END_TEST
 
-START_TEST(acts_of_the_channel_are_trrd_apart)
-{
-    /* Sector reads to banks 0-3 (groups 0-3) at 0: ACTs tRRD_S = 6 apart
-     * (four of them span 18 < tFAW = 19 clocks; the fifth, bank 4, waits
-     * for max(4 x 6, 0 + 19) = 24); each read tRCD + tCL + burst after
-     * its ACT, the bus (2 clocks a sector) never the bound. */
-    struct dram_replay_req r[5];
-    for (unsigned k = 0; k < 5; k++) r[k] = (struct dram_replay_req){ 0, addr_of(k, 0), 32, false };
-    struct dram_replay_result res;
-    run(plain, NSETS(plain), r, 5, &res);
-    for (unsigned k = 0; k < 5; k++) ck_assert_uint_eq(res.done[k], (6 * k + 26) * TCK);
-    dram_replay_result_free(&res);
-    /* tRRD_S = 2: the fifth ACT waits for tFAW after the first: 19. */
-    const char *sets[] = { "dram.mapping=row_bank_col", "dram.xor_bank=false", "dram.tREFI=0",
-                           "dram.tRRD_S=2", "dram.tRRD_L=2" };
-    run(sets, NSETS(sets), r, 5, &res);
-    for (unsigned k = 0; k < 4; k++) ck_assert_uint_eq(res.done[k], (2 * k + 26) * TCK);
-    ck_assert_uint_eq(res.done[4], (19 + 26) * TCK);
-    dram_replay_result_free(&res);
-}
-END_TEST
-
 START_TEST(streams_lines_at_the_configured_peak)
 {
     /* One channel, N sequential 128 B lines all queued at 0: the bus moves
@@ -175,7 +153,6 @@ static Suite *dram_fast_suite(void)
     tcase_add_test(tc, idle_read_is_its_configured_latency);
     tcase_add_test(tc, row_conflict_costs_trp_trcd_tcl);
     tcase_add_test(tc, rows_of_one_bank_back_to_back_are_trc_apart);
-    tcase_add_test(tc, acts_of_the_channel_are_trrd_apart);
     tcase_add_test(tc, streams_lines_at_the_configured_peak);
     tcase_add_test(tc, stores_are_posted);
     tcase_add_test(tc, a_due_refresh_closes_the_banks_for_trfc);
