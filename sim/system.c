@@ -212,7 +212,7 @@ struct system *system_build(const struct config *cfg)
     unsigned nsms = gpu_num_sms(s->gpu);
     s->tlb = tlb_create(s->eng, cfg, s->st, &s->pool, &s->core, nsms);
     s->gmmu = gmmu_create(s->eng, cfg, s->st, &s->core);
-    s->dram = dram_create(s->eng, cfg, s->st, &s->dram_dom);
+    s->dram = sim_model_of(cfg)->gpu_memory(s->eng, cfg, s->st, &s->dram_dom);
     s->host = hostmem_create(s->eng, cfg, s->st, &s->host_dom);
     s->l2 = l2_create(s->eng, cfg, s->st, &s->pool, &s->core, s->dram);
     s->link = link_create(s->eng, cfg, s->st, &s->link_dom);
@@ -221,6 +221,7 @@ struct system *system_build(const struct config *cfg)
                            s->link, s->wl->footprint);
     for (unsigned i = 0; i < nsms; i++)
         gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), l2_port(s->l2));
+    if (sim_model_of(cfg)->tlb_at_lookup) gpu_set_xlate_now(s->gpu, tlb_l1_lookup_hook, s->tlb);
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
     tlb_set_shootdown_hook(s->tlb, shootdown_stall, s);
     tlb_set_remote_hook(s->tlb, gmmu_note_remote_access, s->gmmu);

@@ -8,6 +8,9 @@
 
 struct config;
 struct stats;
+struct cfg_error;
+struct dram;
+struct domain;
 
 struct system;
 
@@ -41,5 +44,18 @@ struct driver_profile;
 struct driver_profile *system_profile(struct system *s);
 /* Host-side progress reporting (terminal only). */
 void system_set_progress(struct system *s, void (*fn)(void *, sim_time), void *ctx);
+
+/* The timing models (sim.model, system_model.c): the builders in which
+ * `fast` differs from `cycle`.  The table's names are the key's choices. */
+struct sim_model {
+    const char *name;
+    struct dram *(*gpu_memory)(struct engine *e, const struct config *cfg, struct stats *st,
+                               const struct domain *dom);
+    bool tlb_at_lookup;         /* L1 TLB lookups answered when sent (tlb_fast.c) */
+};
+const char *sim_model_name(size_t i);
+const struct sim_model *sim_model_of(const struct config *cfg);
+/* Combinations a model cannot simulate within its validation (config_checks). */
+bool sim_model_config_check(const struct config *c, struct cfg_error *err);
 
 #endif

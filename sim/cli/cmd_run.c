@@ -203,6 +203,7 @@ int cmd_run(int argc, char **argv)
     double insts = wi ? (double)*wi->p.u : 0, events = (double)engine_events(e);
     struct run_info ri = {
         .status = status_name(st),
+        .model = cfg_str(cfg, "sim.model"),
         .seed = cfg_u64(cfg, "sim.seed"),
         .sim_time_ps = end,
         .events = engine_events(e),

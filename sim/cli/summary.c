@@ -21,6 +21,7 @@ void print_summary(FILE *out, const struct stats *st, const struct run_info *ri,
     fprintf(out, "uvmsim %s: %s at %.3f us simulated (%llu core cycles)\n",
             UVMSIM_VERSION, ri->status, us,
             (unsigned long long)counter(st, "gpu.cycles"));
+    if (ri->model) fprintf(out, "  model   %s (sim.model)\n", ri->model);
     fprintf(out, "  gpu     %llu kernels, %llu warp instructions (%llu memory), IPC %.3f\n",
             (unsigned long long)counter(st, "gpu.kernels"),
             (unsigned long long)counter(st, "gpu.warp_insts"),

@@ -9,6 +9,7 @@
 #include "sm/sm.h"
 #include "tlb/tlb.h"
 #include "workloads/workload.h"
+#include "system.h"
 
 const struct cfg_key *const config_schema_tables[] = {
     sim_config_keys,
@@ -87,6 +88,7 @@ const struct cfg_key *const config_schema_tables[] = {
 
 /* Enum keys whose choices are an ops table's names (config.h). */
 const struct cfg_registry config_registries[] = {
+    {"sim.model", NULL, sim_model_name},
     {"gpu.sm.scheduler", NULL, sched_policy_name},
     {"driver.prefetch", NULL, prefetch_policy_name},
     {"driver.placement", "fault", place_policy_name},
@@ -99,6 +101,7 @@ const struct cfg_registry config_registries[] = {
 
 const cfg_check_fn config_checks[] = {
     dram_config_check,
+    sim_model_config_check,
     driver_config_check,
     link_config_check,
     evict_config_check,

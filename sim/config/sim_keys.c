@@ -4,6 +4,11 @@
 const struct cfg_key sim_config_keys[] = {
     {"sim.seed", CFG_INT, "1", 0, 9.2e18, NULL,
      "seed of every random stream (each component derives its own)"},
+    {"sim.model", CFG_ENUM, "cycle", 0, -1, NULL,
+     "timing model: cycle is the reference, cycle-level model; fast replaces parts of the GPU's "
+     "memory hierarchy with analytical servers of the same config numbers, validated against "
+     "cycle (docs/fast-model.md); everything the UVM papers study (faults, batches, the driver, "
+     "eviction, migration, the link) is the same in both"},
     {"sim.epoch", CFG_TIME, "10us", 1e3, 1e15, NULL,
      "period of the statistics time series"},
     {"sim.epoch_rows", CFG_ENUM, "changed", 0, -1, "changed|every",

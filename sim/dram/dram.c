@@ -5,7 +5,7 @@
 
 static struct dram *build(struct engine *e, const struct config *cfg,
                           struct stats *st, const struct domain *dom,
-                          const char *prefix, sim_time extra)
+                          const char *prefix, sim_time extra, bool fast)
 {
     struct dram *d = xcalloc(1, sizeof *d);
     d->eng = e;
@@ -48,14 +48,23 @@ static struct dram *build(struct engine *e, const struct config *cfg,
     snprintf(name, sizeof name, "%s.read_latency_hist", prefix);
     d->lat_hist = stat_histogram(st, name, "ns", "read latency in the controller", 64, 10);
     d->ch = xcalloc(n, sizeof *d->ch);
-    for (unsigned i = 0; i < n; i++) channel_init(&d->ch[i], d, i);
+    for (unsigned i = 0; i < n; i++) {
+        if (fast) fast_channel_init(&d->ch[i], d, i);
+        else channel_init(&d->ch[i], d, i);
+    }
     return d;
 }
 
 struct dram *dram_create(struct engine *e, const struct config *cfg,
                          struct stats *st, const struct domain *dom)
 {
-    return build(e, cfg, st, dom, "dram", 0);
+    return build(e, cfg, st, dom, "dram", 0, false);
+}
+
+struct dram *dram_fast_create(struct engine *e, const struct config *cfg,
+                              struct stats *st, const struct domain *dom)
+{
+    return build(e, cfg, st, dom, "dram", 0, true);
 }
 
 sim_time hostmem_period(const struct config *cfg) { return cfg_period(cfg, "host.dram.clock"); }
@@ -64,7 +73,7 @@ struct dram *hostmem_create(struct engine *e, const struct config *cfg,
                             struct stats *st, const struct domain *dom)
 {
     sim_time hop = cfg_u64(cfg, "host.latency") * cfg_period(cfg, "gpu.clock");
-    return build(e, cfg, st, dom, "host.dram", hop);
+    return build(e, cfg, st, dom, "host.dram", hop, false);
 }
 
 void dram_free(struct dram *d)

@@ -28,6 +28,11 @@ struct dram;
 /* GPU memory (keys dram.*, statistics dram.*). */
 struct dram *dram_create(struct engine *e, const struct config *cfg,
                          struct stats *st, const struct domain *dom);
+/* The same memory for sim.model fast (issue 41): each channel a server
+ * with per-bank open rows and the channel's peak rate, one answer event
+ * per request (dram_fast.c); the same keys, statistics and interface. */
+struct dram *dram_fast_create(struct engine *e, const struct config *cfg,
+                              struct stats *st, const struct domain *dom);
 /* Host memory: DDR4 channels (keys host.dram.*, statistics host.dram.*)
  * whose input queues add host.latency GPU core cycles (the thesis' extra
  * interconnect hop, Tables 4.1/5.1/6.3), for cache-line remote accesses.

@@ -62,7 +62,7 @@ static void answer(void *obj, uint64_t arg, sim_time now)
 /* The answer to r leaves at `at`: an event then, or (now) at once, from
  * inside this tick.  Memory driven by a private loop (dram_set_loop) hands
  * both to it. */
-static void deliver(struct channel *c, struct mem_req *r, sim_time at, bool now)
+void channel_deliver(struct channel *c, struct mem_req *r, sim_time at, bool now)
 {
     struct dram *d = c->d;
     if (d->loop) d->loop->answer(d->loop_ctx, r, at, now);
@@ -73,8 +73,8 @@ static void deliver(struct channel *c, struct mem_req *r, sim_time at, bool now)
 /* The answer to r leaves the controller pipeline ctrl after `at`. */
 static void answer_at(struct channel *c, struct mem_req *r, sim_time at)
 {
-    if (c->p->ctrl) deliver(c, r, at + c->p->ctrl, false);
-    else deliver(c, r, at, true);
+    if (c->p->ctrl) channel_deliver(c, r, at + c->p->ctrl, false);
+    else channel_deliver(c, r, at, true);
 }
 
 /* The bank opened a row or closed: both queues' row hits follow. */
@@ -130,7 +130,7 @@ static void issue_burst(struct channel *c, struct dqueue *q, uint32_t i, sim_tim
         /* The statistic stays the scheduler's part: queue entry to last data. */
         stat_avg_add(d->tot.read_lat, (double)(end - e->arrive));
         stat_hist_add(d->lat_hist, (end - e->arrive) / PS_PER_NS);
-        deliver(c, e->r, end + c->p->ctrl, false);
+        channel_deliver(c, e->r, end + c->p->ctrl, false);
     }
     if (e->write) count_write(c, e, -1);
     dq_remove(q, i);

@@ -182,6 +182,7 @@ struct channel {
     uint32_t wbig;              /* queued writes that cross a line */
     bool ref_pending;
     sim_time ref_due, occ_at;
+    sim_time f_bus;             /* sim.model fast: the data bus is free (dram_fast.c) */
 };
 
 struct dram_totals_ptrs {
@@ -206,5 +207,14 @@ struct dram {
 
 void channel_init(struct channel *c, struct dram *d, unsigned id);
 void channel_free(struct channel *c);
+/* The answer to r leaves at `at`: an event then, or (now) at once
+ * (dram_ctrl.c; the fast server shares it). */
+void channel_deliver(struct channel *c, struct mem_req *r, sim_time at, bool now);
+
+/* ---- sim.model fast: one channel as a server (dram_fast.c) ---- */
+void fast_channel_init(struct channel *c, struct dram *d, unsigned id);
+/* Serve r arriving at `now`: its answer time (reads: the last data;
+ * stores: posted, now).  Updates the bank, bus and statistics. */
+sim_time fast_serve(struct channel *c, const struct mem_req *r, sim_time now);
 
 #endif

@@ -97,7 +97,9 @@ void dram_replay_run(const struct config *cfg, const struct dram_replay_req *req
     struct domain dom = { "dram", cfg_period(cfg, "dram.clock"), 1 };
     struct domain exact = { "replay", 1, 0 };
     struct feeder f = { .pool = &pool, .reqs = reqs, .n = n, .res = res };
-    f.d = dram_create(e, cfg, st, &dom);
+    /* The GPU memory of the run's model (sim.model, system_model.c). */
+    f.d = cfg_is(cfg, "sim.model", "fast") ? dram_fast_create(e, cfg, st, &dom)
+                                          : dram_create(e, cfg, st, &dom);
     unsigned nch = dram_nchannels(f.d);
     f.next = xcalloc(nch, sizeof *f.next);
     f.nby = xcalloc(nch, sizeof *f.nby);

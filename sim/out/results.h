@@ -22,6 +22,7 @@ struct stats;
  * (/host) from the statistics. */
 struct run_info {
     const char *status;       /* "completed", "time_limit", "event_limit" */
+    const char *model;        /* sim.model (the summary; /config holds it too) */
     uint64_t seed;
     sim_time sim_time_ps;     /* simulated time at the end */
     uint64_t events;          /* engine events executed (deterministic) */

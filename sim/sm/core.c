@@ -371,7 +371,9 @@ sim_time sm_tick(struct component *c, sim_time now)
     }
     bool xq_blocked = false;
     for (uint32_t i = 0; i < g->lsu_width && s->xq.n; i++) {
-        if (!mq_push(s->xlate_out, ring_head(&s->xq), now, c)) { xq_blocked = true; break; }
+        struct mem_req *x = ring_head(&s->xq);
+        if (!(g->xlate_now && g->xlate_now(g->xlate_ctx, s->id, x, now)) &&
+            !mq_push(s->xlate_out, x, now, c)) { xq_blocked = true; break; }
         ring_drop(&s->xq);
     }
     xbar_send(s, now);

@@ -237,6 +237,13 @@ void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out, struct mem_
     g->sm[sm].mem_out = mem_out;
 }
 
+void gpu_set_xlate_now(struct gpu *g, bool (*fn)(void *ctx, unsigned sm, struct mem_req *r,
+                                                 sim_time now), void *ctx)
+{
+    g->xlate_now = fn;
+    g->xlate_ctx = ctx;
+}
+
 bool gpu_busy(const struct gpu *g) { return !g->program_done; }
 uint64_t gpu_kernels_done(const struct gpu *g) { return g->kernels_done; }
 

@@ -30,6 +30,11 @@ unsigned gpu_num_sms(const struct gpu *g);
  * physical address). */
 void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out,
                    struct mem_port mem_out);
+/* sim.model fast: a translation is first offered to fn (tlb_l1_lookup_hook),
+ * which answers it without the L1 TLB's tick or returns false, and only
+ * then pushed to the SM's xlate port.  Unset (cycle): always the port. */
+void gpu_set_xlate_now(struct gpu *g, bool (*fn)(void *ctx, unsigned sm, struct mem_req *r,
+                                                 sim_time now), void *ctx);
 /* SM `sm`'s uTLB raised a fault for page vpn (fits gmmu_fault_hook): its
  * warps waiting on vpn are fault-stalled until their translation returns. */
 void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now);

@@ -164,6 +164,9 @@ struct selcache {
 
 struct gpu {
     struct engine *eng;
+    /* sim.model fast: translations answered at lookup (gpu_set_xlate_now) */
+    bool (*xlate_now)(void *ctx, unsigned sm, struct mem_req *r, sim_time now);
+    void *xlate_ctx;
     struct oversub *to;                 /* thread oversubscription, or NULL */
     const struct domain *dom;
     struct req_pool *pool;

@@ -176,6 +176,7 @@ void tlb_free(struct tlb *t)
 }
 
 struct mq *tlb_l1_in(struct tlb *t, unsigned sm) { return &t->l1[sm].in; }
+struct tlb_level *tlb_l1_level(struct tlb *t, unsigned sm) { return &t->l1[sm]; }
 void tlb_set_walker(struct tlb *t, struct mq *walk_in) { t->l2.down = walk_in; }
 
 void tlb_set_shootdown_hook(struct tlb *t, tlb_shootdown_hook fn, void *ctx)

@@ -29,6 +29,12 @@ struct tlb *tlb_create(struct engine *e, const struct config *cfg,
 void tlb_free(struct tlb *t);
 struct mq *tlb_l1_in(struct tlb *t, unsigned sm);
 void tlb_set_walker(struct tlb *t, struct mq *walk_in);
+/* sim.model fast (tlb_fast.c): SM sm's lookup of r at `now`, answered
+ * without the level's tick: true when taken (a hit answers r->reply at
+ * the lookup's port cycle + tlb.l1.latency), false when r must go through
+ * tlb_l1_in as in the cycle model.  The hook form fits gpu_set_xlate_now. */
+bool tlb_l1_lookup_now(struct tlb *t, unsigned sm, struct mem_req *r, sim_time now);
+bool tlb_l1_lookup_hook(void *tlb, unsigned sm, struct mem_req *r, sim_time now);
 
 /* Invalidate every cached translation of virtual page `vpn` (the driver
  * unmapped or remapped it).  When the GPU may hold it, the shootdown costs

@@ -43,6 +43,11 @@ static void reply(struct tlb_level *t, struct mem_req *r, uint64_t pbase,
 /* One lookup; false when it must wait (no MSHR, or the level below full). */
 static bool lookup_one(struct tlb_level *t, struct mem_req *r, sim_time now)
 {
+    return tlb_level_lookup(t, r, now);
+}
+
+bool tlb_level_lookup(struct tlb_level *t, struct mem_req *r, sim_time now)
+{
     bool dirty = needs_dirty(r);
     struct tlb_entry *e = tlb_array_find(&t->arr, r->vaddr);
     if (e && (e->flags & XLATE_DIRTY || !dirty)) {
@@ -206,6 +211,7 @@ void tlb_level_init(struct tlb_level *t, struct engine *e, const struct domain *
     t->sm = sm;
     t->ports = c->ports;
     t->st = *st;
+    t->latency = c->latency;
     tlb_array_init(&t->arr, c->entries, c->ways);
     tlb_mshrs_init(&t->mshr, c->mshrs);
     comp_init(&t->comp, e, &level_ops, t->name, dom);

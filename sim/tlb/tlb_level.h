@@ -41,6 +41,10 @@ struct tlb_level {
     struct tlb_array arr;
     struct tlb_mshrs mshr;
     struct tlb_level_stats st;
+    /* sim.model fast (tlb_fast.c): the lookup ports as an occupancy
+     * counter, port_used lookups taken in the cycle at port_cycle. */
+    sim_time latency, port_cycle;
+    uint32_t port_used;
 };
 
 /* Geometry and timing of one level. */
@@ -53,5 +57,11 @@ void tlb_level_init(struct tlb_level *t, struct engine *e, const struct domain *
                     const char *name, int sm, const struct tlb_level_cfg *c,
                     struct tlb_shared *sh, const struct tlb_level_stats *st);
 void tlb_level_free(struct tlb_level *t);
+/* One lookup at `now` (tlb_level.c): a hit answers r->reply at now, a
+ * miss takes or merges into an MSHR and goes down; false when it must
+ * wait (no MSHR free, or the level below full). */
+bool tlb_level_lookup(struct tlb_level *t, struct mem_req *r, sim_time now);
+/* SM sm's L1 level (tlb.c). */
+struct tlb_level *tlb_l1_level(struct tlb *t, unsigned sm);
 
 #endif

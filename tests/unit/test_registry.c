@@ -20,6 +20,7 @@
 #include "runtime/rt_internal.h"
 #include "sm/sm_internal.h"
 #include "workloads/workload.h"
+#include "system.h"
 
 #define MAXC 128
 
@@ -208,6 +209,28 @@ START_TEST(workload_kind)
 }
 END_TEST
 
+/* sim.model (issue 41): cycle first (the default, the reference), then fast. */
+START_TEST(timing_model)
+{
+    struct choices c;
+    split("sim.model", &c);
+    size_t n = 0;
+    while (sim_model_name(n)) n++;
+    ck_assert_uint_eq(n, 2);
+    ck_assert_uint_eq(c.n, n);
+    ck_assert_str_eq(sim_model_name(0), "cycle");
+    for (size_t i = 0; i < n; i++) ck_assert_str_eq(c.v[i], sim_model_name(i));
+    from_registry("sim.model");
+    each_choice_loads("sim.model", NULL, 0);
+    doc_lists("sim.model");
+    struct cfg_error err;
+    struct config *cfg = config_load(NULL, NULL, 0, &err);
+    ck_assert_ptr_nonnull(cfg);
+    ck_assert(cfg_is(cfg, "sim.model", "cycle"));
+    config_free(cfg);
+}
+END_TEST
+
 START_TEST(scheduler)
 {
     struct choices c;
@@ -300,6 +323,7 @@ int main(void)
     tcase_add_test(t, runtime_policy);
     tcase_add_test(t, workload_kind);
     tcase_add_test(t, scheduler);
+    tcase_add_test(t, timing_model);
     tcase_add_test(t, chunk_level);
     tcase_add_test(t, registries_name_enum_keys);
     tcase_add_exit_test(t, cfg_is_refuses_unknown_names, EXIT_ABORT);

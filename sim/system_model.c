@@ -1,0 +1,46 @@
+/* The timing models (sim.model, issue 41): `cycle`, the reference, and
+ * `fast`, analytical servers for the parts of the GPU's memory hierarchy
+ * the UVM papers use only as a source of timing (DESIGN.md, "Two timing
+ * models share everything but the GPU's memory hierarchy below the TLB
+ * lookup and the SM pipeline").  The table is the only list of names: the
+ * key's choices come from it (config_registries).  A model differs from
+ * the other only in the builders it names here; system_build picks them. */
+#include <string.h>
+#include "system.h"
+#include "config/config.h"
+#include "dram/dram.h"
+
+static const struct sim_model models[] = {
+    { "cycle", dram_create, false },
+    /* Coarsened so far: GPU memory (dram_fast.c) and L1 TLB lookups
+     * (tlb_fast.c).  The L1D and L2 and the SM pipeline are still the
+     * cycle model's (docs/fast-model.md says where the issue stands). */
+    { "fast", dram_fast_create, true },
+};
+
+const char *sim_model_name(size_t i)
+{
+    return i < sizeof models / sizeof models[0] ? models[i].name : NULL;
+}
+
+const struct sim_model *sim_model_of(const struct config *cfg)
+{
+    return &models[cfg_choice(cfg, "sim.model")];
+}
+
+/* What `fast` refuses rather than approximates silently (issue 41,
+ * "Build" 3): configurations outside its validation set
+ * (docs/fast-model.md).  Selective caching (thesis Ch. VI) studies the
+ * GPU's caches themselves: the L1D/L2 policy for remote lines is the
+ * experiment, so it stays with the cycle model. */
+bool sim_model_config_check(const struct config *c, struct cfg_error *err)
+{
+    if (!cfg_is(c, "sim.model", "fast")) return true;
+    if (!cfg_is(c, "gpu.caching.remote", "all")) {
+        const char *keys[] = { "gpu.caching.remote", "sim.model", NULL };
+        return cfg_fail_keys(c, err, keys, "sim.model fast does not model selective caching "
+                             "(its validation covers gpu.caching.remote all only; use sim.model "
+                             "cycle)");
+    }
+    return true;
+}
