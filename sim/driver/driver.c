@@ -164,7 +164,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     drv_stats_init(d, st);
     d->thrash = drv_thrashing_create(d, cfg, st);
     d->oversub = drv_oversub_create(d, cfg, st);
-    d->dmig = migr_create(d, cfg, st);
+    d->dmig = drv_migrate_create(d, cfg, st);
     d->ac = drv_ac_create(d, cfg, st);
     /* The reactions to the driver's events (drv_events.h), in the order
      * they run on one event; a heuristic that reacts is one line here. */

@@ -319,6 +319,10 @@ struct prefetch_in;
 void drv_thrashing_prefetch(struct driver *d, uint64_t base, struct prefetch_in *in,
                             struct block_bits *want);
 
+/* drv_migrate.c: the migration engine of driver.migration, given the
+ * thread's struct migr_host (NULL: none). */
+struct migr *drv_migrate_create(struct driver *d, const struct config *cfg, struct stats *st);
+
 /* drv_oversub.c: the controller (NULL unless gpu.sm.oversub.enabled). */
 struct drv_oversub *drv_oversub_create(struct driver *d, const struct config *cfg,
                                        struct stats *st);
