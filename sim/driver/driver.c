@@ -110,6 +110,14 @@ bool driver_config_check(const struct config *c, struct cfg_error *err)
 
 static const struct comp_ops driver_ops = { drv_tick, drv_dump };
 
+/* The oversubscription controller (perf/drv_oversub.c) decided a new
+ * degree: the GPU is told, if it asked (driver_set_oversub_hook). */
+static void oversub_tell(void *ctx, unsigned extra, sim_time now)
+{
+    struct driver *d = ctx;
+    if (d->oversub_fn) d->oversub_fn(d->oversub_ctx, extra, now);
+}
+
 struct driver *driver_create(struct engine *e, const struct config *cfg,
                              struct stats *st, const struct domain *dom,
                              struct gmmu *g, struct tlb *t, struct link *l,
@@ -163,7 +171,7 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     if (evictor_wants_hits(d->evict)) gmmu_hir_wanted(g);
     drv_stats_init(d, st);
     d->thrash = drv_thrashing_create(d, cfg, st);
-    d->oversub = drv_oversub_create(d, cfg, st);
+    d->oversub = drv_oversub_create(cfg, st, d->comp.eng, d->stat.lifetime, oversub_tell, d);
     d->dmig = drv_migrate_create(d, cfg, st);
     d->ac = drv_ac_create(d, cfg, st);
     /* The reactions to the driver's events (drv_events.h), in the order

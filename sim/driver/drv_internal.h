@@ -323,11 +323,6 @@ void drv_thrashing_prefetch(struct driver *d, uint64_t base, struct prefetch_in 
  * thread's struct migr_host (NULL: none). */
 struct migr *drv_migrate_create(struct driver *d, const struct config *cfg, struct stats *st);
 
-/* drv_oversub.c: the controller (NULL unless gpu.sm.oversub.enabled). */
-struct drv_oversub *drv_oversub_create(struct driver *d, const struct config *cfg,
-                                       struct stats *st);
-void drv_oversub_free(struct drv_oversub *o);
-
 /* drv_chunks.c (chunked): the frame of slot i of the block at base, its
  * chunk allocated (evicting root chunks) if it has none; false when no
  * root chunk can be evicted now. */
