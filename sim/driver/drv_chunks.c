@@ -26,7 +26,7 @@ bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn,
 {
     unsigned lo;
     enum pmm_size size;
-    drv_chunk_geometry(d, d->blk_first, d->blk_end, i, &lo, &size);
+    drv_chunk_geometry(d, d->blk.blk_first, d->blk.blk_end, i, &lo, &size);
     uint64_t cvpn = base + lo;
     uint32_t f0 = page_map_get(&d->mem.chunks, cvpn);
     if (f0 == PAGE_MAP_NONE) {

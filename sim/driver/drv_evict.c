@@ -26,7 +26,7 @@ static void d2h_landed(void *obj, uint64_t arg, sim_time now)
     struct driver *d = obj;
     engine_progress(d->comp.eng);          /* a write-back landed */
     drv_wb_end(d, arg, now);
-    d->pending_d2h--;
+    d->blk.pending_d2h--;
     comp_wake(&d->comp, now);
 }
 
@@ -43,7 +43,7 @@ static void copy_back(struct driver *d, uint64_t first, unsigned n, const uint64
     } else {
         d->batch.batch_d2h += bytes;
     }
-    d->pending_d2h++;
+    d->blk.pending_d2h++;
     link_dma(d->link, LINK_D2H, first << PAGE_SHIFT, bytes, now, d2h_landed, d,
              drv_wb_begin(d, pfn, n, now));
 }

@@ -75,6 +75,21 @@ struct drv_costs {
     uint32_t batch_size, batches_per_wake;
 };
 
+/* The VA block being serviced: drv_block.c works it for a batch,
+ * drv_access_counters.c for a notification, drv_step.c for a host step
+ * (one at a time); drv_vablock.c reads its extent. */
+struct drv_blk {
+    struct block_bits want;         /* pages of cur_block to migrate */
+    struct block_bits ro;           /* ... of them, mapped read-only (read-mostly) */
+    struct block_bits faulted;      /* ... of them, asked for by a fault of the batch */
+    unsigned want_next;             /* next page index 0..511 to allocate */
+    unsigned blk_first, blk_end;    /* the VA block's extent in the 2 MiB region */
+    bool block_ready;               /* want computed for cur_block */
+    size_t chunk_first;             /* first migr entry not yet launched */
+    size_t pending_d2h;             /* write-backs the chunk waits on */
+    sim_time blk_t0;                /* when the block being serviced started (trace) */
+};
+
 /* The batch being serviced (drv_batch.c fills it, drv_block.c works it). */
 struct drv_batch {
     struct fault_entry *fetched;
@@ -146,16 +161,7 @@ struct driver {
     enum drv_state state;
     sim_time busy_until;
     struct drv_batch batch;
-    /* the block being serviced */
-    struct block_bits want;         /* pages of cur_block to migrate */
-    struct block_bits ro;           /* ... of them, mapped read-only (read-mostly) */
-    struct block_bits faulted;      /* ... of them, asked for by a fault of the batch */
-    unsigned want_next;             /* next page index 0..511 to allocate */
-    unsigned blk_first, blk_end;    /* the VA block's extent in the 2 MiB region */
-    bool block_ready;               /* want computed for cur_block */
-    size_t chunk_first;             /* first migr entry not yet launched */
-    size_t pending_d2h;             /* write-backs the chunk waits on */
-    sim_time blk_t0;                /* when the block being serviced started (trace) */
+    struct drv_blk blk;             /* the block being serviced (drv_block.c) */
     enum drv_evict_timing evict_timing;
     bool ue_have, ue_waited;        /* unobtrusive: a frame evicted ahead; a
                                        migration found it still writing back */
@@ -198,7 +204,7 @@ void drv_block_extent(const struct driver *d, uint64_t base, unsigned *first, un
 void drv_map_host(struct driver *d, uint64_t vpn, sim_time now);
 /* VPN is resident in GPU memory or mapped remotely to its host copy. */
 bool drv_mapped(const struct driver *d, uint64_t vpn);
-/* d->want: a driver page any of whose pieces is wanted comes whole (its
+/* d->blk.want: a driver page any of whose pieces is wanted comes whole (its
  * part inside the block [blk_first, blk_end)); 4 KiB driver pages: as is. */
 void drv_want_whole_pages(struct driver *d);
 
@@ -216,8 +222,8 @@ void drv_dump(struct component *c, FILE *out);
 /* drv_batch.c */
 void drv_fetch_batch(struct driver *d, sim_time now);
 void drv_end_batch(struct driver *d, sim_time now);
-/* drv_block.c: allocate frames for the pages of d->want (in the block at
- * `base`) from d->want_next on, evicting as needed, and start their copies;
+/* drv_block.c: allocate frames for the pages of d->blk.want (in the block at
+ * `base`) from d->blk.want_next on, evicting as needed, and start their copies;
  * true when every page's copy has started, false when waiting (a landing
  * wakes the driver). */
 bool drv_block_fill(struct driver *d, uint64_t base, sim_time now);

@@ -102,7 +102,7 @@ void drv_dump(struct component *c, FILE *out)
             "%zu pages migrating, %zu copies in flight, %zu write-backs pending, "
             "%llu of %llu frames free\n",
             state_name(d->state), d->batch.nfaults, d->batch.npages, d->batch.nblocks, d->batch.cur_block,
-            d->batch.nmigr, d->batch.inflight, d->pending_d2h,
+            d->batch.nmigr, d->batch.inflight, d->blk.pending_d2h,
             (unsigned long long)d->mem.pmm.free_frames, (unsigned long long)d->mem.capacity);
     if (d->ue_have)
         fprintf(out, "    unobtrusive eviction: frame %llu evicted ahead, write-back %s\n",
