@@ -153,7 +153,7 @@ void drv_ac_free(struct drv_ac *a)
 
 bool drv_ac_ready(const struct driver *d)
 {
-    return d->ac && !d->step_active && gmmu_access_notifications_pending(d->gmmu);
+    return d->ac && !d->step.active && gmmu_access_notifications_pending(d->gmmu);
 }
 
 void drv_ac_on_event(void *ctx, const struct drv_event *e)

@@ -130,7 +130,7 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
     d->unreplayed = true;
     /* block policy: replay when a block's last copy has landed, once every
      * page of it has been allocated (the service has moved past it). */
-    if (d->replay == RP_BLOCK && !d->step_active &&
+    if (d->replay == RP_BLOCK && !d->step.active &&
         (d->batch.block_inflight[r->block] -= r->n) == 0 && r->block < d->batch.cur_block)
         drv_replay(d, false, now);
     comp_wake(&d->comp, now);
@@ -154,7 +154,7 @@ static void launch_chunk(struct driver *d, sim_time now)
         struct run *r = &d->batch.runs[d->batch.nruns];
         *r = (struct run){ (uint32_t)i, (uint32_t)(j - i), (uint32_t)d->batch.cur_block };
         d->batch.inflight += r->n;
-        if (!d->step_active) d->batch.block_inflight[d->batch.cur_block] += r->n;
+        if (!d->step.active) d->batch.block_inflight[d->batch.cur_block] += r->n;
         *d->stat.n_pages += r->n;
         *d->stat.n_transfers += 1;
         d->batch.batch_migrated += r->n;
@@ -230,7 +230,7 @@ static bool more_to_come(const struct driver *d)
     if (d->blk.want_next < VA_BLOCK_PAGES &&
         bb_count_range(&d->blk.want, d->blk.want_next, VA_BLOCK_PAGES - d->blk.want_next))
         return true;
-    if (d->step_active)         /* bring_in: the blocks after step.next's */
+    if (d->step.active)         /* bring_in: the blocks after step.next's */
         return d->step.next / VA_BLOCK_PAGES * VA_BLOCK_PAGES + VA_BLOCK_PAGES < d->step.end;
     return d->batch.cur_block + 1 < d->batch.nblocks;
 }

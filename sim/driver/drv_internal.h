@@ -175,7 +175,6 @@ struct driver {
     struct drv_alloc { uint64_t first_vpn, npages; unsigned advice; } *allocs;
     size_t nallocs;
     /* the host step being run (drv_step.c) */
-    bool step_active;
     struct drv_step {
         int kind, dir, advice;
         bool unset;
@@ -183,9 +182,10 @@ struct driver {
         uint64_t first, end, next;  /* pages [first, end); next block base */
         uint64_t bytes;             /* the step's byte count */
         bool copied;                /* resident runs copied (memcpy) */
+        bool active;                /* a step is running (drv_post tells subscribers) */
+        driver_step_done done;      /* called when it completes */
+        void *ctx;
     } step;
-    driver_step_done step_done;
-    void *step_ctx;
     struct drv_mem mem;
     struct drv_cyclic *cyc;         /* chunked + driver.eviction=cyclic (drv_cyclic.c) */
     const struct chunk_evict_ops *chunk_ev;   /* chunked: picks the root to evict (chunk_evict.c) */
@@ -211,7 +211,7 @@ void drv_want_whole_pages(struct driver *d);
 /* Post event kind on page vpn to its subscribers (drv_events.h). */
 static inline void drv_post(const struct driver *d, enum drv_event_kind kind, uint64_t vpn, sim_time now)
 {
-    drv_events_post(&d->events, kind, vpn, d->step_active, now);
+    drv_events_post(&d->events, kind, vpn, d->step.active, now);
 }
 
 /* drv_map.c: the replay signal (flushing the buffer first if asked). */

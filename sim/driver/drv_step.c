@@ -46,17 +46,14 @@ void driver_host_step(struct driver *d, const struct wl_step *step,
                       driver_step_done done, void *ctx, sim_time now)
 {
     const struct wl_host_step *s = &step->host;
-    SIM_ASSERT(!d->step_active, "driver", now, "host step while another runs");
+    SIM_ASSERT(!d->step.active, "driver", now, "host step while another runs");
     SIM_ASSERT(s->alloc < d->nallocs, "driver", now,
                "host step on allocation %u of %zu (driver_set_workload)", s->alloc, d->nallocs);
     const struct drv_alloc *a = &d->allocs[s->alloc];
     uint64_t first = a->first_vpn + (s->offset >> PAGE_SHIFT);
     uint64_t end = a->first_vpn + ((s->offset + s->bytes + PAGE_SIZE - 1) >> PAGE_SHIFT);
     d->step = (struct drv_step){ (int)step->kind, s->dir, s->advice, s->unset, s->alloc,
-                                 first, end, first, s->bytes, false };
-    d->step_done = done;
-    d->step_ctx = ctx;
-    d->step_active = true;
+                                 first, end, first, s->bytes, false, true, done, ctx };
     d->blk.block_ready = false;
     *d->stat.n_steps += 1;
     comp_wake(&d->comp, now);
