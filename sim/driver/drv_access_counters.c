@@ -153,15 +153,15 @@ void drv_ac_free(struct drv_ac *a)
 
 bool drv_ac_ready(const struct driver *d)
 {
-    return d->ac && !d->step.active && gmmu_access_notifications_pending(d->gmmu);
+    return d->pol.ac && !d->step.active && gmmu_access_notifications_pending(d->gmmu);
 }
 
 void drv_ac_on_event(void *ctx, const struct drv_event *e)
 {
     struct driver *d = ctx;
-    if (!d->ac->map_evicted || drv_advice(d, e->vpn) & WL_ADV_ACCESSED_BY_GPU) return;
+    if (!d->pol.ac->map_evicted || drv_advice(d, e->vpn) & WL_ADV_ACCESSED_BY_GPU) return;
     drv_map_host(d, e->vpn, e->now);
-    *d->ac->n_evicted_mapped += 1;
+    *d->pol.ac->n_evicted_mapped += 1;
 }
 
 static uint64_t block_of(const struct access_notification *n)
@@ -187,7 +187,7 @@ static size_t sort_unique(struct access_notification *a, size_t n)
 
 static void fetch(struct driver *d, sim_time now)
 {
-    struct drv_ac *a = d->ac;
+    struct drv_ac *a = d->pol.ac;
     size_t got = gmmu_fetch_access_notifications(d->gmmu, a->note, a->batch_size);
     *a->n_notes += got;
     *a->n_batches += 1;
@@ -207,7 +207,7 @@ static void fetch(struct driver *d, sim_time now)
  * read-only duplicate; false when it stays in host memory. */
 static bool goes_to_gpu(struct driver *d, uint64_t u, bool *ro, sim_time now)
 {
-    enum thr_hint h = d->thrash ? thrashing_hint(d->thrash, u, now) : THR_NONE;
+    enum thr_hint h = d->pol.thrash ? thrashing_hint(d->pol.thrash, u, now) : THR_NONE;
     if (h == THR_THROTTLE) return false;
     unsigned adv = drv_advice(d, u);
     *ro = adv & WL_ADV_READ_MOSTLY;
@@ -225,7 +225,7 @@ static bool goes_to_gpu(struct driver *d, uint64_t u, bool *ro, sim_time now)
  * when the migration slots must drain first (a landing wakes the thread). */
 static bool prepare(struct driver *d, uint64_t base, sim_time now)
 {
-    struct drv_ac *a = d->ac;
+    struct drv_ac *a = d->pol.ac;
     /* Landed copies free their migr slots only between blocks (drv_step.c). */
     if (d->batch.nmigr + VA_BLOCK_PAGES > (size_t)d->cost.batch_size * VA_BLOCK_PAGES) {
         if (d->batch.inflight) return false;
@@ -262,14 +262,14 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
     }
     a->block_end = i;
     d->blk.want = cand;
-    if (d->prefetch != &prefetch_none_ops && bb_count(&cand)) {
+    if (d->pol.prefetch != &prefetch_none_ops && bb_count(&cand)) {
         /* The prefetcher sees the block's other mapped pages as present,
          * as for a fault (drv_block.c), and the notified ones as faulted. */
         struct block_bits present = {{0}};
         for (unsigned p = d->blk.blk_first; p < d->blk.blk_end; p++)
             if (!bb_test(&cand, p) && drv_mapped(d, base + p)) bb_set(&present, p);
         struct prefetch_in in = { &present, &cand, NULL, d->blk.blk_first, d->blk.blk_end,
-                                  d->prefetch_threshold };
+                                  d->pol.prefetch_threshold };
         drv_thrashing_prefetch(d, base, &in, &d->blk.want);
         drv_want_whole_pages(d);
         for (unsigned p = d->blk.blk_first; p < d->blk.blk_end; p++)
@@ -301,7 +301,7 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
 
 void drv_ac_begin(struct driver *d, sim_time now)
 {
-    struct drv_ac *a = d->ac;
+    struct drv_ac *a = d->pol.ac;
     (void)now;
     a->phase = AC_FETCH;
     a->unreplayed = d->unreplayed;
@@ -316,7 +316,7 @@ void drv_ac_begin(struct driver *d, sim_time now)
 
 bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
 {
-    struct drv_ac *a = d->ac;
+    struct drv_ac *a = d->pol.ac;
     for (;;) {
         switch (a->phase) {
         case AC_FETCH:
@@ -356,7 +356,7 @@ bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
 
 void drv_ac_dump(const struct driver *d, FILE *out)
 {
-    const struct drv_ac *a = d->ac;
+    const struct drv_ac *a = d->pol.ac;
     if (!a) return;
     static const char *const ph[] = {"fetching", "handling", "servicing", "waiting for copies"};
     fprintf(out, "    access counters: %s, %zu of %zu notifications of the batch serviced, "

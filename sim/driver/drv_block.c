@@ -81,11 +81,11 @@ static void compute_block(struct driver *d, sim_time now)
         if (p->access != REQ_LOAD) bb_set_range(&written, lo, hi - lo);
     }
     /* Only a prefetcher needs the block's residency (512 lookups). */
-    if (d->prefetch != &prefetch_none_ops)
+    if (d->pol.prefetch != &prefetch_none_ops)
         for (unsigned p = d->blk.blk_first; p < d->blk.blk_end; p++)
             if (drv_mapped(d, base + p)) bb_set(&resident, p);
     struct prefetch_in in = { &resident, &faulted, NULL, d->blk.blk_first, d->blk.blk_end,
-                              d->prefetch_threshold };
+                              d->pol.prefetch_threshold };
     drv_thrashing_prefetch(d, base, &in, &d->blk.want);   /* prefetcher, less thrashing pages */
     /* A driver page comes whole (its part inside the block).  None of it
      * is resident: a driver page is resident whole or not at all

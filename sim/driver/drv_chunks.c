@@ -33,7 +33,7 @@ bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn,
         uint64_t f;
         while (!drv_frame_take(d, size, &f)) {
             uint32_t r;
-            if (!d->chunk_ev->victim(d, &r)) return false;
+            if (!d->pol.chunk_ev->victim(d, &r)) return false;
             drv_evict_root(d, r, now);
         }
         static const unsigned pages[] = { 1, BIG_PAGE_PAGES, VA_BLOCK_PAGES };

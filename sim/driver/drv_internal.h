@@ -138,6 +138,21 @@ struct drv_stats {
              *n_accessed_by, *n_copies_skipped;
 };
 
+/* The policy and heuristic handles: driver_create makes them and
+ * driver_free frees them; the optional ones are NULL where the
+ * configuration has none. */
+struct drv_pol {
+    struct evictor *evict;
+    struct thrashing *thrash;       /* NULL: driver.thrashing.enabled off */
+    const struct prefetch_ops *prefetch;
+    unsigned prefetch_threshold;
+    struct drv_oversub *oversub;    /* NULL: no oversubscription control */
+    struct migr *dmig;              /* dynamic migration; NULL: driver.migration none (migrate.h) */
+    struct drv_ac *ac;              /* NULL: driver.access_counters.migrate off */
+    struct drv_cyclic *cyc;         /* chunked + driver.eviction=cyclic (drv_cyclic.c) */
+    const struct chunk_evict_ops *chunk_ev;   /* chunked: picks the root to evict (chunk_evict.c) */
+};
+
 struct driver {
     struct component comp;
     driver_unmap_hook unmap_hook;
@@ -145,10 +160,7 @@ struct driver {
     struct gmmu *gmmu;
     struct tlb *tlb;
     struct link *link;
-    struct evictor *evict;
-    struct thrashing *thrash;       /* NULL: driver.thrashing.enabled off */
-    const struct prefetch_ops *prefetch;
-    unsigned prefetch_threshold;
+    struct drv_pol pol;             /* the policies and heuristics (driver.c creates them) */
     bool drop_clean;
     bool chunked;                 /* driver.evict_unit=chunk: the real driver's PMM */
     unsigned unit;                /* 4 KiB pages per driver page (driver.page_size): 1 or 16 */
@@ -166,9 +178,6 @@ struct driver {
     bool ue_have, ue_waited;        /* unobtrusive: a frame evicted ahead; a
                                        migration found it still writing back */
     uint64_t ue_pfn;                /* ... its first frame */
-    struct drv_oversub *oversub;    /* NULL: no oversubscription control */
-    struct migr *dmig;              /* dynamic migration; NULL: driver.migration none (migrate.h) */
-    struct drv_ac *ac;              /* NULL: driver.access_counters.migrate off */
     driver_oversub_fn oversub_fn;   /* the GPU, told the extra blocks per SM */
     void *oversub_ctx;
     /* allocations and their cudaMemAdvise hints (enum wl_advice bits) */
@@ -187,8 +196,6 @@ struct driver {
         void *ctx;
     } step;
     struct drv_mem mem;
-    struct drv_cyclic *cyc;         /* chunked + driver.eviction=cyclic (drv_cyclic.c) */
-    const struct chunk_evict_ops *chunk_ev;   /* chunked: picks the root to evict (chunk_evict.c) */
     struct drv_events events;       /* the reactions, subscribed at create (driver.c) */
     struct drv_stats stat;
 };

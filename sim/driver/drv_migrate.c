@@ -51,30 +51,30 @@ struct migr *drv_migrate_create(struct driver *d, const struct config *cfg, stru
 void driver_migration_attach(struct driver *d, const struct config *cfg,
                              const struct driver_mem *mem, struct stats *st)
 {
-    if (!d->dmig) return;
+    if (!d->pol.dmig) return;
     uint64_t lo = UINT64_MAX, hi = 0;
     for (size_t i = 0; i < d->nallocs; i++) {
         if (d->allocs[i].first_vpn < lo) lo = d->allocs[i].first_vpn;
         if (d->allocs[i].first_vpn + d->allocs[i].npages > hi)
             hi = d->allocs[i].first_vpn + d->allocs[i].npages;
     }
-    migr_attach(d->dmig, cfg, mem, st, lo < hi ? lo : 0, lo < hi ? hi - lo : 0);
+    migr_attach(d->pol.dmig, cfg, mem, st, lo < hi ? lo : 0, lo < hi ? hi - lo : 0);
 }
 
-bool driver_migration_counts(const struct driver *d) { return d->dmig && migr_counts(d->dmig); }
-bool driver_migration_walks(const struct driver *d) { return d->dmig && migr_walks(d->dmig); }
+bool driver_migration_counts(const struct driver *d) { return d->pol.dmig && migr_counts(d->pol.dmig); }
+bool driver_migration_walks(const struct driver *d) { return d->pol.dmig && migr_walks(d->pol.dmig); }
 
 void driver_migration_touch(struct driver *d, uint64_t vpn)
 {
-    if (d->dmig) migr_touch(d->dmig, vpn);
+    if (d->pol.dmig) migr_touch(d->pol.dmig, vpn);
 }
 
 bool driver_prologue(struct driver *d, driver_step_done done, void *ctx, sim_time now)
 {
-    return d->dmig && migr_prologue(d->dmig, done, ctx, now);
+    return d->pol.dmig && migr_prologue(d->pol.dmig, done, ctx, now);
 }
 
 void driver_migration_check(const struct driver *d, sim_time now)
 {
-    if (d->dmig) migr_check(d->dmig, now);
+    if (d->pol.dmig) migr_check(d->pol.dmig, now);
 }

@@ -191,7 +191,7 @@ bool drv_step_service(struct driver *d, sim_time now)
             if (d->step.kind == WL_STEP_MEMCPY && !d->step.copied) copy_resident(d, LINK_H2D, now);
             if (!bring_in(d, now)) return false;
         } else if (!d->step.copied) {
-            if (d->step.kind == WL_STEP_PREFETCH && (d->chunked || evictor_can_forget(d->evict)))
+            if (d->step.kind == WL_STEP_PREFETCH && (d->chunked || evictor_can_forget(d->pol.evict)))
                 send_home(d, now);
             else copy_resident(d, LINK_D2H, now);
         }
