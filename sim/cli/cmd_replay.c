@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "config/config.h"
 #include "core/stats.h"
-#include "driver/driver.h"
+#include "driver/replay/replay.h"
 
 static const char usage_replay[] =
     "usage: uvmsim replay --pages FILE --frames N --policy NAME [-s KEY=VALUE]... [--verbose]\n"

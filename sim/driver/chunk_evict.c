@@ -16,13 +16,13 @@ static const struct chunk_evict_ops chunk_evict_fifo_ops = { "fifo", NULL, NULL,
  * driver's root-chunk list, so it works over fifo's roots. */
 static void cyclic_create(struct driver *d, const struct config *cfg, struct stats *st)
 {
-    d->cyc = drv_cyclic_create(cfg, d->mem.capacity / VA_BLOCK_PAGES, st, &d->mem.pmm,
+    d->pol.cyc = drv_cyclic_create(cfg, d->mem.capacity / VA_BLOCK_PAGES, st, &d->mem.pmm,
                                d->mem.resroot);
 }
 
 static bool cyclic_victim(struct driver *d, uint32_t *r)
 {
-    return drv_cyclic_victim(d->cyc, &d->mem.pmm, r);
+    return drv_cyclic_victim(d->pol.cyc, &d->mem.pmm, r);
 }
 
 static const struct chunk_evict_ops chunk_evict_cyclic_ops = { "cyclic", "fifo", cyclic_create,

@@ -110,6 +110,14 @@ bool driver_config_check(const struct config *c, struct cfg_error *err)
 
 static const struct comp_ops driver_ops = { drv_tick, drv_dump };
 
+/* The oversubscription controller (perf/drv_oversub.c) decided a new
+ * degree: the GPU is told, if it asked (driver_set_oversub_hook). */
+static void oversub_tell(void *ctx, unsigned extra, sim_time now)
+{
+    struct driver *d = ctx;
+    if (d->oversub_fn) d->oversub_fn(d->oversub_ctx, extra, now);
+}
+
 struct driver *driver_create(struct engine *e, const struct config *cfg,
                              struct stats *st, const struct domain *dom,
                              struct gmmu *g, struct tlb *t, struct link *l,
@@ -126,9 +134,9 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->cost.irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
     d->cost.batch_size = (uint32_t)cfg_u64(cfg, "driver.batch_size");
     d->cost.batches_per_wake = (uint32_t)cfg_u64(cfg, "driver.batches_per_wake");
-    d->prefetch = prefetch_find(cfg_str(cfg, "driver.prefetch"));
-    SIM_ASSERT(d->prefetch, "driver", 0, "prefetch policy not in the table");
-    d->prefetch_threshold = (unsigned)cfg_u64(cfg, "driver.prefetch.threshold");
+    d->pol.prefetch = prefetch_find(cfg_str(cfg, "driver.prefetch"));
+    SIM_ASSERT(d->pol.prefetch, "driver", 0, "prefetch policy not in the table");
+    d->pol.prefetch_threshold = (unsigned)cfg_u64(cfg, "driver.prefetch.threshold");
     d->drop_clean = cfg_bool(cfg, "driver.drop_clean");
     d->replay = (enum drv_replay)cfg_choice(cfg, "driver.replay_policy");
     d->evict_timing = (enum drv_evict_timing)cfg_choice(cfg, "driver.eviction_timing");
@@ -150,22 +158,22 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
      * chunk-level table picks roots and the page policy is not asked
      * (FIFO stands in, holding nothing). */
     if (d->chunked) {
-        d->chunk_ev = chunk_evict_find(cfg_str(cfg, "driver.eviction"));
-        SIM_ASSERT(d->chunk_ev, "driver", 0, "driver.eviction has no chunk-level form");
+        d->pol.chunk_ev = chunk_evict_find(cfg_str(cfg, "driver.eviction"));
+        SIM_ASSERT(d->pol.chunk_ev, "driver", 0, "driver.eviction has no chunk-level form");
     }
-    d->evict = evictor_create(cfg, d->chunked ? "fifo" : cfg_str(cfg, "driver.eviction"),
+    d->pol.evict = evictor_create(cfg, d->chunked ? "fifo" : cfg_str(cfg, "driver.eviction"),
                               d->mem.capacity / d->unit, st);
-    if (d->chunk_ev && d->chunk_ev->create) d->chunk_ev->create(d, cfg, st);
+    if (d->pol.chunk_ev && d->pol.chunk_ev->create) d->pol.chunk_ev->create(d, cfg, st);
     if (d->chunked) drv_chunks_stats(d, st);
-    evictor_program(d->evict, cfg);
+    evictor_program(d->pol.evict, cfg);
     /* HPE's batched hit information comes from the HIR (Sec. IV-B): a
      * policy that takes it turns the HIR on (gmmu.hir.enabled=auto). */
-    if (evictor_wants_hits(d->evict)) gmmu_hir_wanted(g);
+    if (evictor_wants_hits(d->pol.evict)) gmmu_hir_wanted(g);
     drv_stats_init(d, st);
-    d->thrash = drv_thrashing_create(d, cfg, st);
-    d->oversub = drv_oversub_create(d, cfg, st);
-    d->dmig = migr_create(d, cfg, st);
-    d->ac = drv_ac_create(d, cfg, st);
+    d->pol.thrash = drv_thrashing_create(d, cfg, st);
+    d->pol.oversub = drv_oversub_create(cfg, st, d->comp.eng, d->stat.lifetime, oversub_tell, d);
+    d->pol.dmig = drv_migrate_create(d, cfg, st);
+    d->pol.ac = drv_ac_create(d, cfg, st);
     /* The reactions to the driver's events (drv_events.h), in the order
      * they run on one event; a heuristic that reacts is one line here. */
     struct drv_events *ev = &d->events;
@@ -173,11 +181,11 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     if (!d->chunked)
         drv_events_subscribe(ev, DRV_EV(DRV_EV_RESIDENT) | DRV_EV(DRV_EV_PREFETCHED) |
                              DRV_EV(DRV_EV_RELEASED), drv_evict_on_event, d);
-    if (d->thrash)
+    if (d->pol.thrash)
         drv_events_subscribe(ev, DRV_EV(DRV_EV_MIGRATED) | DRV_EV(DRV_EV_EVICTED),
-                             thrashing_on_event, d->thrash);
-    if (d->ac) drv_events_subscribe(ev, DRV_EV(DRV_EV_EVICTED), drv_ac_on_event, d);
-    if (d->cyc) drv_events_subscribe(ev, DRV_EV(DRV_EV_ROOT_EVICTED), drv_cyclic_on_event, d->cyc);
+                             thrashing_on_event, d->pol.thrash);
+    if (d->pol.ac) drv_events_subscribe(ev, DRV_EV(DRV_EV_EVICTED), drv_ac_on_event, d);
+    if (d->pol.cyc) drv_events_subscribe(ev, DRV_EV(DRV_EV_ROOT_EVICTED), drv_cyclic_on_event, d->pol.cyc);
     gmmu_set_driver(g, &d->comp);
     gmmu_defer_replay(g, d->replay != RP_PAGE);
     return d;
@@ -186,12 +194,12 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
 void driver_free(struct driver *d)
 {
     if (!d) return;
-    evictor_free(d->evict);
-    drv_cyclic_free(d->cyc);
-    thrashing_free(d->thrash);
-    drv_oversub_free(d->oversub);
-    migr_free(d->dmig);
-    drv_ac_free(d->ac);
+    evictor_free(d->pol.evict);
+    drv_cyclic_free(d->pol.cyc);
+    thrashing_free(d->pol.thrash);
+    drv_oversub_free(d->pol.oversub);
+    migr_free(d->pol.dmig);
+    drv_ac_free(d->pol.ac);
     drv_frames_free(d);
     wb_free(&d->mem.wb);
     free(d->batch.fetched);

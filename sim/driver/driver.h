@@ -124,21 +124,6 @@ struct wl_step;
 void driver_host_step(struct driver *d, const struct wl_step *step,
                       driver_step_done done, void *ctx, sim_time now);
 
-/* Policy-only replay (`uvmsim replay`): the page-reference trace read from
- * `in` (named `name` in errors) through eviction policy `policy` with
- * `frames` GPU frames, no timing.  Returns 0, or -1 with err set
- * ("FILE:LINE: ..." for a malformed line). */
-struct replay_result { uint64_t refs, faults, evictions, writebacks; };
-int driver_replay(const struct config *cfg, const char *policy, uint64_t frames,
-                  FILE *in, const char *name, struct replay_result *out,
-                  char *err, size_t errlen);
-/* The same, registering the policy's statistics ("evict.*": victims,
- * search length, wrong evictions, the policy's own) in `st`. */
-int driver_replay_stats(const struct config *cfg, const char *policy, uint64_t frames,
-                        FILE *in, const char *name, struct replay_result *out,
-                        struct stats *st, char *err, size_t errlen);
-void driver_replay_print_stats(FILE *out, FILE *events, const struct stats *st);
-
 /* ---- read-only views (uvmsim step) ---- */
 /* State, frames, the batch in progress (the watchdog's dump). */
 void driver_describe(const struct driver *d, FILE *out);

@@ -104,7 +104,7 @@ struct drv_ac {
     struct access_notification *note; /* the batch, sorted by address */
     size_t n, next, block_end;        /* notes; the block's first and past its last */
     enum ac_phase phase;
-    bool ready;                       /* d->want holds the block at note[next] */
+    bool ready;                       /* d->blk.want holds the block at note[next] */
     bool unreplayed;                  /* d->unreplayed when the service began */
     sim_time busy_until, t0;
     uint64_t *n_batches, *n_notes, *n_pages, *n_kept, *n_stale, *n_dropped,
@@ -153,15 +153,15 @@ void drv_ac_free(struct drv_ac *a)
 
 bool drv_ac_ready(const struct driver *d)
 {
-    return d->ac && !d->step_active && gmmu_access_notifications_pending(d->gmmu);
+    return d->pol.ac && !d->step.active && gmmu_access_notifications_pending(d->gmmu);
 }
 
 void drv_ac_on_event(void *ctx, const struct drv_event *e)
 {
     struct driver *d = ctx;
-    if (!d->ac->map_evicted || drv_advice(d, e->vpn) & WL_ADV_ACCESSED_BY_GPU) return;
+    if (!d->pol.ac->map_evicted || drv_advice(d, e->vpn) & WL_ADV_ACCESSED_BY_GPU) return;
     drv_map_host(d, e->vpn, e->now);
-    *d->ac->n_evicted_mapped += 1;
+    *d->pol.ac->n_evicted_mapped += 1;
 }
 
 static uint64_t block_of(const struct access_notification *n)
@@ -187,7 +187,7 @@ static size_t sort_unique(struct access_notification *a, size_t n)
 
 static void fetch(struct driver *d, sim_time now)
 {
-    struct drv_ac *a = d->ac;
+    struct drv_ac *a = d->pol.ac;
     size_t got = gmmu_fetch_access_notifications(d->gmmu, a->note, a->batch_size);
     *a->n_notes += got;
     *a->n_batches += 1;
@@ -207,7 +207,7 @@ static void fetch(struct driver *d, sim_time now)
  * read-only duplicate; false when it stays in host memory. */
 static bool goes_to_gpu(struct driver *d, uint64_t u, bool *ro, sim_time now)
 {
-    enum thr_hint h = d->thrash ? thrashing_hint(d->thrash, u, now) : THR_NONE;
+    enum thr_hint h = d->pol.thrash ? thrashing_hint(d->pol.thrash, u, now) : THR_NONE;
     if (h == THR_THROTTLE) return false;
     unsigned adv = drv_advice(d, u);
     *ro = adv & WL_ADV_READ_MOSTLY;
@@ -220,23 +220,23 @@ static bool goes_to_gpu(struct driver *d, uint64_t u, bool *ro, sim_time now)
     return !(adv & WL_ADV_PREFERRED_HOST);
 }
 
-/* The block of note[next]: d->want (and d->ro) from its notifications, the
+/* The block of note[next]: d->blk.want (and d->blk.ro) from its notifications, the
  * prefetcher's pages added, remote mappings of them torn down.  False
  * when the migration slots must drain first (a landing wakes the thread). */
 static bool prepare(struct driver *d, uint64_t base, sim_time now)
 {
-    struct drv_ac *a = d->ac;
+    struct drv_ac *a = d->pol.ac;
     /* Landed copies free their migr slots only between blocks (drv_step.c). */
     if (d->batch.nmigr + VA_BLOCK_PAGES > (size_t)d->cost.batch_size * VA_BLOCK_PAGES) {
         if (d->batch.inflight) return false;
-        d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
+        d->batch.nmigr = d->batch.nruns = d->blk.chunk_first = 0;
     }
-    memset(&d->want, 0, sizeof d->want);
-    memset(&d->ro, 0, sizeof d->ro);
-    memset(&d->faulted, 0, sizeof d->faulted);      /* no page came by a fault */
-    drv_block_extent(d, base, &d->blk_first, &d->blk_end);
+    memset(&d->blk.want, 0, sizeof d->blk.want);
+    memset(&d->blk.ro, 0, sizeof d->blk.ro);
+    memset(&d->blk.faulted, 0, sizeof d->blk.faulted);      /* no page came by a fault */
+    drv_block_extent(d, base, &d->blk.blk_first, &d->blk.blk_end);
     struct block_bits seen = {{0}}, cand = {{0}};
-    const uint64_t lo_v = base + d->blk_first, hi_v = base + d->blk_end;
+    const uint64_t lo_v = base + d->blk.blk_first, hi_v = base + d->blk.blk_end;
     size_t i = a->next;
     for (; i < a->n && block_of(&a->note[i]) == base; i++) {
         uint64_t v0 = a->note[i].vaddr >> PAGE_SHIFT, v1 = v0 + a->gran_pages;
@@ -245,7 +245,7 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
         bool any = false;
         for (uint64_t u = v0 < v1 ? drv_unit_base(d, v0) : v1; u < v1; u += d->unit) {
             unsigned lo = (unsigned)(u - base), n = d->unit;
-            if (lo + n > d->blk_end) n = d->blk_end - lo;
+            if (lo + n > d->blk.blk_end) n = d->blk.blk_end - lo;
             if (bb_test(&seen, lo)) continue;
             bb_set(&seen, lo);
             /* A driver page is resident whole or not at all (checked:
@@ -256,52 +256,52 @@ static bool prepare(struct driver *d, uint64_t base, sim_time now)
             bool ro = false;
             if (!goes_to_gpu(d, u, &ro, now)) { *a->n_kept += n; continue; }
             bb_set_range(&cand, lo, n);
-            if (ro) bb_set_range(&d->ro, lo, n);
+            if (ro) bb_set_range(&d->blk.ro, lo, n);
         }
         if (!any) *a->n_stale += 1;
     }
     a->block_end = i;
-    d->want = cand;
-    if (d->prefetch != &prefetch_none_ops && bb_count(&cand)) {
+    d->blk.want = cand;
+    if (d->pol.prefetch != &prefetch_none_ops && bb_count(&cand)) {
         /* The prefetcher sees the block's other mapped pages as present,
          * as for a fault (drv_block.c), and the notified ones as faulted. */
         struct block_bits present = {{0}};
-        for (unsigned p = d->blk_first; p < d->blk_end; p++)
+        for (unsigned p = d->blk.blk_first; p < d->blk.blk_end; p++)
             if (!bb_test(&cand, p) && drv_mapped(d, base + p)) bb_set(&present, p);
-        struct prefetch_in in = { &present, &cand, NULL, d->blk_first, d->blk_end,
-                                  d->prefetch_threshold };
-        drv_thrashing_prefetch(d, base, &in, &d->want);
+        struct prefetch_in in = { &present, &cand, NULL, d->blk.blk_first, d->blk.blk_end,
+                                  d->pol.prefetch_threshold };
+        drv_thrashing_prefetch(d, base, &in, &d->blk.want);
         drv_want_whole_pages(d);
-        for (unsigned p = d->blk_first; p < d->blk_end; p++)
-            if (bb_test(&d->want, p) && !bb_test(&cand, p) &&
+        for (unsigned p = d->blk.blk_first; p < d->blk.blk_end; p++)
+            if (bb_test(&d->blk.want, p) && !bb_test(&cand, p) &&
                 (drv_advice(d, base + p) & WL_ADV_READ_MOSTLY))
-                bb_set(&d->ro, p);
+                bb_set(&d->blk.ro, p);
     }
     /* More than GPU memory would evict the block's own pages (drv_block.c). */
-    if (bb_count(&d->want) > d->mem.capacity) d->want = cand;
-    if (bb_count(&d->want) > d->mem.capacity) {
-        memset(&d->want, 0, sizeof d->want);
+    if (bb_count(&d->blk.want) > d->mem.capacity) d->blk.want = cand;
+    if (bb_count(&d->blk.want) > d->mem.capacity) {
+        memset(&d->blk.want, 0, sizeof d->blk.want);
         *a->n_dropped += 1;
     }
-    *a->n_pages += bb_count(&d->want);
+    *a->n_pages += bb_count(&d->blk.want);
     /* The remote mappings go before the copies (make_resident unmaps the
      * old location); one ranged shootdown per run. */
-    for (unsigned p = d->blk_first; p < d->blk_end;) {
-        if (!bb_test(&d->want, p) || !gmmu_is_remote(d->gmmu, base + p)) { p++; continue; }
+    for (unsigned p = d->blk.blk_first; p < d->blk.blk_end;) {
+        if (!bb_test(&d->blk.want, p) || !gmmu_is_remote(d->gmmu, base + p)) { p++; continue; }
         unsigned q = p;
-        for (; q < d->blk_end && bb_test(&d->want, q) && gmmu_is_remote(d->gmmu, base + q); q++)
+        for (; q < d->blk.blk_end && bb_test(&d->blk.want, q) && gmmu_is_remote(d->gmmu, base + q); q++)
             gmmu_unmap(d->gmmu, base + q, now);
         tlb_shootdown_range(d->tlb, base + p, q - p, now);
         p = q;
     }
-    d->want_next = 0;
+    d->blk.want_next = 0;
     a->ready = true;
     return true;
 }
 
 void drv_ac_begin(struct driver *d, sim_time now)
 {
-    struct drv_ac *a = d->ac;
+    struct drv_ac *a = d->pol.ac;
     (void)now;
     a->phase = AC_FETCH;
     a->unreplayed = d->unreplayed;
@@ -310,13 +310,13 @@ void drv_ac_begin(struct driver *d, sim_time now)
     d->batch.nblocks = 0;
     d->batch.cur_block = 0;
     d->batch.block_inflight[0] = 0;
-    d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
+    d->batch.nmigr = d->batch.nruns = d->blk.chunk_first = 0;
     d->state = D_ACCESS;
 }
 
 bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
 {
-    struct drv_ac *a = d->ac;
+    struct drv_ac *a = d->pol.ac;
     for (;;) {
         switch (a->phase) {
         case AC_FETCH:
@@ -347,7 +347,7 @@ bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
         case AC_WAIT:
             if (d->batch.inflight) { *wake = TIME_NEVER; return false; }
             *a->busy_ps += now - a->t0;
-            d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
+            d->batch.nmigr = d->batch.nruns = d->blk.chunk_first = 0;
             a->phase = AC_FETCH;
             break;
         }
@@ -356,7 +356,7 @@ bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
 
 void drv_ac_dump(const struct driver *d, FILE *out)
 {
-    const struct drv_ac *a = d->ac;
+    const struct drv_ac *a = d->pol.ac;
     if (!a) return;
     static const char *const ph[] = {"fetching", "handling", "servicing", "waiting for copies"};
     fprintf(out, "    access counters: %s, %zu of %zu notifications of the batch serviced, "

@@ -59,8 +59,8 @@ void drv_fetch_batch(struct driver *d, sim_time now)
     *d->stat.n_blocks += d->batch.nblocks;
     d->batch.npages = n;
     d->batch.cur_block = 0;
-    d->block_ready = false;
-    d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
+    d->blk.block_ready = false;
+    d->batch.nmigr = d->batch.nruns = d->blk.chunk_first = 0;
     d->batch.batch_start = now;
     d->batch.batch_h2d = d->batch.batch_d2h = d->batch.batch_evictions = d->batch.batch_migrated = 0;
     d->batch.handling = d->cost.fault_latency + d->cost.fault_cost * d->batch.nfaults + d->cost.block_cost * d->batch.nblocks;

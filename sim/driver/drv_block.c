@@ -49,8 +49,8 @@ static uint64_t block_base(const struct driver *d)
 static void compute_block(struct driver *d, sim_time now)
 {
     uint64_t base = block_base(d);
-    drv_block_extent(d, base, &d->blk_first, &d->blk_end);
-    SIM_ASSERT(d->blk_first % d->unit == 0, "driver", now,
+    drv_block_extent(d, base, &d->blk.blk_first, &d->blk.blk_end);
+    SIM_ASSERT(d->blk.blk_first % d->unit == 0, "driver", now,
                "VA block at %#llx starts inside a driver page (allocations start 2 MiB-aligned)",
                (unsigned long long)base);
     struct block_bits resident = {{0}}, faulted = {{0}}, written = {{0}};
@@ -58,8 +58,8 @@ static void compute_block(struct driver *d, sim_time now)
     for (size_t i = d->batch.block_start[d->batch.cur_block]; i < d->batch.block_start[d->batch.cur_block + 1]; i++) {
         const struct batch_page *p = &d->batch.pages[i];
         unsigned lo = (unsigned)(p->vpn - base), hi = lo + d->unit;
-        if (hi > d->blk_end) hi = d->blk_end;
-        if (lo < d->blk_first) lo = d->blk_first;
+        if (hi > d->blk.blk_end) hi = d->blk.blk_end;
+        if (lo < d->blk.blk_first) lo = d->blk.blk_first;
         if (drv_mapped(d, p->vpn)) {
             if (p->access != REQ_LOAD)
                 for (unsigned k = lo; k < hi; k++)
@@ -81,12 +81,12 @@ static void compute_block(struct driver *d, sim_time now)
         if (p->access != REQ_LOAD) bb_set_range(&written, lo, hi - lo);
     }
     /* Only a prefetcher needs the block's residency (512 lookups). */
-    if (d->prefetch != &prefetch_none_ops)
-        for (unsigned p = d->blk_first; p < d->blk_end; p++)
+    if (d->pol.prefetch != &prefetch_none_ops)
+        for (unsigned p = d->blk.blk_first; p < d->blk.blk_end; p++)
             if (drv_mapped(d, base + p)) bb_set(&resident, p);
-    struct prefetch_in in = { &resident, &faulted, NULL, d->blk_first, d->blk_end,
-                              d->prefetch_threshold };
-    drv_thrashing_prefetch(d, base, &in, &d->want);   /* prefetcher, less thrashing pages */
+    struct prefetch_in in = { &resident, &faulted, NULL, d->blk.blk_first, d->blk.blk_end,
+                              d->pol.prefetch_threshold };
+    drv_thrashing_prefetch(d, base, &in, &d->blk.want);   /* prefetcher, less thrashing pages */
     /* A driver page comes whole (its part inside the block).  None of it
      * is resident: a driver page is resident whole or not at all
      * (drv_check_unit at every landing and eviction; a driver page's
@@ -94,27 +94,27 @@ static void compute_block(struct driver *d, sim_time now)
      * would be given to it a second time. */
     drv_want_whole_pages(d);
     if (d->unit > 1)
-        for (unsigned p = d->blk_first; p < d->blk_end; p++)
-            SIM_ASSERT(!bb_test(&d->want, p) || !gmmu_is_resident(d->gmmu, base + p), "driver", now,
+        for (unsigned p = d->blk.blk_first; p < d->blk.blk_end; p++)
+            SIM_ASSERT(!bb_test(&d->blk.want, p) || !gmmu_is_resident(d->gmmu, base + p), "driver", now,
                        "driver page %#llx wanted whole with its page %#llx resident",
                        (unsigned long long)drv_unit_base(d, base + p), (unsigned long long)(base + p));
-    d->faulted = faulted;
+    d->blk.faulted = faulted;
     /* A prefetch larger than GPU memory would evict the block's own faulted
      * pages before the replay (a livelock); the real driver cannot evict a
      * block it is servicing.  Such a block gets its faulted pages only. */
-    if (bb_count(&d->want) > d->mem.capacity) {
-        d->want = faulted;
+    if (bb_count(&d->blk.want) > d->mem.capacity) {
+        d->blk.want = faulted;
         *d->stat.n_prefetch_dropped += 1;
     }
-    *d->stat.n_prefetched += bb_count(&d->want) - bb_count(&faulted);
-    memset(&d->ro, 0, sizeof d->ro);
+    *d->stat.n_prefetched += bb_count(&d->blk.want) - bb_count(&faulted);
+    memset(&d->blk.ro, 0, sizeof d->blk.ro);
     if (any_ro)
         for (unsigned p = 0; p < VA_BLOCK_PAGES; p++)
-            if (bb_test(&d->want, p) && !bb_test(&written, p) &&
+            if (bb_test(&d->blk.want, p) && !bb_test(&written, p) &&
                 (drv_advice(d, base + p) & WL_ADV_READ_MOSTLY))
-                bb_set(&d->ro, p);
-    d->want_next = 0;
-    d->block_ready = true;
+                bb_set(&d->blk.ro, p);
+    d->blk.want_next = 0;
+    d->blk.block_ready = true;
 }
 
 static void h2d_landed(void *obj, uint64_t idx, sim_time now)
@@ -130,7 +130,7 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
     d->unreplayed = true;
     /* block policy: replay when a block's last copy has landed, once every
      * page of it has been allocated (the service has moved past it). */
-    if (d->replay == RP_BLOCK && !d->step_active &&
+    if (d->replay == RP_BLOCK && !d->step.active &&
         (d->batch.block_inflight[r->block] -= r->n) == 0 && r->block < d->batch.cur_block)
         drv_replay(d, false, now);
     comp_wake(&d->comp, now);
@@ -139,7 +139,7 @@ static void h2d_landed(void *obj, uint64_t idx, sim_time now)
 /* Start the copies of the pages allocated since the last launch. */
 static void launch_chunk(struct driver *d, sim_time now)
 {
-    size_t i = d->chunk_first;
+    size_t i = d->blk.chunk_first;
     const bool per_page = d->replay == RP_PAGE;
     while (i < d->batch.nmigr) {
         /* A new page never overwrites one not yet evicted (batch-aware
@@ -154,7 +154,7 @@ static void launch_chunk(struct driver *d, sim_time now)
         struct run *r = &d->batch.runs[d->batch.nruns];
         *r = (struct run){ (uint32_t)i, (uint32_t)(j - i), (uint32_t)d->batch.cur_block };
         d->batch.inflight += r->n;
-        if (!d->step_active) d->batch.block_inflight[d->batch.cur_block] += r->n;
+        if (!d->step.active) d->batch.block_inflight[d->batch.cur_block] += r->n;
         *d->stat.n_pages += r->n;
         *d->stat.n_transfers += 1;
         d->batch.batch_migrated += r->n;
@@ -165,7 +165,7 @@ static void launch_chunk(struct driver *d, sim_time now)
                  now, h2d_landed, d, d->batch.nruns++);
         i = j;
     }
-    d->chunk_first = d->batch.nmigr;
+    d->blk.chunk_first = d->batch.nmigr;
 }
 
 /* Pages [i, i + n) of the block at base go to frames pfn.. (the wanted
@@ -174,13 +174,13 @@ static void hold_run(struct driver *d, uint64_t base, unsigned i, uint64_t pfn, 
                      sim_time now)
 {
     for (unsigned k = 0; k < n; k++) {
-        if (!bb_test(&d->want, i + k)) continue;
-        bool pre = !bb_test(&d->faulted, i + k);
+        if (!bb_test(&d->blk.want, i + k)) continue;
+        bool pre = !bb_test(&d->blk.faulted, i + k);
         drv_frame_hold(d, pfn + k, base + i + k, pre, now);
         drv_post(d, DRV_EV_MIGRATED, base + i + k, now);
-        d->batch.migr[d->batch.nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->ro, i + k), pre };
+        d->batch.migr[d->batch.nmigr++] = (struct migr_page){ base + i + k, pfn + k, bb_test(&d->blk.ro, i + k), pre };
     }
-    d->want_next = i + n;
+    d->blk.want_next = i + n;
 }
 
 /* Page modes: the largest chunk the wanted pages fill (a whole 2 MiB block
@@ -191,13 +191,13 @@ static void hold_run(struct driver *d, uint64_t base, unsigned i, uint64_t pfn, 
 static bool fill_paged(struct driver *d, uint64_t base, unsigned i, sim_time now)
 {
     uint64_t pfn;
-    if (i == 0 && bb_count(&d->want) == VA_BLOCK_PAGES && drv_frame_take(d, PMM_2M, &pfn)) {
+    if (i == 0 && bb_count(&d->blk.want) == VA_BLOCK_PAGES && drv_frame_take(d, PMM_2M, &pfn)) {
         hold_run(d, base, i, pfn, VA_BLOCK_PAGES, now);
         return true;
     }
     unsigned n = d->unit;
     if (n == 1 && i % BIG_PAGE_PAGES == 0 &&
-        bb_count_range(&d->want, i, BIG_PAGE_PAGES) == BIG_PAGE_PAGES)
+        bb_count_range(&d->blk.want, i, BIG_PAGE_PAGES) == BIG_PAGE_PAGES)
         n = BIG_PAGE_PAGES;
     if (n == BIG_PAGE_PAGES && drv_frame_take(d, PMM_64K, &pfn)) {
         hold_run(d, base, i, pfn, n, now);
@@ -215,7 +215,7 @@ static bool fill_paged(struct driver *d, uint64_t base, unsigned i, sim_time now
          * or allocated before it (batch-aware Sec. 3, Fig. 4); ideal
          * keeps that order, its evictions costing nothing. */
         if ((d->evict_timing == ET_SERIAL || d->evict_timing == ET_IDEAL) &&
-            (d->batch.inflight || d->pending_d2h || d->batch.nmigr > d->chunk_first))
+            (d->batch.inflight || d->blk.pending_d2h || d->batch.nmigr > d->blk.chunk_first))
             return false;
         if (!drv_evict_victim(d, &pfn, now)) return false;
     }
@@ -227,10 +227,10 @@ static bool fill_paged(struct driver *d, uint64_t base, unsigned i, sim_time now
  * still need a frame after the one just started? */
 static bool more_to_come(const struct driver *d)
 {
-    if (d->want_next < VA_BLOCK_PAGES &&
-        bb_count_range(&d->want, d->want_next, VA_BLOCK_PAGES - d->want_next))
+    if (d->blk.want_next < VA_BLOCK_PAGES &&
+        bb_count_range(&d->blk.want, d->blk.want_next, VA_BLOCK_PAGES - d->blk.want_next))
         return true;
-    if (d->step_active)         /* bring_in: the blocks after step.next's */
+    if (d->step.active)         /* bring_in: the blocks after step.next's */
         return d->step.next / VA_BLOCK_PAGES * VA_BLOCK_PAGES + VA_BLOCK_PAGES < d->step.end;
     return d->batch.cur_block + 1 < d->batch.nblocks;
 }
@@ -238,9 +238,9 @@ static bool more_to_come(const struct driver *d)
 bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
 {
     const bool ue = d->evict_timing == ET_UNOBTRUSIVE;
-    while (d->want_next < VA_BLOCK_PAGES) {
-        unsigned i = d->want_next;
-        if (!bb_test(&d->want, i)) { d->want_next++; continue; }
+    while (d->blk.want_next < VA_BLOCK_PAGES) {
+        unsigned i = d->blk.want_next;
+        if (!bb_test(&d->blk.want, i)) { d->blk.want_next++; continue; }
         if (d->chunked) {
             uint64_t pfn;
             if (!drv_chunk_frame(d, base, i, &pfn, now)) break;
@@ -254,10 +254,10 @@ bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
             drv_ue_ahead(d, more_to_come(d), now);
         }
     }
-    if (d->pending_d2h && !ue) return false;   /* a write-back landing wakes us */
+    if (d->blk.pending_d2h && !ue) return false;   /* a write-back landing wakes us */
     launch_chunk(d, now);
-    if (d->want_next < VA_BLOCK_PAGES) {
-        SIM_ASSERT(d->batch.inflight > 0 || (ue && d->pending_d2h), "driver", now,
+    if (d->blk.want_next < VA_BLOCK_PAGES) {
+        SIM_ASSERT(d->batch.inflight > 0 || (ue && d->blk.pending_d2h), "driver", now,
                    "no frame free, none evictable and no copy in flight");
         return false;                           /* a landing wakes us */
     }
@@ -267,11 +267,11 @@ bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
 bool drv_service(struct driver *d, sim_time now)
 {
     while (d->batch.cur_block < d->batch.nblocks) {
-        if (!d->block_ready) { d->blk_t0 = now; compute_block(d, now); }
+        if (!d->blk.block_ready) { d->blk.blk_t0 = now; compute_block(d, now); }
         if (!drv_block_fill(d, block_base(d), now)) return false;
-        if (TRACE_ON(TW_BATCHES)) trace_block(block_base(d), d->blk_t0, now);
+        if (TRACE_ON(TW_BATCHES)) trace_block(block_base(d), d->blk.blk_t0, now);
         d->batch.cur_block++;
-        d->block_ready = false;
+        d->blk.block_ready = false;
     }
     return true;
 }

@@ -26,14 +26,14 @@ bool drv_chunk_frame(struct driver *d, uint64_t base, unsigned i, uint64_t *pfn,
 {
     unsigned lo;
     enum pmm_size size;
-    drv_chunk_geometry(d, d->blk_first, d->blk_end, i, &lo, &size);
+    drv_chunk_geometry(d, d->blk.blk_first, d->blk.blk_end, i, &lo, &size);
     uint64_t cvpn = base + lo;
     uint32_t f0 = page_map_get(&d->mem.chunks, cvpn);
     if (f0 == PAGE_MAP_NONE) {
         uint64_t f;
         while (!drv_frame_take(d, size, &f)) {
             uint32_t r;
-            if (!d->chunk_ev->victim(d, &r)) return false;
+            if (!d->pol.chunk_ev->victim(d, &r)) return false;
             drv_evict_root(d, r, now);
         }
         static const unsigned pages[] = { 1, BIG_PAGE_PAGES, VA_BLOCK_PAGES };

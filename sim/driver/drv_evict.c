@@ -26,7 +26,7 @@ static void d2h_landed(void *obj, uint64_t arg, sim_time now)
     struct driver *d = obj;
     engine_progress(d->comp.eng);          /* a write-back landed */
     drv_wb_end(d, arg, now);
-    d->pending_d2h--;
+    d->blk.pending_d2h--;
     comp_wake(&d->comp, now);
 }
 
@@ -43,7 +43,7 @@ static void copy_back(struct driver *d, uint64_t first, unsigned n, const uint64
     } else {
         d->batch.batch_d2h += bytes;
     }
-    d->pending_d2h++;
+    d->blk.pending_d2h++;
     link_dma(d->link, LINK_D2H, first << PAGE_SHIFT, bytes, now, d2h_landed, d,
              drv_wb_begin(d, pfn, n, now));
 }
@@ -113,7 +113,7 @@ unsigned drv_unmap_pages(struct driver *d, uint64_t vpn, unsigned n, bool home, 
 bool drv_evict_victim(struct driver *d, uint64_t *pfn, sim_time now)
 {
     uint64_t vpn;
-    if (!evictor_victim(d->evict, &vpn)) return false;
+    if (!evictor_victim(d->pol.evict, &vpn)) return false;
     /* HPE Sec. IV-B: the HIR goes to the driver before each eviction. */
     gmmu_hir_flush(d->gmmu, now);
     uint64_t frame = gmmu_frame_of(d->gmmu, vpn);
@@ -130,32 +130,32 @@ void drv_evict_on_event(void *ctx, const struct drv_event *e)
 {
     struct driver *d = ctx;
     if (e->vpn != drv_unit_base(d, e->vpn)) return;
-    if (e->kind == DRV_EV_RELEASED) evictor_forget(d->evict, e->vpn);
-    else evictor_resident(d->evict, e->vpn, e->kind == DRV_EV_PREFETCHED);
+    if (e->kind == DRV_EV_RELEASED) evictor_forget(d->pol.evict, e->vpn);
+    else evictor_resident(d->pol.evict, e->vpn, e->kind == DRV_EV_PREFETCHED);
 }
 
 /* The policy sees driver pages; under evict_unit chunk it sees nothing. */
 void driver_walk_hit(struct driver *d, uint64_t vpn)
 {
-    if (!d->chunked) evictor_touch(d->evict, drv_unit_base(d, vpn));
+    if (!d->chunked) evictor_touch(d->pol.evict, drv_unit_base(d, vpn));
 }
 
 bool driver_wants_walk_hits(const struct driver *d)
 {
-    return !d->chunked && evictor_wants_touches(d->evict);
+    return !d->chunked && evictor_wants_touches(d->pol.evict);
 }
 
 void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count)
 {
-    if (!d->chunked) evictor_hits(d->evict, drv_unit_base(d, vpn), count);
+    if (!d->chunked) evictor_hits(d->pol.evict, drv_unit_base(d, vpn), count);
 }
 
-bool driver_wants_references(const struct driver *d) { return !d->chunked && evictor_wants_references(d->evict); }
+bool driver_wants_references(const struct driver *d) { return !d->chunked && evictor_wants_references(d->pol.evict); }
 
 void driver_reference(struct driver *d, uint64_t kernel, uint64_t block, uint64_t inst,
                       uint32_t warp, uint64_t vpn)
 {
     if (d->chunked) return;
     struct evict_ref r = { kernel, block, inst, drv_unit_base(d, vpn), warp };
-    evictor_reference(d->evict, &r);
+    evictor_reference(d->pol.evict, &r);
 }

@@ -75,6 +75,21 @@ struct drv_costs {
     uint32_t batch_size, batches_per_wake;
 };
 
+/* The VA block being serviced: drv_block.c works it for a batch,
+ * drv_access_counters.c for a notification, drv_step.c for a host step
+ * (one at a time); drv_vablock.c reads its extent. */
+struct drv_blk {
+    struct block_bits want;         /* pages of cur_block to migrate */
+    struct block_bits ro;           /* ... of them, mapped read-only (read-mostly) */
+    struct block_bits faulted;      /* ... of them, asked for by a fault of the batch */
+    unsigned want_next;             /* next page index 0..511 to allocate */
+    unsigned blk_first, blk_end;    /* the VA block's extent in the 2 MiB region */
+    bool block_ready;               /* want computed for cur_block */
+    size_t chunk_first;             /* first migr entry not yet launched */
+    size_t pending_d2h;             /* write-backs the chunk waits on */
+    sim_time blk_t0;                /* when the block being serviced started (trace) */
+};
+
 /* The batch being serviced (drv_batch.c fills it, drv_block.c works it). */
 struct drv_batch {
     struct fault_entry *fetched;
@@ -123,6 +138,21 @@ struct drv_stats {
              *n_accessed_by, *n_copies_skipped;
 };
 
+/* The policy and heuristic handles: driver_create makes them and
+ * driver_free frees them; the optional ones are NULL where the
+ * configuration has none. */
+struct drv_pol {
+    struct evictor *evict;
+    struct thrashing *thrash;       /* NULL: driver.thrashing.enabled off */
+    const struct prefetch_ops *prefetch;
+    unsigned prefetch_threshold;
+    struct drv_oversub *oversub;    /* NULL: no oversubscription control */
+    struct migr *dmig;              /* dynamic migration; NULL: driver.migration none (migrate.h) */
+    struct drv_ac *ac;              /* NULL: driver.access_counters.migrate off */
+    struct drv_cyclic *cyc;         /* chunked + driver.eviction=cyclic (drv_cyclic.c) */
+    const struct chunk_evict_ops *chunk_ev;   /* chunked: picks the root to evict (chunk_evict.c) */
+};
+
 struct driver {
     struct component comp;
     driver_unmap_hook unmap_hook;
@@ -130,10 +160,7 @@ struct driver {
     struct gmmu *gmmu;
     struct tlb *tlb;
     struct link *link;
-    struct evictor *evict;
-    struct thrashing *thrash;       /* NULL: driver.thrashing.enabled off */
-    const struct prefetch_ops *prefetch;
-    unsigned prefetch_threshold;
+    struct drv_pol pol;             /* the policies and heuristics (driver.c creates them) */
     bool drop_clean;
     bool chunked;                 /* driver.evict_unit=chunk: the real driver's PMM */
     unsigned unit;                /* 4 KiB pages per driver page (driver.page_size): 1 or 16 */
@@ -146,30 +173,17 @@ struct driver {
     enum drv_state state;
     sim_time busy_until;
     struct drv_batch batch;
-    /* the block being serviced */
-    struct block_bits want;         /* pages of cur_block to migrate */
-    struct block_bits ro;           /* ... of them, mapped read-only (read-mostly) */
-    struct block_bits faulted;      /* ... of them, asked for by a fault of the batch */
-    unsigned want_next;             /* next page index 0..511 to allocate */
-    unsigned blk_first, blk_end;    /* the VA block's extent in the 2 MiB region */
-    bool block_ready;               /* want computed for cur_block */
-    size_t chunk_first;             /* first migr entry not yet launched */
-    size_t pending_d2h;             /* write-backs the chunk waits on */
-    sim_time blk_t0;                /* when the block being serviced started (trace) */
+    struct drv_blk blk;             /* the block being serviced (drv_block.c) */
     enum drv_evict_timing evict_timing;
     bool ue_have, ue_waited;        /* unobtrusive: a frame evicted ahead; a
                                        migration found it still writing back */
     uint64_t ue_pfn;                /* ... its first frame */
-    struct drv_oversub *oversub;    /* NULL: no oversubscription control */
-    struct migr *dmig;              /* dynamic migration; NULL: driver.migration none (migrate.h) */
-    struct drv_ac *ac;              /* NULL: driver.access_counters.migrate off */
     driver_oversub_fn oversub_fn;   /* the GPU, told the extra blocks per SM */
     void *oversub_ctx;
     /* allocations and their cudaMemAdvise hints (enum wl_advice bits) */
     struct drv_alloc { uint64_t first_vpn, npages; unsigned advice; } *allocs;
     size_t nallocs;
     /* the host step being run (drv_step.c) */
-    bool step_active;
     struct drv_step {
         int kind, dir, advice;
         bool unset;
@@ -177,12 +191,11 @@ struct driver {
         uint64_t first, end, next;  /* pages [first, end); next block base */
         uint64_t bytes;             /* the step's byte count */
         bool copied;                /* resident runs copied (memcpy) */
+        bool active;                /* a step is running (drv_post tells subscribers) */
+        driver_step_done done;      /* called when it completes */
+        void *ctx;
     } step;
-    driver_step_done step_done;
-    void *step_ctx;
     struct drv_mem mem;
-    struct drv_cyclic *cyc;         /* chunked + driver.eviction=cyclic (drv_cyclic.c) */
-    const struct chunk_evict_ops *chunk_ev;   /* chunked: picks the root to evict (chunk_evict.c) */
     struct drv_events events;       /* the reactions, subscribed at create (driver.c) */
     struct drv_stats stat;
 };
@@ -198,14 +211,14 @@ void drv_block_extent(const struct driver *d, uint64_t base, unsigned *first, un
 void drv_map_host(struct driver *d, uint64_t vpn, sim_time now);
 /* VPN is resident in GPU memory or mapped remotely to its host copy. */
 bool drv_mapped(const struct driver *d, uint64_t vpn);
-/* d->want: a driver page any of whose pieces is wanted comes whole (its
+/* d->blk.want: a driver page any of whose pieces is wanted comes whole (its
  * part inside the block [blk_first, blk_end)); 4 KiB driver pages: as is. */
 void drv_want_whole_pages(struct driver *d);
 
 /* Post event kind on page vpn to its subscribers (drv_events.h). */
 static inline void drv_post(const struct driver *d, enum drv_event_kind kind, uint64_t vpn, sim_time now)
 {
-    drv_events_post(&d->events, kind, vpn, d->step_active, now);
+    drv_events_post(&d->events, kind, vpn, d->step.active, now);
 }
 
 /* drv_map.c: the replay signal (flushing the buffer first if asked). */
@@ -216,8 +229,8 @@ void drv_dump(struct component *c, FILE *out);
 /* drv_batch.c */
 void drv_fetch_batch(struct driver *d, sim_time now);
 void drv_end_batch(struct driver *d, sim_time now);
-/* drv_block.c: allocate frames for the pages of d->want (in the block at
- * `base`) from d->want_next on, evicting as needed, and start their copies;
+/* drv_block.c: allocate frames for the pages of d->blk.want (in the block at
+ * `base`) from d->blk.want_next on, evicting as needed, and start their copies;
  * true when every page's copy has started, false when waiting (a landing
  * wakes the driver). */
 bool drv_block_fill(struct driver *d, uint64_t base, sim_time now);
@@ -319,10 +332,9 @@ struct prefetch_in;
 void drv_thrashing_prefetch(struct driver *d, uint64_t base, struct prefetch_in *in,
                             struct block_bits *want);
 
-/* drv_oversub.c: the controller (NULL unless gpu.sm.oversub.enabled). */
-struct drv_oversub *drv_oversub_create(struct driver *d, const struct config *cfg,
-                                       struct stats *st);
-void drv_oversub_free(struct drv_oversub *o);
+/* drv_migrate.c: the migration engine of driver.migration, given the
+ * thread's struct migr_host (NULL: none). */
+struct migr *drv_migrate_create(struct driver *d, const struct config *cfg, struct stats *st);
 
 /* drv_chunks.c (chunked): the frame of slot i of the block at base, its
  * chunk allocated (evicting root chunks) if it has none; false when no

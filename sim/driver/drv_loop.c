@@ -49,7 +49,7 @@ sim_time drv_tick(struct component *c, sim_time now)
             if (!gmmu_faults_pending(d->gmmu)) {
                 d->wake_batches = 0;
                 if (drv_ac_ready(d)) { drv_ac_begin(d, now); continue; }
-                if (d->step_active) { d->state = D_STEP; continue; }
+                if (d->step.active) { d->state = D_STEP; continue; }
                 return TIME_NEVER;
             }
             if (d->wake_batches == d->cost.batches_per_wake) {
@@ -74,9 +74,9 @@ sim_time drv_tick(struct component *c, sim_time now)
             break;
         case D_STEP:
             if (!drv_step_service(d, now)) return TIME_NEVER;
-            d->step_active = false;
+            d->step.active = false;
             d->state = D_IDLE;
-            d->step_done(d->step_ctx, now);    /* may hand the next step */
+            d->step.done(d->step.ctx, now);    /* may hand the next step */
             break;
         case D_ACCESS: {
             sim_time wake;
@@ -102,7 +102,7 @@ void drv_dump(struct component *c, FILE *out)
             "%zu pages migrating, %zu copies in flight, %zu write-backs pending, "
             "%llu of %llu frames free\n",
             state_name(d->state), d->batch.nfaults, d->batch.npages, d->batch.nblocks, d->batch.cur_block,
-            d->batch.nmigr, d->batch.inflight, d->pending_d2h,
+            d->batch.nmigr, d->batch.inflight, d->blk.pending_d2h,
             (unsigned long long)d->mem.pmm.free_frames, (unsigned long long)d->mem.capacity);
     if (d->ue_have)
         fprintf(out, "    unobtrusive eviction: frame %llu evicted ahead, write-back %s\n",

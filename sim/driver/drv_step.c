@@ -46,18 +46,15 @@ void driver_host_step(struct driver *d, const struct wl_step *step,
                       driver_step_done done, void *ctx, sim_time now)
 {
     const struct wl_host_step *s = &step->host;
-    SIM_ASSERT(!d->step_active, "driver", now, "host step while another runs");
+    SIM_ASSERT(!d->step.active, "driver", now, "host step while another runs");
     SIM_ASSERT(s->alloc < d->nallocs, "driver", now,
                "host step on allocation %u of %zu (driver_set_workload)", s->alloc, d->nallocs);
     const struct drv_alloc *a = &d->allocs[s->alloc];
     uint64_t first = a->first_vpn + (s->offset >> PAGE_SHIFT);
     uint64_t end = a->first_vpn + ((s->offset + s->bytes + PAGE_SIZE - 1) >> PAGE_SHIFT);
     d->step = (struct drv_step){ (int)step->kind, s->dir, s->advice, s->unset, s->alloc,
-                                 first, end, first, s->bytes, false };
-    d->step_done = done;
-    d->step_ctx = ctx;
-    d->step_active = true;
-    d->block_ready = false;
+                                 first, end, first, s->bytes, false, true, done, ctx };
+    d->blk.block_ready = false;
     *d->stat.n_steps += 1;
     comp_wake(&d->comp, now);
 }
@@ -68,7 +65,7 @@ static void d2h_step_landed(void *obj, uint64_t bytes, sim_time now)
     struct driver *d = obj;
     (void)bytes;
     engine_progress(d->comp.eng);          /* a copy landed (watchdog) */
-    d->pending_d2h--;
+    d->blk.pending_d2h--;
     comp_wake(&d->comp, now);
 }
 
@@ -84,7 +81,7 @@ static void copy_resident(struct driver *d, enum link_dir dir, sim_time now)
         uint64_t bytes = (w - v) * PAGE_SIZE;
         if (bytes > d->step.bytes) bytes = d->step.bytes;
         *(dir == LINK_D2H ? d->stat.n_step_d2h : d->stat.n_step_h2d) += bytes;
-        d->pending_d2h++;
+        d->blk.pending_d2h++;
         link_dma(d->link, dir, v << PAGE_SHIFT, bytes, now, d2h_step_landed, d, bytes);
         v = w;
     }
@@ -123,22 +120,22 @@ static bool bring_in(struct driver *d, sim_time now)
 {
     while (d->step.next < d->step.end) {
         uint64_t base = d->step.next / VA_BLOCK_PAGES * VA_BLOCK_PAGES;
-        if (!d->block_ready) {
+        if (!d->blk.block_ready) {
             /* Landed copies free their migr slots only between blocks. */
             if (d->batch.nmigr + VA_BLOCK_PAGES > (size_t)d->cost.batch_size * VA_BLOCK_PAGES) {
                 if (d->batch.inflight) return false;
-                d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
+                d->batch.nmigr = d->batch.nruns = d->blk.chunk_first = 0;
             }
-            memset(&d->want, 0, sizeof d->want);
-            memset(&d->ro, 0, sizeof d->ro);
-            memset(&d->faulted, 0, sizeof d->faulted);   /* every page is a prefetch */
-            drv_block_extent(d, base, &d->blk_first, &d->blk_end);
+            memset(&d->blk.want, 0, sizeof d->blk.want);
+            memset(&d->blk.ro, 0, sizeof d->blk.ro);
+            memset(&d->blk.faulted, 0, sizeof d->blk.faulted);   /* every page is a prefetch */
+            drv_block_extent(d, base, &d->blk.blk_first, &d->blk.blk_end);
             /* Whole driver pages, inside the block. */
             uint64_t first = drv_unit_base(d, d->step.next);
             uint64_t end = base + VA_BLOCK_PAGES < d->step.end ? base + VA_BLOCK_PAGES : d->step.end;
             end = (end + d->unit - 1) / d->unit * d->unit;
-            if (end > base + d->blk_end) end = base + d->blk_end;
-            if (first < base + d->blk_first) first = base + d->blk_first;
+            if (end > base + d->blk.blk_end) end = base + d->blk.blk_end;
+            if (first < base + d->blk.blk_first) first = base + d->blk.blk_first;
             for (uint64_t v = first; v < end; v++) {
                 /* A prefetch moves a remotely mapped page too (accessed-by
                  * or preferred-host mappings): the remote mapping goes, the
@@ -148,16 +145,16 @@ static bool bring_in(struct driver *d, sim_time now)
                     tlb_shootdown(d->tlb, v, now);
                 }
                 if (!gmmu_is_resident(d->gmmu, v)) {
-                    bb_set(&d->want, (unsigned)(v - base));
-                    if (drv_advice(d, v) & WL_ADV_READ_MOSTLY) bb_set(&d->ro, (unsigned)(v - base));
+                    bb_set(&d->blk.want, (unsigned)(v - base));
+                    if (drv_advice(d, v) & WL_ADV_READ_MOSTLY) bb_set(&d->blk.ro, (unsigned)(v - base));
                 }
             }
-            *d->stat.n_step_h2d += (uint64_t)bb_count(&d->want) * PAGE_SIZE;
-            d->want_next = 0;
-            d->block_ready = true;
+            *d->stat.n_step_h2d += (uint64_t)bb_count(&d->blk.want) * PAGE_SIZE;
+            d->blk.want_next = 0;
+            d->blk.block_ready = true;
         }
         if (!drv_block_fill(d, base, now)) return false;
-        d->block_ready = false;
+        d->blk.block_ready = false;
         d->step.next = base + VA_BLOCK_PAGES;
     }
     return true;
@@ -194,7 +191,7 @@ bool drv_step_service(struct driver *d, sim_time now)
             if (d->step.kind == WL_STEP_MEMCPY && !d->step.copied) copy_resident(d, LINK_H2D, now);
             if (!bring_in(d, now)) return false;
         } else if (!d->step.copied) {
-            if (d->step.kind == WL_STEP_PREFETCH && (d->chunked || evictor_can_forget(d->evict)))
+            if (d->step.kind == WL_STEP_PREFETCH && (d->chunked || evictor_can_forget(d->pol.evict)))
                 send_home(d, now);
             else copy_resident(d, LINK_D2H, now);
         }
@@ -202,7 +199,7 @@ bool drv_step_service(struct driver *d, sim_time now)
     default:
         sim_panic("driver", now, "host step of kind %d", d->step.kind);
     }
-    if (d->batch.inflight || d->pending_d2h) return false;
-    d->batch.nmigr = d->batch.nruns = d->chunk_first = 0;
+    if (d->batch.inflight || d->blk.pending_d2h) return false;
+    d->batch.nmigr = d->batch.nruns = d->blk.chunk_first = 0;
     return true;
 }

@@ -25,8 +25,8 @@ struct thrashing *drv_thrashing_create(struct driver *d, const struct config *cf
 
 bool drv_thrashing_fault(struct driver *d, uint64_t vpn, sim_time now)
 {
-    if (!d->thrash) return false;
-    switch (thrashing_hint(d->thrash, vpn, now)) {
+    if (!d->pol.thrash) return false;
+    switch (thrashing_hint(d->pol.thrash, vpn, now)) {
     case THR_THROTTLE:
         d->unreplayed = true;       /* its walks fault again after the replay */
         return true;
@@ -43,20 +43,20 @@ void drv_thrashing_prefetch(struct driver *d, uint64_t base, struct prefetch_in 
                             struct block_bits *want)
 {
     struct block_bits thr, plain;
-    if (!d->thrash || !thrashing_block_mask(d->thrash, base, &thr)) {
-        d->prefetch->compute(in, want);
+    if (!d->pol.thrash || !thrashing_block_mask(d->pol.thrash, base, &thr)) {
+        d->pol.prefetch->compute(in, want);
         return;
     }
     /* Faults on thrashing pages still come (the prefetcher keeps every
      * faulted page) but seed and receive no prefetch (uvm_perf_prefetch.c
      * takes the thrashing mask out of the region); counted against the
      * prefetch the block would have had without the mask. */
-    d->prefetch->compute(in, &plain);
+    d->pol.prefetch->compute(in, &plain);
     in->thrashing = &thr;
-    d->prefetch->compute(in, want);
+    d->pol.prefetch->compute(in, want);
     in->thrashing = NULL;
     unsigned excluded = 0;
     for (int w = 0; w < BLOCK_WORDS; w++)
         excluded += (unsigned)__builtin_popcountll(plain.w[w] & ~want->w[w]);
-    thrashing_count_excluded(d->thrash, excluded);
+    thrashing_count_excluded(d->pol.thrash, excluded);
 }

@@ -21,10 +21,10 @@ bool drv_mapped(const struct driver *d, uint64_t vpn)
 void drv_want_whole_pages(struct driver *d)
 {
     if (d->unit == 1) return;
-    for (unsigned p = d->blk_first; p < d->blk_end; p += d->unit - p % d->unit)
-        if (bb_count_range(&d->want, p, d->unit - p % d->unit)) {
+    for (unsigned p = d->blk.blk_first; p < d->blk.blk_end; p += d->unit - p % d->unit)
+        if (bb_count_range(&d->blk.want, p, d->unit - p % d->unit)) {
             unsigned n = d->unit - p % d->unit;
-            bb_set_range(&d->want, p, p + n > d->blk_end ? d->blk_end - p : n);
+            bb_set_range(&d->blk.want, p, p + n > d->blk.blk_end ? d->blk.blk_end - p : n);
         }
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "config/config.h"
 #include "driver/driver.h"
+#include "driver/replay/replay.h"
 #include "driver/evict/evict.h"
 
 struct sim { const struct evict_ops *o; void *p; uint64_t res[8]; size_t n, cap; uint64_t faults; };

@@ -7,6 +7,7 @@
 #include "config/config.h"
 #include "core/stats.h"
 #include "driver/driver.h"
+#include "driver/replay/replay.h"
 #include "driver/evict/evict.h"
 
 static uint64_t stat_u(struct stats *st, const char *name)

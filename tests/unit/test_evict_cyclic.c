@@ -9,6 +9,7 @@
 #include "config/config.h"
 #include "core/stats.h"
 #include "driver/driver.h"
+#include "driver/replay/replay.h"
 #include "driver/evict/evict.h"
 
 static struct config *cfg_sets(const char *const *sets, size_t n)

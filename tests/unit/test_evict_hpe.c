@@ -12,6 +12,7 @@
 #include "config/config.h"
 #include "core/stats.h"
 #include "driver/driver.h"
+#include "driver/replay/replay.h"
 #include "driver/evict/evict.h"
 #include "driver/replay/hir_feed.h"
 

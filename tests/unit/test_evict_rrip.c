@@ -10,6 +10,7 @@
 #include "config/config.h"
 #include "core/rng.h"
 #include "driver/driver.h"
+#include "driver/replay/replay.h"
 #include "driver/evict/evict.h"
 
 static struct config *cfg_with(const char *a, const char *b)

@@ -8,6 +8,7 @@
 #include "config/config.h"
 #include "core/rng.h"
 #include "driver/driver.h"
+#include "driver/replay/replay.h"
 #include "driver/mem/mem.h"
 
 static struct config *cfg_seed(unsigned seed)

@@ -218,9 +218,9 @@ START_TEST(thrashing_pages_are_not_prefetched)
         thrashing_event(c.t, p400, k % 2 ? THR_HOST : THR_GPU, (sim_time)k * 10 * US);
     struct driver d;
     memset(&d, 0, sizeof d);
-    d.thrash = c.t;
-    d.prefetch = &prefetch_tree_ops;
-    d.prefetch_threshold = 51;
+    d.pol.thrash = c.t;
+    d.pol.prefetch = &prefetch_tree_ops;
+    d.pol.prefetch_threshold = 51;
     struct block_bits resident = {{0}}, faulted = {{0}}, want;
     struct prefetch_in in = { &resident, &faulted, NULL, 0, VA_BLOCK_PAGES, 51 };
     bb_set_range(&faulted, 0, 300);
@@ -342,8 +342,8 @@ START_TEST(driver_throttles_a_thrashing_page)
     ck_assert_uint_eq(rig_counter(r, "driver.thrashing.detected"), 2);
     ck_assert_uint_eq(rig_counter(r, "driver.thrashing.throttled"), 5);
     ck_assert_uint_eq(rig_counter(r, "driver.pages_migrated"), 10);
-    ck_assert_uint_eq(thrashing_events(g->d->thrash, PG(0) >> 12), 0);
-    ck_assert_uint_eq(thrashing_events(g->d->thrash, PG(1) >> 12), 0);
+    ck_assert_uint_eq(thrashing_events(g->d->pol.thrash, PG(0) >> 12), 0);
+    ck_assert_uint_eq(thrashing_events(g->d->pol.thrash, PG(1) >> 12), 0);
     drig_free(g);
 }
 END_TEST
@@ -374,7 +374,7 @@ START_TEST(driver_maps_a_host_pinned_page_remotely)
     static const char *const ex[] = { "driver.thrashing.lapse=100us",
                                       "driver.thrashing.pin_threshold=2", "driver.thrashing.pin=3" };
     struct drig *g = drig_new(ex, NSETS(ex));
-    struct thrashing *t = g->d->thrash;
+    struct thrashing *t = g->d->pol.thrash;
     const uint64_t v = PG(0) >> 12;
     ping_pong_to_600(t, v);
     rig_walk(g->r, 690 * US, PG(0), REQ_LOAD);

@@ -24,7 +24,6 @@
  * share over time of Figs. 5.6-5.8).  The byte counters are read when the
  * window ends; requests in flight then count in the next. */
 #include <string.h>
-#include "driver/drv_internal.h"
 #include "migrate.h"
 #include "config/config.h"
 #include "core/stats.h"

@@ -23,10 +23,10 @@
  * (Sec. 5.4.1).  Nothing starts after the program's last kernel. */
 #include <stdlib.h>
 #include <string.h>
-#include "driver/drv_internal.h"
 #include "migrate.h"
 #include "config/config.h"
 #include "core/stats.h"
+#include "gmmu/gmmu.h"
 #include "tlb/tlb.h"
 #include "link/link.h"
 #include "dram/dram.h"
@@ -37,13 +37,13 @@ static sim_time migr_tick(struct component *c, sim_time now);
 static void migr_dump(struct component *c, FILE *out);
 static const struct comp_ops migr_comp_ops = { migr_tick, migr_dump };
 
-struct migr *migr_engine_create(struct driver *d, const struct migr_ops *ops,
+struct migr *migr_engine_create(const struct migr_host *h, const struct migr_ops *ops,
                                 const struct config *cfg, struct stats *st)
 {
     struct migr *m = xcalloc(1, sizeof *m);
-    m->d = d;
+    m->host = *h;
     m->ops = ops;
-    comp_init(&m->comp, d->comp.eng, &migr_comp_ops, "migration", d->comp.dom);
+    comp_init(&m->comp, h->eng, &migr_comp_ops, "migration", h->dom);
     m->threshold = (unsigned)cfg_u64(cfg, "driver.migrate.threshold");
     m->expand = (unsigned)cfg_u64(cfg, "driver.migrate.expand");
     m->concurrency = (unsigned)cfg_u64(cfg, "driver.migrate.concurrency");
@@ -105,20 +105,12 @@ void migr_free(struct migr *m)
     free(m);
 }
 
-void driver_migration_attach(struct driver *d, const struct config *cfg,
-                             const struct driver_mem *mem, struct stats *st)
+void migr_attach(struct migr *m, const struct config *cfg, const struct driver_mem *mem,
+                 struct stats *st, uint64_t vpn0, uint64_t npages)
 {
-    struct migr *m = d->dmig;
-    if (!m) return;
     SIM_ASSERT(!m->attached, "migration", 0, "attached twice");
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (size_t i = 0; i < d->nallocs; i++) {
-        if (d->allocs[i].first_vpn < lo) lo = d->allocs[i].first_vpn;
-        if (d->allocs[i].first_vpn + d->allocs[i].npages > hi)
-            hi = d->allocs[i].first_vpn + d->allocs[i].npages;
-    }
-    m->vpn0 = lo < hi ? lo : 0;
-    m->npages = lo < hi ? hi - lo : 0;
+    m->vpn0 = vpn0;
+    m->npages = npages;
     size_t np = m->npages ? (size_t)m->npages : 1;
     m->count = xcalloc(np, 1);
     m->state = xcalloc(np, 1);
@@ -136,25 +128,18 @@ void driver_migration_attach(struct driver *d, const struct config *cfg,
     m->attached = true;
 }
 
-bool driver_migration_counts(const struct driver *d) { return d->dmig && d->dmig->ops->touch; }
-bool driver_migration_walks(const struct driver *d) { return driver_migration_counts(d) && d->dmig->touch_walk; }
+bool migr_counts(const struct migr *m) { return m->ops->touch; }
+bool migr_walks(const struct migr *m) { return migr_counts(m) && m->touch_walk; }
 
 bool migr_alloc_of(const struct migr *m, uint64_t vpn, uint64_t *first, uint64_t *end)
 {
-    const struct driver *d = m->d;
-    for (size_t i = 0; i < d->nallocs; i++)
-        if (vpn - d->allocs[i].first_vpn < d->allocs[i].npages) {
-            *first = d->allocs[i].first_vpn;
-            *end = *first + d->allocs[i].npages;
-            return true;
-        }
-    return false;
+    return m->host.alloc_of(m->host.ctx, vpn, first, end);
 }
 
 bool migr_may_queue(const struct migr *m, uint64_t vpn)
 {
     uint64_t i = migr_index(m, vpn);
-    return i != UINT64_MAX && !m->state[i] && gmmu_is_remote(m->d->gmmu, vpn);
+    return i != UINT64_MAX && !m->state[i] && gmmu_is_remote(m->host.gmmu, vpn);
 }
 
 void migr_enqueue(struct migr *m, uint64_t vpn)
@@ -171,10 +156,9 @@ void migr_enqueue(struct migr *m, uint64_t vpn)
 
 /* ---- the GPU side: touches and the hint ring ---- */
 
-void driver_migration_touch(struct driver *d, uint64_t vpn)
+void migr_touch(struct migr *m, uint64_t vpn)
 {
-    struct migr *m = d->dmig;
-    if (!m || !m->ops->touch) return;
+    if (!m->ops->touch) return;
     uint64_t i = migr_index(m, vpn);
     /* A migrated page's stragglers (requests sent before its remap). */
     if (i == UINT64_MAX || (m->state[i] & MS_DONE)) return;
@@ -215,7 +199,7 @@ static void take_hint(struct migr *m, uint64_t vpn)
 void migr_hold(struct migr *m, uint64_t vpn, uint64_t pfn, sim_time now)
 {
     /* No fault asked for it: a prefetch for the eviction bookkeeping. */
-    drv_frame_hold(m->d, pfn, vpn, true, now);
+    m->host.frame_hold(m->host.ctx, pfn, vpn, now);
     m->state[migr_index(m, vpn)] |= MS_MOVING;
     *m->ddr_bytes += PAGE_SIZE;
 }
@@ -238,12 +222,12 @@ static void start(struct migr *m, uint64_t vpn, uint64_t pfn, sim_time now)
     m->active++;
     /* Host pages are identity-mapped: the copy reads the page's own
      * host address (drv_block.c). */
-    link_dma(m->d->link, LINK_H2D, vpn << PAGE_SHIFT, PAGE_SIZE, now, landed, m, k);
+    link_dma(m->host.link, LINK_H2D, vpn << PAGE_SHIFT, PAGE_SIZE, now, landed, m, k);
 }
 
 void migr_kick(struct migr *m, sim_time now)
 {
-    struct driver *d = m->d;
+    const struct migr_host *h = &m->host;
     while (m->active < m->limit && m->fifo_n && !m->full) {
         if (m->busy && !m->busy(m->busy_ctx)) return;     /* the program is over */
         uint64_t vpn = m->fifo[m->fifo_head];
@@ -253,10 +237,10 @@ void migr_kick(struct migr *m, sim_time now)
         uint64_t i = migr_index(m, vpn);
         m->state[i] &= (uint8_t)~MS_QUEUED;
         /* Only this runtime maps host-homed pages elsewhere. */
-        SIM_ASSERT(gmmu_is_remote(d->gmmu, vpn), "migration", now,
+        SIM_ASSERT(gmmu_is_remote(h->gmmu, vpn), "migration", now,
                    "queued page %#llx is no longer mapped remote", (unsigned long long)vpn);
         uint64_t pfn;
-        if (!drv_frame_take(d, PMM_4K, &pfn)) {
+        if (!h->frame_take(h->ctx, &pfn)) {
             /* No reverse migration (Sec. 5.4.1): nothing makes room. */
             m->full = true;
             *m->n_refused += 1 + m->fifo_n;
@@ -271,24 +255,23 @@ void migr_kick(struct migr *m, sim_time now)
  * (spec C.2.2: "if the GPU may hold the translation: TLB shootdown"). */
 static void remap(struct migr *m, uint64_t vpn, uint64_t pfn, sim_time now)
 {
-    struct driver *d = m->d;
-    SIM_ASSERT(gmmu_is_remote(d->gmmu, vpn) && !gmmu_is_resident(d->gmmu, vpn), "migration", now,
+    const struct migr_host *h = &m->host;
+    SIM_ASSERT(gmmu_is_remote(h->gmmu, vpn) && !gmmu_is_resident(h->gmmu, vpn), "migration", now,
                "page %#llx migrating but not (only) mapped remote", (unsigned long long)vpn);
-    SIM_ASSERT(drv_frame_vpn(d, pfn) == vpn, "migration", now,
+    SIM_ASSERT(h->frame_vpn(h->ctx, pfn) == vpn, "migration", now,
                "frame %llu does not hold migrating page %#llx", (unsigned long long)pfn,
                (unsigned long long)vpn);
-    bool shot = tlb_shootdown(d->tlb, vpn, now);
+    bool shot = tlb_shootdown(h->tlb, vpn, now);
     *(shot ? m->n_sd : m->n_nosd) += 1;
-    gmmu_unmap(d->gmmu, vpn, now);
+    gmmu_unmap(h->gmmu, vpn, now);
     /* The page's lines cached under its host address are stale now: the
      * copy read them coherently, so they go without a write-back. */
-    if (d->unmap_hook) d->unmap_hook(d->unmap_ctx, PADDR_HOST | (vpn << PAGE_SHIFT), now);
-    gmmu_map_page(d->gmmu, vpn, pfn, PAGE_SHIFT, 0, now);
-    drv_frame_landed(d, pfn, now);
-    drv_post(d, DRV_EV_PREFETCHED, vpn, now);
+    h->unmapped(h->ctx, PADDR_HOST | (vpn << PAGE_SHIFT), now);
+    gmmu_map_page(h->gmmu, vpn, pfn, PAGE_SHIFT, 0, now);
+    h->landed(h->ctx, vpn, pfn, now);
     m->state[migr_index(m, vpn)] = MS_DONE;
     *m->n_pages += 1;
-    SIM_ASSERT(gmmu_is_resident(d->gmmu, vpn) && !gmmu_is_remote(d->gmmu, vpn), "migration", now,
+    SIM_ASSERT(gmmu_is_resident(h->gmmu, vpn) && !gmmu_is_remote(h->gmmu, vpn), "migration", now,
                "page %#llx both resident and remote after its remap", (unsigned long long)vpn);
 }
 
@@ -335,10 +318,9 @@ static void migr_dump(struct component *c, FILE *out)
 
 /* ---- the prologue (migr_memcpy.c) ---- */
 
-bool driver_prologue(struct driver *d, driver_step_done done, void *ctx, sim_time now)
+bool migr_prologue(struct migr *m, driver_step_done done, void *ctx, sim_time now)
 {
-    struct migr *m = d->dmig;
-    if (!m || !m->ops->prologue) return false;
+    if (!m->ops->prologue) return false;
     m->pro_done = done;
     m->pro_ctx = ctx;
     m->pro_start = now;
@@ -358,19 +340,19 @@ void migr_prologue_done(struct migr *m, sim_time now)
 
 /* ---- the invariants ---- */
 
-void driver_migration_check(const struct driver *d, sim_time now)
+void migr_check(const struct migr *m, sim_time now)
 {
-    const struct migr *m = d->dmig;
-    if (!m || !m->attached) return;
+    const struct migr_host *h = &m->host;
+    if (!m->attached) return;
     uint64_t queued = 0, moving = 0;
     for (uint64_t i = 0; i < m->npages; i++) {
         uint64_t vpn = m->vpn0 + i;
-        bool res = gmmu_is_resident(d->gmmu, vpn), rem = gmmu_is_remote(d->gmmu, vpn);
+        bool res = gmmu_is_resident(h->gmmu, vpn), rem = gmmu_is_remote(h->gmmu, vpn);
         SIM_ASSERT(!(res && rem), "migration", now, "page %#llx both resident and remote",
                    (unsigned long long)vpn);
         uint8_t s = m->state[i];
         if (s & MS_DONE) {
-            SIM_ASSERT(s == MS_DONE && res && drv_frame_vpn(d, gmmu_frame_of(d->gmmu, vpn)) == vpn,
+            SIM_ASSERT(s == MS_DONE && res && h->frame_vpn(h->ctx, gmmu_frame_of(h->gmmu, vpn)) == vpn,
                        "migration", now, "migrated page %#llx not resident in its frame",
                        (unsigned long long)vpn);
         } else if (s) {

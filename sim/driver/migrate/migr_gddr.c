@@ -9,7 +9,6 @@
  * dram.h).  At most WRITES_OUT writes are out at once (the reply queue's
  * size; a channel queue holds far fewer). */
 #include <stdlib.h>
-#include "driver/drv_internal.h"
 #include "migrate.h"
 
 #define WRITES_OUT 256u

@@ -12,8 +12,8 @@
  * is (migration.prologue_ps).  No page has been walked, so none needs a
  * shootdown. */
 #include <stdlib.h>
-#include "driver/drv_internal.h"
 #include "migrate.h"
+#include "driver/prefetch/prefetch.h"   /* VA_BLOCK_PAGES */
 #include "link/link.h"
 
 static void run_landed(void *obj, uint64_t r, sim_time now)
@@ -28,13 +28,13 @@ static void run_landed(void *obj, uint64_t r, sim_time now)
 
 static bool prologue(struct migr *m, sim_time now)
 {
-    struct driver *d = m->d;
+    const struct migr_host *h = &m->host;
     m->bulk = xcalloc(m->npages ? m->npages : 1, sizeof *m->bulk);
     m->runs = xcalloc(m->npages ? m->npages : 1, sizeof *m->runs);
     for (uint64_t i = 0; i < m->npages && !m->full; i++) {
         uint64_t vpn = m->vpn0 + i, pfn;
         if (!migr_may_queue(m, vpn)) continue;
-        if (!drv_frame_take(d, PMM_4K, &pfn)) {
+        if (!h->frame_take(h->ctx, &pfn)) {
             m->full = true;       /* the rest stays in host memory */
             for (uint64_t j = i; j < m->npages; j++) *m->n_refused += migr_may_queue(m, m->vpn0 + j);
             break;
@@ -51,7 +51,7 @@ static bool prologue(struct migr *m, sim_time now)
     m->pro_left = m->nbulk;
     if (!m->nbulk) return false;
     for (uint32_t r = 0; r < m->nruns; r++)
-        link_dma(d->link, LINK_H2D, m->bulk[m->runs[r].first].vpn << PAGE_SHIFT,
+        link_dma(h->link, LINK_H2D, m->bulk[m->runs[r].first].vpn << PAGE_SHIFT,
                  (uint64_t)m->runs[r].n * PAGE_SIZE, now, run_landed, m, r);
     return true;
 }

@@ -102,8 +102,8 @@ bool migration_config_check(const struct config *c, struct cfg_error *err)
 
 /* The lookup is here, not in the engine, so that the engine never calls up
  * into the table of the policies that call it. */
-struct migr *migr_create(struct driver *d, const struct config *cfg, struct stats *st)
+struct migr *migr_create(const struct migr_host *h, const struct config *cfg, struct stats *st)
 {
     const struct migr_ops *ops = migr_find(cfg_str(cfg, "driver.migration"));
-    return ops ? migr_engine_create(d, ops, cfg, st) : NULL;
+    return ops ? migr_engine_create(h, ops, cfg, st) : NULL;
 }

@@ -18,7 +18,9 @@
  *                   every host-homed page copied before the first kernel;
  *   migr_policies.c the policy table (driver.migration) and the keys.
  * A policy is a struct migr_ops: what makes a page a candidate, and what
- * runs before the first kernel. */
+ * runs before the first kernel.  The wing reaches the driver's thread only
+ * through struct migr_host (the thread fills it at migr_create,
+ * drv_migrate.c): it includes no thread header. */
 #ifndef UVMSIM_DRIVER_MIGRATE_H
 #define UVMSIM_DRIVER_MIGRATE_H
 
@@ -29,6 +31,36 @@ struct config;
 struct stats;
 struct rec_table;
 struct migr;
+struct gmmu;
+struct tlb;
+struct link;
+struct engine;
+struct domain;
+
+/* What the migration wing needs of the driver's thread (drv_migrate.c
+ * fills it; ctx is the driver): its frames, its landing, its footprint,
+ * and the rooms the remap and the copies go through. */
+struct migr_host {
+    void *ctx;
+    struct engine *eng;
+    const struct domain *dom;     /* the driver's clock */
+    struct gmmu *gmmu;
+    struct tlb *tlb;
+    struct link *link;
+    /* A free 4 KiB GPU frame (false: GPU memory is full). */
+    bool (*frame_take)(void *ctx, uint64_t *pfn);
+    /* Frame pfn now holds prefetched page vpn, its copy in flight. */
+    void (*frame_hold)(void *ctx, uint64_t pfn, uint64_t vpn, sim_time now);
+    /* The page's host lines in the GPU caches dropped (the unmap hook). */
+    void (*unmapped)(void *ctx, uint64_t pa, sim_time now);
+    /* Page vpn is mapped in frame pfn: its copy landed (RESIDENT's frame
+     * bookkeeping, then the PREFETCHED event). */
+    void (*landed)(void *ctx, uint64_t vpn, uint64_t pfn, sim_time now);
+    /* The page frame pfn holds (the invariants). */
+    uint64_t (*frame_vpn)(const void *ctx, uint64_t pfn);
+    /* The allocation holding vpn: [*first, *end) (false: none). */
+    bool (*alloc_of)(const void *ctx, uint64_t vpn, uint64_t *first, uint64_t *end);
+};
 
 struct migr_ops {
     const char *name;
@@ -85,7 +117,7 @@ struct migr_bwb {
 
 struct migr {
     struct component comp;        /* the runtime thread: the driver's clock */
-    struct driver *d;
+    struct migr_host host;
     const struct migr_ops *ops;
     /* config */
     unsigned threshold, expand, concurrency;
@@ -128,11 +160,21 @@ struct migr {
 };
 
 /* migr_policies.c: the engine of driver.migration (NULL: none). */
-struct migr *migr_create(struct driver *d, const struct config *cfg, struct stats *st);
+struct migr *migr_create(const struct migr_host *h, const struct config *cfg, struct stats *st);
 /* migr_engine.c: the engine of policy ops (migr_create finds it). */
-struct migr *migr_engine_create(struct driver *d, const struct migr_ops *ops,
+struct migr *migr_engine_create(const struct migr_host *h, const struct migr_ops *ops,
                                 const struct config *cfg, struct stats *st);
 void migr_free(struct migr *m);
+/* The entry points driver.h's driver_migration_* and driver_prologue
+ * forward to (drv_migrate.c); m is never NULL.  migr_attach takes the
+ * footprint's pages [vpn0, vpn0 + npages). */
+void migr_attach(struct migr *m, const struct config *cfg, const struct driver_mem *mem,
+                 struct stats *st, uint64_t vpn0, uint64_t npages);
+bool migr_counts(const struct migr *m);
+bool migr_walks(const struct migr *m);
+void migr_touch(struct migr *m, uint64_t vpn);
+bool migr_prologue(struct migr *m, driver_step_done done, void *ctx, sim_time now);
+void migr_check(const struct migr *m, sim_time now);
 /* Index of vpn among the footprint's pages, or UINT64_MAX outside it. */
 static inline uint64_t migr_index(const struct migr *m, uint64_t vpn)
 { return vpn - m->vpn0 < m->npages ? vpn - m->vpn0 : UINT64_MAX; }

@@ -19,7 +19,6 @@
  * changes, and each period is a row of /oversub. */
 #include <stdlib.h>
 #include <string.h>
-#include "driver/drv_internal.h"
 #include "perf.h"
 #include "config/config.h"
 #include "core/stats.h"
@@ -78,7 +77,9 @@ unsigned oversub_ctl_step(struct oversub_ctl *c, double sum, uint64_t n, double 
 }
 
 struct drv_oversub {
-    struct driver *d;
+    const struct stat_hist *lifetime;  /* the thread's driver.residency_us */
+    driver_oversub_fn tell;
+    void *tell_ctx;
     struct oversub_ctl ctl;
     struct rec_table *rows;
     uint64_t *n_inc, *n_dec, *g_extra;
@@ -87,26 +88,28 @@ struct drv_oversub {
 static void period(void *ctx, sim_time now)
 {
     struct drv_oversub *o = ctx;
-    struct driver *d = o->d;
     unsigned before = o->ctl.extra;
     double avg;
-    unsigned x = oversub_ctl_step(&o->ctl, d->stat.lifetime->sum, d->stat.lifetime->count, &avg);
+    unsigned x = oversub_ctl_step(&o->ctl, o->lifetime->sum, o->lifetime->count, &avg);
     if (x > before) *o->n_inc += 1;
     if (x < before) *o->n_dec += 1;
     *o->g_extra = x;
-    uint64_t t = now, ex = x, ev = d->stat.lifetime->count;
+    uint64_t t = now, ex = x, ev = o->lifetime->count;
     const void *row[] = { &t, &ex, &avg, &ev };
     rec_append(o->rows, row);
-    if (x != before && d->oversub_fn) d->oversub_fn(d->oversub_ctx, x, now);
+    if (x != before) o->tell(o->tell_ctx, x, now);
 }
 
-struct drv_oversub *drv_oversub_create(struct driver *d, const struct config *cfg,
-                                       struct stats *st)
+struct drv_oversub *drv_oversub_create(const struct config *cfg, struct stats *st,
+                                       struct engine *eng, const struct stat_hist *lifetime,
+                                       driver_oversub_fn tell, void *tell_ctx)
 {
     if (!cfg_bool(cfg, "gpu.sm.oversub.enabled") || !cfg_bool(cfg, "driver.oversub.control"))
         return NULL;
     struct drv_oversub *o = xcalloc(1, sizeof *o);
-    o->d = d;
+    o->lifetime = lifetime;
+    o->tell = tell;
+    o->tell_ctx = tell_ctx;
     unsigned extra = (unsigned)cfg_u64(cfg, "gpu.sm.oversub.extra");
     unsigned cap = (unsigned)cfg_u64(cfg, "driver.oversub.max_extra");
     oversub_ctl_init(&o->ctl, extra, cap,
@@ -127,7 +130,7 @@ struct drv_oversub *drv_oversub_create(struct driver *d, const struct config *cf
                               "extra blocks per SM the controller allows now (a level, not a count)");
     *o->g_extra = o->ctl.extra;
     sim_time p = cfg_u64(cfg, "driver.oversub.period") * cfg_period(cfg, "gpu.clock");
-    engine_every(d->comp.eng, p, period, o);
+    engine_every(eng, p, period, o);
     return o;
 }
 

@@ -13,6 +13,7 @@
 #include "core/base.h"
 #include "driver/mem/mem.h"
 #include "driver/drv_events.h"
+#include "driver/driver.h"
 
 /* Private to sim/driver: thrashing detection and mitigation after the real
  * driver's uvm_perf_thrashing.c (keys driver.thrashing.*).  Two processors
@@ -100,6 +101,16 @@ void oversub_ctl_init(struct oversub_ctl *c, unsigned extra, unsigned max_extra,
  * far: the new number of extra blocks per SM.  *avg gets the average the
  * decision used (-1 when no page has been evicted: no average yet). */
 unsigned oversub_ctl_step(struct oversub_ctl *c, double sum, uint64_t n, double *avg);
+
+/* drv_oversub.c: the controller (NULL unless gpu.sm.oversub.enabled and
+ * driver.oversub.control), every period on eng, judging by the thread's
+ * lifetime histogram; tell(tell_ctx, ...) runs when the degree changes. */
+struct stat_hist;
+struct drv_oversub;
+struct drv_oversub *drv_oversub_create(const struct config *cfg, struct stats *st,
+                                       struct engine *eng, const struct stat_hist *lifetime,
+                                       driver_oversub_fn tell, void *tell_ctx);
+void drv_oversub_free(struct drv_oversub *o);
 
 /* Private to sim/driver: the cyclic-thrashing detector of Park et al.
  * (WIP, Sec. II-A), shared by the page-level policy (evict_cyclic.c) and

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "driver/driver.h"
+#include "replay.h"
 #include "driver/evict/evict.h"
 #include "hir_feed.h"
 #include "replay_tlb.h"
