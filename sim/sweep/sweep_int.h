@@ -52,6 +52,17 @@ bool sweep_fail_at(struct cfg_error *err, const char *file, struct sweep_loc l,
 /* Two texts of key K mean the same value (units resolved). */
 bool sweep_same_value(const struct cfg_key *k, const char *a, const char *b);
 
+/* ---- point names (sweep_plan.c) ---- */
+
+/* Point names are file names with suffixes (.h5.tmp.PID, .failed). */
+#define SWEEP_MAX_NAME 200
+/* [A-Za-z0-9._+-]: what a name template's literal text may hold. */
+bool sweep_name_char(char c);
+/* NAME is one a plan can hold: 1 to SWEEP_MAX_NAME name characters, not
+ * starting with '-' or '.' (so no '/', no "..", no control byte): what
+ * the expansion makes, and what plan.tsv must hold to be read back. */
+bool sweep_name_ok(const char *name);
+
 /* ---- files (sweep_dir.c) ---- */
 
 /* Whole file into a NUL-terminated buffer (NULL on error, errno set). */

@@ -174,7 +174,7 @@ static void report(FILE *out, const struct merge *mg, const char *path)
 int sweep_merge(const struct sweep_dir *d, FILE *out, char *err, size_t errlen)
 {
     struct sweep_plan *p = sweep_plan_read(d, err, errlen);
-    if (!p) return -1;
+    if (!p) return SWEEP_MERGE_BAD_PLAN;
     char *yp = sweep_path(d, NULL, "sweep.yaml", NULL);
     char *text = sweep_read_text(yp, NULL);
     free(yp);

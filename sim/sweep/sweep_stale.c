@@ -304,9 +304,10 @@ size_t *sweep_todo(const struct sweep *s, const struct sweep_dir *d, bool force,
     for (size_t i = 0; i < s->npoints; i++) {
         const struct sweep_point *p = &s->points[i];
         char why[640];
+        /* The config in DIR is the point's (sweep_dir_write_plan). */
         enum sweep_state st = force ? PT_MISSING
-            : sweep_point_state(d, p->name, p->yaml, p->hash, NULL, why,
-                                sizeof why);
+            : sweep_point_state(d, p->name, NULL, sweep_point_hash(s, i), NULL,
+                                why, sizeof why);
         if (st == PT_DONE) continue;
         todo[(*n)++] = i;
         if (st == PT_STALE && (*nstale)++ < SWEEP_SHOW_STALE) {
