@@ -284,8 +284,11 @@ int cmd_sweep(int argc, char **argv)
         struct sweep_dir *d = open_dir(a.file, false, true);
         char err[1024];
         int rc = sweep_merge(d, stdout, err, sizeof err);
+        if (rc == SWEEP_MERGE_BAD_PLAN) {
+            sweep_dir_abandon(d);
+            user_error("%s", err);
+        }
         sweep_dir_close(d);
-        if (rc == SWEEP_MERGE_BAD_PLAN) user_error("%s", err);
         if (rc < 0) fprintf(stderr, "uvmsim: merge: %s\n", err);
         return rc < 0 ? SWEEP_EXIT_INCOMPLETE : rc;
     }

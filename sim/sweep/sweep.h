@@ -91,6 +91,9 @@ struct sweep_dir;
 struct sweep_dir *sweep_dir_open(const char *dir, bool create, bool lock,
                                  char *err, size_t errlen);
 void sweep_dir_close(struct sweep_dir *d);
+/* Closes after a user error: the .lock this process created goes too
+ * (nothing is left behind). */
+void sweep_dir_abandon(struct sweep_dir *d);
 /* DIR/plan.tsv begins with the plan's magic line. */
 bool sweep_dir_is_sweep(const char *dir);
 /* `sweep run|slurm -o DIR` may use DIR without --force: DIR is missing,
@@ -107,8 +110,9 @@ char *sweep_path(const struct sweep_dir *d, const char *sub, const char *name,
 int sweep_dir_write_plan(struct sweep_dir *d, const struct sweep *s,
                          char *err, size_t errlen);
 /* Removes NAME.*.tmp.PID files of processes that no longer exist (a run
- * killed before its rename).  Returns how many it removed. */
-size_t sweep_dir_clean_temps(struct sweep_dir *d);
+ * killed before its rename; a zombie counts as gone).  Returns how many
+ * it removed. */
+size_t sweep_dir_clean_temps(const struct sweep_dir *d);
 /* DONE when DIR/points/NAME.h5 is the point's result: its model revision
  * is this binary's and its recorded config means the point's config YAML
  * (DIR/configs/NAME.yaml when NULL; HASH its results_yaml_hash), key by

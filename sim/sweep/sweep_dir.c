@@ -20,6 +20,7 @@
 struct sweep_dir {
     char *path;
     int lock_fd;
+    bool lock_created;              /* DIR/.lock is this process's */
 };
 
 const char *sweep_state_name(enum sweep_state st)
@@ -210,7 +211,9 @@ bool sweep_dir_takeover_ok(const char *dir, char *err, size_t errlen)
 static bool take_lock(struct sweep_dir *d, char *err, size_t errlen)
 {
     char *lp = sweep_path(d, NULL, ".lock", NULL);
-    d->lock_fd = open(lp, O_RDWR | O_CREAT, 0644);
+    d->lock_fd = open(lp, O_RDWR | O_CREAT | O_EXCL, 0644);
+    d->lock_created = d->lock_fd >= 0;
+    if (d->lock_fd < 0 && errno == EEXIST) d->lock_fd = open(lp, O_RDWR, 0644);
     free(lp);
     if (d->lock_fd < 0) {
         snprintf(err, errlen, "%s: cannot create the lock file: %s", d->path,
@@ -272,6 +275,16 @@ struct sweep_dir *sweep_dir_open(const char *dir, bool create, bool lock,
         return NULL;
     }
     return d;
+}
+
+void sweep_dir_abandon(struct sweep_dir *d)
+{
+    if (d && d->lock_created && d->lock_fd >= 0) {
+        char *lp = sweep_path(d, NULL, ".lock", NULL);
+        unlink(lp);
+        free(lp);
+    }
+    sweep_dir_close(d);
 }
 
 void sweep_dir_close(struct sweep_dir *d)
@@ -514,14 +527,32 @@ static long temp_pid(const char *name)
     return *end || pid <= 0 ? 0 : pid;
 }
 
-static size_t clean_in(struct sweep_dir *d, const char *sub)
+/* PID is a process that may still write: a zombie (killed, not yet
+ * reaped by its parent) answers kill(pid, 0) but writes nothing more
+ * (proc(5): state 'Z', or 'X' while it goes). */
+static bool pid_alive(long pid)
+{
+    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return false;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return true;                /* no /proc: trust kill() */
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* "PID (COMM) S ...": COMM may hold ')' itself; the last one ends it. */
+    char *e = strrchr(buf, ')');
+    return !(e && e[1] == ' ' && (e[2] == 'Z' || e[2] == 'X'));
+}
+
+static size_t clean_in(const struct sweep_dir *d, const char *sub)
 {
     char *dp = sub ? sweep_path(d, NULL, sub, NULL) : xstrdup(d->path);
     DIR *dir = opendir(dp);
     size_t n = 0;
     for (struct dirent *e; dir && (e = readdir(dir));) {
         long pid = temp_pid(e->d_name);
-        if (!pid || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        if (!pid || pid_alive(pid)) continue;
         char *p = sweep_path(d, sub, e->d_name, NULL);
         n += unlink(p) == 0;
         free(p);
@@ -531,7 +562,7 @@ static size_t clean_in(struct sweep_dir *d, const char *sub)
     return n;
 }
 
-size_t sweep_dir_clean_temps(struct sweep_dir *d)
+size_t sweep_dir_clean_temps(const struct sweep_dir *d)
 {
     return clean_in(d, NULL) + clean_in(d, "points") + clean_in(d, "configs");
 }

@@ -124,6 +124,14 @@ hid_t sweep_vlen_str(void);
 struct sweep_merged {               /* one merged point: /runs/NAME */
     size_t plan_index;
 };
+/* What one point's result may hold: larger is no result of this program
+ * (the merge reads it whole into memory). */
+#define SWEEP_MAX_RESULT_BYTES ((hsize_t)1 << 30)
+/* File F (a result) reads whole: every object opens, every dataset and
+ * attribute reads, SWEEP_MAX_RESULT_BYTES in all.  Else false and WHY
+ * "unreadable result (its /PATH)" (sweep_valid.c). */
+bool sweep_result_reads(hid_t f, char *why, size_t whylen);
+
 /* Writes /points, /axes and /missing (MISSING: plan indices, their
  * states and exit codes). */
 int sweep_write_tables(hid_t fid, const struct sweep_plan *p,

@@ -185,14 +185,17 @@ static char *read_str(hid_t obj, const char *name)
     return out;
 }
 
-/* False when PATH is no result (not HDF5, no /config@yaml or yaml_hash). */
-static bool read_result(const char *path, struct recorded *r)
+/* False when PATH is no result (not HDF5, no /config@yaml or yaml_hash,
+ * or some object of it unreadable: WHY says which). */
+static bool read_result(const char *path, struct recorded *r, char *why,
+                        size_t whylen)
 {
     H5E_auto2_t fn;
     void *data;
     H5Eget_auto2(H5E_DEFAULT, &fn, &data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     *r = (struct recorded){FIRST_REVISION, 0, NULL};
+    snprintf(why, whylen, "unreadable result");
     bool ok = false;
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f >= 0) {
@@ -205,6 +208,7 @@ static bool read_result(const char *path, struct recorded *r)
                  (r->yaml = read_str(g, "yaml")) != NULL;
             H5Gclose(g);
         }
+        ok = ok && sweep_result_reads(f, why, whylen);
         H5Fclose(f);
     }
     H5Eclear2(H5E_DEFAULT);
@@ -223,10 +227,7 @@ static bool result_valid(const struct sweep_dir *d, const char *name,
                          char *why, size_t whylen)
 {
     struct recorded r;
-    if (!read_result(rp, &r)) {
-        snprintf(why, whylen, "unreadable result");
-        return false;
-    }
+    if (!read_result(rp, &r, why, whylen)) return false;
     bool ok = r.revision == UVMSIM_MODEL_REVISION;
     if (!ok)
         snprintf(why, whylen, "model revision %" PRIu64 " -> %d", r.revision,

@@ -37,3 +37,10 @@ for t in "%%MatrixMarket" "matrix" "coordinate" "array" "pattern" "real" "intege
          "general" "symmetric" "%" "4294967295" "2305843009213693952" "1e308"; do q "$t"; done >"$D/mtx.dict"
 { for t in "#" "%" "4294967294" "4294967295" "18446744073709551616"; do q "$t"; done
   printf '"\\x09"\n'; } >"$D/edgelist.dict"
+{ cat "$D/config.dict"
+  for t in "set:" "axes:" "zip:" "seeds:" "exclude:" "name:" "{seed}" "{" "}" "sim.seed" \
+           "- " "[" "]" "100000" "99999"; do q "$t"; done; } | sort -u >"$D/sweepfile.dict"
+{ for t in "uvmsim-sweep-plan" "uvmsim-sweep-plan\\x091" "sweep\\x09" "base\\x09" "set\\x09" "axis\\x09" "point\\x09" \
+           "\\x09" "#---point---" "0000000000000000" "ffffffffffffffff" "../" "/" ".." "HDF" \
+           "driver.eviction" "gpu.memory.fraction" "sim.seed" "75%" "lru"; do q "$t"; done
+  printf '"\\x89HDF\\x0d\\x0a\\x1a\\x0a"\n"\\x00\\x00\\x00\\x00"\n"\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff"\n'; } >"$D/sweepdir.dict"

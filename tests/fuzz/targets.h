@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* NULL-terminated: config sets nvbit bintrace pagetrace dramtrace mtx edgelist */
+/* NULL-terminated: config sets nvbit bintrace pagetrace dramtrace mtx edgelist
+ * sweepfile sweepdir */
 extern const char *const fuzz_target_names[];
 
 /* Feeds DATA to TARGET's parser.  A user error (what exits 2) is a normal

@@ -1,0 +1,114 @@
+/* Does a point's result read whole?  A file damaged in the middle can keep
+ * its /config intact (so its recorded config still matches) while an
+ * object the merge copies is unreadable: opening /config alone called it
+ * done forever, and every merge failed on it (issue 38, S2).  So a result
+ * counts only when every object and attribute the merge copies opens and
+ * reads, bounded in size before anything is allocated (a few hundred
+ * bytes of file can declare a dataset of terabytes). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sweep_int.h"
+
+struct walk {
+    hsize_t bytes;              /* read so far, against SWEEP_MAX_RESULT_BYTES */
+    char *why;
+    size_t whylen;
+};
+
+static void reclaim(hid_t t, hid_t space, void *buf)
+{
+#if H5_VERSION_GE(1, 12, 0)
+    H5Treclaim(t, space, H5P_DEFAULT, buf);
+#else
+    H5Dvlen_reclaim(t, space, H5P_DEFAULT, buf);
+#endif
+}
+
+/* N elements of native type MT fit what is left of the budget. */
+static bool budget(struct walk *w, hid_t mt, hssize_t n)
+{
+    size_t sz = mt < 0 ? 0 : H5Tget_size(mt);
+    if (n < 0 || !sz || (hsize_t)n > (SWEEP_MAX_RESULT_BYTES - w->bytes) / sz)
+        return false;
+    w->bytes += (hsize_t)n * sz;
+    return true;
+}
+
+/* Reads object OBJ's data (DSET) or attribute (else) whole: TYPE and SPACE
+ * are its own. */
+static bool read_whole(struct walk *w, hid_t obj, bool dset, hid_t type,
+                       hid_t space)
+{
+    hid_t mt = type < 0 ? -1 : H5Tget_native_type(type, H5T_DIR_DEFAULT);
+    hssize_t n = space < 0 ? -1 : H5Sget_simple_extent_npoints(space);
+    bool ok = budget(w, mt, n);
+    if (ok && n > 0) {
+        void *buf = xcalloc((size_t)n, H5Tget_size(mt));
+        ok = (dset ? H5Dread(obj, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf)
+                   : H5Aread(obj, mt, buf)) >= 0;
+        if (ok) reclaim(mt, space, buf);
+        free(buf);
+    }
+    if (mt >= 0) H5Tclose(mt);
+    return ok;
+}
+
+static herr_t check_attr(hid_t loc, const char *name, const H5A_info_t *info,
+                         void *op)
+{
+    (void)info;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    hid_t t = a < 0 ? -1 : H5Aget_type(a);
+    hid_t sp = a < 0 ? -1 : H5Aget_space(a);
+    bool ok = t >= 0 && sp >= 0 && read_whole(op, a, false, t, sp);
+    if (sp >= 0) H5Sclose(sp);
+    if (t >= 0) H5Tclose(t);
+    if (a >= 0) H5Aclose(a);
+    return ok ? 0 : -1;
+}
+
+#if H5_VERSION_GE(1, 12, 0)
+typedef H5O_info2_t obj_info;
+#else
+typedef H5O_info_t obj_info;
+#endif
+
+static herr_t check_object(hid_t root, const char *name, const obj_info *info,
+                           void *op)
+{
+    (void)info;
+    struct walk *w = op;
+    hid_t o = H5Oopen(root, name, H5P_DEFAULT);
+    bool ok = o >= 0;
+    if (ok && H5Iget_type(o) == H5I_DATASET) {
+        hid_t t = H5Dget_type(o), sp = H5Dget_space(o);
+        ok = t >= 0 && sp >= 0 && read_whole(w, o, true, t, sp);
+        if (sp >= 0) H5Sclose(sp);
+        if (t >= 0) H5Tclose(t);
+    }
+    hsize_t idx = 0;
+    if (ok)
+        ok = H5Aiterate2(o, H5_INDEX_NAME, H5_ITER_INC, &idx, check_attr, w) >= 0;
+    if (o >= 0) H5Oclose(o);
+    if (!ok) {
+        snprintf(w->why, w->whylen, "unreadable result (its /%s)",
+                 strcmp(name, ".") ? name : "");
+        return -1;
+    }
+    return 0;
+}
+
+bool sweep_result_reads(hid_t f, char *why, size_t whylen)
+{
+    struct walk w = {0, why, whylen};
+    snprintf(why, whylen, "unreadable result");
+#if H5_VERSION_GE(1, 12, 0)
+    herr_t rc = H5Ovisit3(f, H5_INDEX_NAME, H5_ITER_INC, check_object, &w,
+                          H5O_INFO_BASIC);
+#else
+    herr_t rc = H5Ovisit2(f, H5_INDEX_NAME, H5_ITER_INC, check_object, &w,
+                          H5O_INFO_BASIC);
+#endif
+    return rc >= 0;
+}
