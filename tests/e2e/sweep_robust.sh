@@ -48,7 +48,7 @@ data = open(src, 'rb').read()
 def ok(path, whole):
     try:
         with h5py.File(path, 'r') as f:
-            g = f['config']; g.attrs['yaml']; g.attrs['yaml_hash']; f.attrs['model_revision']
+            g = f['config']; g.attrs['yaml']; g.attrs['yaml_hash']
             if whole:
                 def v(name, o):
                     for k in o.attrs: o.attrs[k]
@@ -57,7 +57,7 @@ def ok(path, whole):
         return True
     except Exception:
         return False
-for off in range(len(data) // 2, len(data), 997):
+for off in range(len(data) // 3, len(data), 61):
     b = bytearray(data); b[off:off + 64] = b'\xff' * 64
     open(dst, 'wb').write(b)
     if ok(dst, False) and not ok(dst, True):
