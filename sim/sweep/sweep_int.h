@@ -131,6 +131,12 @@ struct sweep_merged {               /* one merged point: /runs/NAME */
  * attribute reads, SWEEP_MAX_RESULT_BYTES in all.  Else false and WHY
  * "unreadable result (its /PATH)" (sweep_valid.c). */
 bool sweep_result_reads(hid_t f, char *why, size_t whylen);
+/* The same for the file at PATH, read in a child process first, so that
+ * a crash inside libhdf5 on a damaged file is an unreadable result. */
+bool sweep_result_reads_isolated(const char *path, char *why, size_t whylen);
+/* Called in that child before it reads (the fuzz harness silences its
+ * sanitizers there); NULL: nothing. */
+extern void (*sweep_check_child_hook)(void);
 
 /* Writes /points, /axes and /missing (MISSING: plan indices, their
  * states and exit codes). */

@@ -197,7 +197,9 @@ static bool read_result(const char *path, struct recorded *r, char *why,
     *r = (struct recorded){FIRST_REVISION, 0, NULL};
     snprintf(why, whylen, "unreadable result");
     bool ok = false;
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    /* Whole, in a child first: only then its strings are read here. */
+    hid_t f = sweep_result_reads_isolated(path, why, whylen)
+            ? H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT) : -1;
     if (f >= 0) {
         if (H5Aexists(f, "model_revision") > 0 &&
             !read_u64(f, "model_revision", &r->revision))
@@ -208,7 +210,6 @@ static bool read_result(const char *path, struct recorded *r, char *why,
                  (r->yaml = read_str(g, "yaml")) != NULL;
             H5Gclose(g);
         }
-        ok = ok && sweep_result_reads(f, why, whylen);
         H5Fclose(f);
     }
     H5Eclear2(H5E_DEFAULT);
