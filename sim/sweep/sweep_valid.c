@@ -10,7 +10,8 @@
  * damaged global heap out of bounds (a variable-length string's length
  * taken from the file; issue 38 R5, found again by the sweepdir fuzz
  * target), so a crash there must make the result unreadable, not end the
- * sweep.  Once the child read it whole, the same bytes read safely here. */
+ * sweep.  The child also makes the merge's copy, into memory.  Once the
+ * child read and copied it whole, the same bytes read safely here. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,27 @@ bool sweep_result_reads(hid_t f, char *why, size_t whylen)
     return rc >= 0;
 }
 
+/* The merge's copy of F, into a file in memory: writing converts every
+ * value back to the source's types, and a damaged integer type (a
+ * precision beyond its size) overruns libhdf5's buffers there, not in
+ * the read. */
+static bool copies(hid_t f)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t dst = fapl >= 0 && H5Pset_fapl_core(fapl, 1 << 20, 0) >= 0
+              ? H5Fcreate("uvmsim-check-copy", H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
+              : -1;
+    hid_t sr = H5Gopen2(f, "/", H5P_DEFAULT);
+    hid_t dr = dst < 0 ? -1 : H5Gopen2(dst, "/", H5P_DEFAULT);
+    bool ok = sr >= 0 && dr >= 0 && !sweep_copy_attrs(sr, dr) &&
+              !sweep_copy_members(sr, dr, NULL);
+    if (dr >= 0) H5Gclose(dr);
+    if (sr >= 0) H5Gclose(sr);
+    if (dst >= 0) H5Fclose(dst);
+    if (fapl >= 0) H5Pclose(fapl);
+    return ok;
+}
+
 /* In the child: the verdict in its exit status, why on the pipe FD. */
 static void child_check(const char *path, int fd)
 {
@@ -133,6 +155,8 @@ static void child_check(const char *path, int fd)
     snprintf(why, sizeof why, "unreadable result");
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     bool ok = f >= 0 && sweep_result_reads(f, why, sizeof why);
+    if (ok && !(ok = copies(f)))
+        snprintf(why, sizeof why, "unreadable result (it does not copy)");
     size_t n = strlen(why), off = 0;
     while (off < n) {
         ssize_t w = write(fd, why + off, n - off);
