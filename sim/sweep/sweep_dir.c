@@ -369,6 +369,14 @@ static bool plan_axis(struct sweep_plan *p, char **f, size_t nf,
 {
     const struct cfg_value *v = cfg_get(scratch, f[1]);
     if (!v || nf < 3) return false;
+    for (size_t a = 0; a < p->naxes; a++)
+        if (!strcmp(p->keys[a], f[1])) return false;    /* one axis a key */
+    /* The merge types each value by its key (sweep_table.c). */
+    for (size_t i = 2; i < nf; i++) {
+        struct cfg_value val = {0};
+        char msg[256];
+        if (!cfg_parse(v->key, f[i], &val, msg, sizeof msg)) return false;
+    }
     size_t a = p->naxes++;
     p->keys = xrealloc(p->keys, p->naxes * sizeof *p->keys);
     p->ck = xrealloc(p->ck, p->naxes * sizeof *p->ck);
