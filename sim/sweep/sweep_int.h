@@ -126,7 +126,7 @@ struct sweep_merged {               /* one merged point: /runs/NAME */
 };
 /* What one point's result may hold: larger is no result of this program
  * (the merge reads it whole into memory). */
-#define SWEEP_MAX_RESULT_BYTES ((hsize_t)1 << 30)
+#define SWEEP_MAX_RESULT_BYTES ((hsize_t)256 << 20)
 /* File F (a result) reads whole: every object opens, every dataset and
  * attribute reads, SWEEP_MAX_RESULT_BYTES in all.  Else false and WHY
  * "unreadable result (its /PATH)" (sweep_valid.c). */
