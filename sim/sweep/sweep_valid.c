@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include "sweep_int.h"
 
@@ -66,6 +67,28 @@ static bool read_whole(struct walk *w, hid_t obj, bool dset, hid_t type,
     return ok;
 }
 
+/* libhdf5 reads a chunked dataset a whole chunk at a time: a chunk
+ * declared larger than the data still gets its buffer. */
+static bool chunk_fits(struct walk *w, hid_t dset, hid_t type)
+{
+    hid_t dcpl = H5Dget_create_plist(dset);
+    bool ok = dcpl >= 0;
+    if (ok && H5Pget_layout(dcpl) == H5D_CHUNKED) {
+        hsize_t dims[H5S_MAX_RANK];
+        int rank = H5Pget_chunk(dcpl, H5S_MAX_RANK, dims);
+        hsize_t n = 1;
+        ok = rank > 0;
+        for (int i = 0; ok && i < rank; i++)
+            ok = dims[i] > 0 && n <= SWEEP_MAX_RESULT_BYTES / dims[i] &&
+                 (n *= dims[i]) > 0;
+        hid_t mt = ok ? H5Tget_native_type(type, H5T_DIR_DEFAULT) : -1;
+        ok = ok && budget(w, mt, (hssize_t)n);
+        if (mt >= 0) H5Tclose(mt);
+    }
+    if (dcpl >= 0) H5Pclose(dcpl);
+    return ok;
+}
+
 static herr_t check_attr(hid_t loc, const char *name, const H5A_info_t *info,
                          void *op)
 {
@@ -95,7 +118,8 @@ static herr_t check_object(hid_t root, const char *name, const obj_info *info,
     bool ok = o >= 0;
     if (ok && H5Iget_type(o) == H5I_DATASET) {
         hid_t t = H5Dget_type(o), sp = H5Dget_space(o);
-        ok = t >= 0 && sp >= 0 && read_whole(w, o, true, t, sp);
+        ok = t >= 0 && sp >= 0 && chunk_fits(w, o, t) &&
+             read_whole(w, o, true, t, sp);
         if (sp >= 0) H5Sclose(sp);
         if (t >= 0) H5Tclose(t);
     }
@@ -146,10 +170,43 @@ static bool copies(hid_t f)
     return ok;
 }
 
+/* libhdf5 allocates what a variable-length value's length, read from
+ * the file, says (gigabytes for a flipped byte) before anything can look
+ * at it: the child gets SWEEP_CHECK_HEADROOM of address space beyond what
+ * it holds at the start, and an allocation past it fails (proc(5) statm:
+ * the first field is the size in pages). */
+#define SWEEP_CHECK_HEADROOM ((rlim_t)1 << 30)
+
+static void bound_memory(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    bool ok = f && fscanf(f, "%lu", &pages) == 1;
+    if (f) fclose(f);
+    long psz = sysconf(_SC_PAGESIZE);
+    struct rlimit rl;
+    if (!ok || psz <= 0 || getrlimit(RLIMIT_AS, &rl) != 0) return;
+    rlim_t want = (rlim_t)pages * (rlim_t)psz + SWEEP_CHECK_HEADROOM;
+    if (rl.rlim_cur == RLIM_INFINITY || want < rl.rlim_cur) {
+        rl.rlim_cur = want;
+        setrlimit(RLIMIT_AS, &rl);
+    }
+}
+
+/* Out of memory in the child (xmalloc's user error): the result is
+ * unreadable, nothing more. */
+static void child_user_error(const char *line)
+{
+    (void)line;
+    _exit(1);
+}
+
 /* In the child: the verdict in its exit status, why on the pipe FD. */
 static void child_check(const char *path, int fd)
 {
+    user_error_set_handler(child_user_error);
     if (sweep_check_child_hook) sweep_check_child_hook();
+    bound_memory();
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     char why[512];
     snprintf(why, sizeof why, "unreadable result");
