@@ -13,6 +13,7 @@
  * sweep.  The child also makes the merge's copy, into memory.  Once the
  * child read and copied it whole, the same bytes read safely here. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +177,8 @@ static bool copies(hid_t f)
  * it holds at the start, and an allocation past it fails (proc(5) statm:
  * the first field is the size in pages). */
 #define SWEEP_CHECK_HEADROOM ((rlim_t)1 << 30)
+/* A result of SWEEP_MAX_RESULT_BYTES reads in seconds. */
+#define SWEEP_CHECK_SECONDS 30
 
 static void bound_memory(void)
 {
@@ -207,6 +210,10 @@ static void child_check(const char *path, int fd)
     user_error_set_handler(child_user_error);
     if (sweep_check_child_hook) sweep_check_child_hook();
     bound_memory();
+    /* A damaged file can loop libhdf5 for ever: SIGALRM ends the child
+     * (its own action, not an inherited handler's). */
+    signal(SIGALRM, SIG_DFL);
+    alarm(SWEEP_CHECK_SECONDS);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     char why[512];
     snprintf(why, sizeof why, "unreadable result");
@@ -251,7 +258,10 @@ bool sweep_result_reads_isolated(const char *path, char *why, size_t whylen)
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    if (!ok && WIFSIGNALED(status))
+    if (!ok && WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+        snprintf(why, whylen, "unreadable result (libhdf5 still reading it "
+                 "after %d s)", SWEEP_CHECK_SECONDS);
+    else if (!ok && WIFSIGNALED(status))
         snprintf(why, whylen, "unreadable result (reading it crashed libhdf5: "
                  "signal %d)", WTERMSIG(status));
     else if (!ok && WEXITSTATUS(status) != 1)
