@@ -113,7 +113,8 @@ $(BUILD)/tests/fuzz_replay: tests/fuzz/replay.c tests/fuzz/targets.c tests/fuzz/
 # `make fuzz`: every target under libFuzzer with ASan+UBSan for FUZZ_SECONDS
 # each (clang; Debian: clang libclang-rt-14-dev).  Crashes are copied to
 # tests/fuzz/regressions/TARGET/ and fail the run.
-FUZZ_TARGETS ?= config sets nvbit bintrace pagetrace dramtrace mtx edgelist accelsim step traceopts report
+FUZZ_TARGETS ?= config sets nvbit bintrace pagetrace dramtrace mtx edgelist accelsim step traceopts report \
+                sweepfile sweepdir
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer

@@ -41,7 +41,9 @@ static const char usage_sweep[] =
     "  -o DIR           the sweep directory (created when missing)\n"
     "  -j N             points at a time\n"
     "  -s KEY=VALUE     fix a key for every point (repeatable)\n"
-    "  --force          rerun points that have a valid result\n"
+    "  --force          ignore what DIR holds: rerun points that have a\n"
+    "                   valid result, and use a non-empty DIR that is not\n"
+    "                   a sweep (its sweep.yaml, plan.tsv, sweep.h5 replaced)\n"
     "  --setup CMD      shell line in the Slurm scripts before the run\n"
     "                   (e.g. 'module load hdf5')\n"
     "\n"
@@ -167,10 +169,12 @@ static char **plan_states(const struct sweep *s, const char *dir,
     for (size_t i = 0; i < s->npoints; i++) {
         const struct sweep_point *p = &s->points[i];
         char buf[640] = "not run";
-        enum sweep_state st = d ? sweep_point_state(d, p->name, p->yaml,
+        char *yaml = d ? sweep_point_yaml(s, i) : NULL;
+        enum sweep_state st = d ? sweep_point_state(d, p->name, yaml,
                                                     p->hash, NULL, buf,
                                                     sizeof buf)
                                 : PT_MISSING;
+        free(yaml);
         count[st]++;
         why[i] = xstrdup(buf);
     }
@@ -285,8 +289,12 @@ int cmd_sweep(int argc, char **argv)
         struct sweep_dir *d = open_dir(a.file, false, true);
         char err[1024];
         int rc = sweep_merge(d, stdout, err, sizeof err);
-        if (rc < 0) fprintf(stderr, "uvmsim: merge: %s\n", err);
+        if (rc == SWEEP_MERGE_BAD_PLAN) {
+            sweep_dir_abandon(d);
+            user_error("%s", err);
+        }
         sweep_dir_close(d);
+        if (rc < 0) fprintf(stderr, "uvmsim: merge: %s\n", err);
         return rc < 0 ? SWEEP_EXIT_INCOMPLETE : rc;
     }
     if (!strcmp(sub, "point")) {
@@ -305,6 +313,13 @@ int cmd_sweep(int argc, char **argv)
     if (from_dir && (a.dir || a.nsets))
         usage_error(usage_sweep, "%s", "sweep plan DIR takes the sweep file "
                     "and -s from DIR/plan.tsv: no -o or -s");
+    char err[1024];
+    /* Before anything is created: a refused -o DIR leaves nothing. */
+    if (!strcmp(sub, "slurm") && !sweep_slurm_paths_ok(a.dir, err, sizeof err))
+        user_error("%s", err);
+    if (!strcmp(sub, "plan") ? false
+        : !a.slurm.force && !sweep_dir_takeover_ok(a.dir, err, sizeof err))
+        user_error("%s", err);
     struct sweep *s = from_dir ? load_from_dir(a.file) : load(&a);
     int rc = EXIT_OK;
     if (!strcmp(sub, "plan")) {

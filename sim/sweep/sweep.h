@@ -22,6 +22,7 @@
 
 struct cfg_key;
 struct cfg_error;
+struct config;
 
 /* Exit status of `sweep run` / `sweep merge` when some point has no valid
  * result (2 stays "user error, nothing run"). */
@@ -40,8 +41,8 @@ struct sweep_axis {
 struct sweep_point {
     char *name;
     size_t *vi;             /* value index on each axis */
-    char *yaml;             /* the resolved config (config_to_yaml) */
-    uint64_t hash;          /* results_yaml_hash(yaml) */
+    uint64_t hash;          /* of its YAML: sweep_point_hash() */
+    bool hashed;
 };
 
 struct sweep {
@@ -60,6 +61,7 @@ struct sweep {
     size_t nexcluded;
     size_t npoints;
     struct sweep_point *points;     /* cartesian order, first factor slowest */
+    struct config *cfg;     /* the base with set: and -s: points resolve here */
 };
 
 /* Reads and expands PATH; SETS are `-s key=value` fixed for every point.
@@ -69,6 +71,12 @@ struct sweep {
 struct sweep *sweep_load(const char *path, const char *const *sets,
                          size_t nsets, struct cfg_error *err);
 void sweep_free(struct sweep *s);
+/* Point I's resolved config as config_to_yaml writes it (caller frees),
+ * made again on each call: a sweep keeps only names, value indices and
+ * hashes in memory.  Sets the point's hash. */
+char *sweep_point_yaml(const struct sweep *s, size_t i);
+/* results_yaml_hash of point I's YAML (made once, when first asked). */
+uint64_t sweep_point_hash(const struct sweep *s, size_t i);
 
 /* ---- the sweep directory ---- */
 
@@ -83,6 +91,15 @@ struct sweep_dir;
 struct sweep_dir *sweep_dir_open(const char *dir, bool create, bool lock,
                                  char *err, size_t errlen);
 void sweep_dir_close(struct sweep_dir *d);
+/* Closes after a user error: the .lock this process created goes too
+ * (nothing is left behind). */
+void sweep_dir_abandon(struct sweep_dir *d);
+/* DIR/plan.tsv begins with the plan's magic line. */
+bool sweep_dir_is_sweep(const char *dir);
+/* `sweep run|slurm -o DIR` may use DIR without --force: DIR is missing,
+ * empty (but for what a first run leaves before its plan), or a sweep.
+ * Else false with a message in err. */
+bool sweep_dir_takeover_ok(const char *dir, char *err, size_t errlen);
 const char *sweep_dir_path(const struct sweep_dir *d);
 /* DIR/SUB/NAME+EXT (SUB may be NULL); caller frees. */
 char *sweep_path(const struct sweep_dir *d, const char *sub, const char *name,
@@ -93,8 +110,9 @@ char *sweep_path(const struct sweep_dir *d, const char *sub, const char *name,
 int sweep_dir_write_plan(struct sweep_dir *d, const struct sweep *s,
                          char *err, size_t errlen);
 /* Removes NAME.*.tmp.PID files of processes that no longer exist (a run
- * killed before its rename).  Returns how many it removed. */
-size_t sweep_dir_clean_temps(struct sweep_dir *d);
+ * killed before its rename; a zombie counts as gone).  Returns how many
+ * it removed. */
+size_t sweep_dir_clean_temps(const struct sweep_dir *d);
 /* DONE when DIR/points/NAME.h5 is the point's result: its model revision
  * is this binary's and its recorded config means the point's config YAML
  * (DIR/configs/NAME.yaml when NULL; HASH its results_yaml_hash), key by
@@ -146,13 +164,19 @@ struct sweep_slurm_opts {
     long max_parallel;      /* 0: no %K limit */
     bool dry_run, force;
 };
+/* The Slurm scripts can name DIR (absolute), the current directory and
+ * this executable without quoting: none holds a space, quote, '\\', '$'
+ * or '`'.  Checked before DIR is created; false with a message in err. */
+bool sweep_slurm_paths_ok(const char *dir, char *err, size_t errlen);
 int sweep_slurm(const struct sweep *s, struct sweep_dir *d,
                 const struct sweep_slurm_opts *o, FILE *out);
 
 /* Writes DIR/sweep.h5 from the plan and the valid results (docs/results.md,
  * "Sweep files").  Returns 0 when every point was merged,
  * SWEEP_EXIT_INCOMPLETE when some are missing (the file is still written),
- * -1 with err on failure (no file written). */
+ * SWEEP_MERGE_BAD_PLAN when DIR/plan.tsv is not a plan (a user error),
+ * -1 with err on another failure (no file written). */
+#define SWEEP_MERGE_BAD_PLAN (-2)
 int sweep_merge(const struct sweep_dir *d, FILE *out, char *err, size_t errlen);
 
 /* The name a value gets inside a point name: [A-Za-z0-9._+-] kept, '%'

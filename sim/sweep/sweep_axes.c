@@ -280,13 +280,6 @@ bool rd_exclude(struct rd *r, yaml_node_t *n)
 
 /* ---- name: ---- */
 
-static bool name_char_ok(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' ||
-           c == '+';
-}
-
 static void add_seg(struct sweep_spec *sp, char *lit, size_t axis)
 {
     sp->segs = xrealloc(sp->segs, (sp->nsegs + 1) * sizeof *sp->segs);
@@ -329,7 +322,7 @@ bool rd_name(struct rd *r, yaml_node_t *n)
         } else {
             size_t len = 0;
             while (p[len] && p[len] != '{') {
-                if (!name_char_ok(p[len]))
+                if (!sweep_name_char(p[len]))
                     return sweep_fail_at(r->err, r->file, l, "key 'name': "
                                          "'%c' is not allowed in a point name "
                                          "(letters, digits, . _ - +)", p[len]);

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "config/config.h"
 #include <hdf5.h>
 #include "config/config.h"
 #include "sweep_int.h"
@@ -21,6 +20,7 @@
 struct sweep_dir {
     char *path;
     int lock_fd;
+    bool lock_created;              /* DIR/.lock is this process's */
 };
 
 const char *sweep_state_name(enum sweep_state st)
@@ -153,10 +153,67 @@ static int mkdir_p(const char *path)
     return rc;
 }
 
+/* DIR/plan.tsv starts with the magic line: DIR is a sweep this program
+ * made (plan.tsv is written last, after the configs). */
+bool sweep_dir_is_sweep(const char *dir)
+{
+    size_t n = strlen(dir) + 16;
+    char *p = xmalloc(n);
+    snprintf(p, n, "%s/plan.tsv", dir);
+    FILE *f = fopen(p, "rb");
+    free(p);
+    char head[sizeof PLAN_MAGIC + 1] = "";
+    size_t got = f ? fread(head, 1, sizeof PLAN_MAGIC, f) : 0;
+    if (f) fclose(f);
+    return got == sizeof PLAN_MAGIC &&
+           !memcmp(head, PLAN_MAGIC "\n", sizeof PLAN_MAGIC);
+}
+
+/* What a sweep's first run leaves before its plan is written: the lock
+ * and the empty sub-directories. */
+static bool own_leftover(const char *dir, const char *name)
+{
+    if (!strcmp(name, ".lock")) return true;
+    if (strcmp(name, "points") && strcmp(name, "configs") &&
+        strcmp(name, "logs") && strcmp(name, "slurm"))
+        return false;
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = xmalloc(n);
+    snprintf(p, n, "%s/%s", dir, name);
+    DIR *d = opendir(p);
+    free(p);
+    bool empty = d != NULL;
+    for (struct dirent *e; empty && (e = readdir(d));)
+        empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    if (d) closedir(d);
+    return empty;
+}
+
+bool sweep_dir_takeover_ok(const char *dir, char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    if (!d) return true;            /* missing (created), or not a directory */
+    const char *first = NULL;
+    for (struct dirent *e; !first && (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+            !own_leftover(dir, e->d_name))
+            first = e->d_name;
+    bool ok = !first || sweep_dir_is_sweep(dir);
+    if (!ok)
+        snprintf(err, errlen, "-o %s: the directory holds files (%s) and is "
+                 "not a uvmsim sweep (no plan.tsv of one); name a new or "
+                 "empty directory, or pass --force to take it over", dir,
+                 first);
+    closedir(d);
+    return ok;
+}
+
 static bool take_lock(struct sweep_dir *d, char *err, size_t errlen)
 {
     char *lp = sweep_path(d, NULL, ".lock", NULL);
-    d->lock_fd = open(lp, O_RDWR | O_CREAT, 0644);
+    d->lock_fd = open(lp, O_RDWR | O_CREAT | O_EXCL, 0644);
+    d->lock_created = d->lock_fd >= 0;
+    if (d->lock_fd < 0 && errno == EEXIST) d->lock_fd = open(lp, O_RDWR, 0644);
     free(lp);
     if (d->lock_fd < 0) {
         snprintf(err, errlen, "%s: cannot create the lock file: %s", d->path,
@@ -201,11 +258,15 @@ struct sweep_dir *sweep_dir_open(const char *dir, bool create, bool lock,
             snprintf(err, errlen, "-o %s: cannot create the sweep directory: "
                      "%s", dir, strerror(errno));
     } else {
+        /* Before the lock: a directory that is no sweep gets no .lock. */
         char *p = sweep_path(d, NULL, "plan.tsv", NULL);
         ok = access(p, R_OK) == 0;
         if (!ok)
             snprintf(err, errlen, "%s: not a sweep directory (no readable "
                      "plan.tsv: %s)", dir, strerror(errno));
+        else if (!(ok = sweep_dir_is_sweep(d->path)))
+            snprintf(err, errlen, "%s: not a sweep directory (its plan.tsv "
+                     "is not one uvmsim wrote)", dir);
         free(p);
     }
     if (ok && lock) ok = take_lock(d, err, errlen);
@@ -214,6 +275,16 @@ struct sweep_dir *sweep_dir_open(const char *dir, bool create, bool lock,
         return NULL;
     }
     return d;
+}
+
+void sweep_dir_abandon(struct sweep_dir *d)
+{
+    if (d && d->lock_created && d->lock_fd >= 0) {
+        char *lp = sweep_path(d, NULL, ".lock", NULL);
+        unlink(lp);
+        free(lp);
+    }
+    sweep_dir_close(d);
 }
 
 void sweep_dir_close(struct sweep_dir *d)
@@ -240,7 +311,7 @@ static void put_plan(FILE *f, const struct sweep *s)
     }
     for (size_t i = 0; i < s->npoints; i++) {
         const struct sweep_point *p = &s->points[i];
-        fprintf(f, "point\t%s\t%016" PRIx64, p->name, p->hash);
+        fprintf(f, "point\t%s\t%016" PRIx64, p->name, sweep_point_hash(s, i));
         for (size_t a = 0; a < s->naxes; a++)
             fprintf(f, "\t%s", s->axes[a].text[p->vi[a]]);
         fputc('\n', f);
@@ -250,6 +321,17 @@ static void put_plan(FILE *f, const struct sweep *s)
 int sweep_dir_write_plan(struct sweep_dir *d, const struct sweep *s,
                          char *err, size_t errlen)
 {
+    char *cp = NULL;
+    const char *bad = NULL;
+    /* One point's YAML at a time; the configs before the plan that names
+     * them (and the plan last: its magic line says DIR is a sweep). */
+    for (size_t i = 0; !bad && i < s->npoints; i++) {
+        cp = sweep_path(d, "configs", s->points[i].name, ".yaml");
+        char *yaml = sweep_point_yaml(s, i);
+        if (write_if_changed(cp, yaml)) bad = cp;
+        else { free(cp); cp = NULL; }
+        free(yaml);
+    }
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -258,14 +340,9 @@ int sweep_dir_write_plan(struct sweep_dir *d, const struct sweep *s,
     fclose(f);
     char *sp = sweep_path(d, NULL, "sweep.yaml", NULL);
     char *pp = sweep_path(d, NULL, "plan.tsv", NULL);
-    char *cp = NULL;
-    const char *bad = write_if_changed(sp, s->text) ? sp
-                    : write_if_changed(pp, buf) ? pp : NULL;
-    for (size_t i = 0; !bad && i < s->npoints; i++) {
-        cp = sweep_path(d, "configs", s->points[i].name, ".yaml");
-        if (write_if_changed(cp, s->points[i].yaml)) bad = cp;
-        else { free(cp); cp = NULL; }
-    }
+    if (!bad)
+        bad = write_if_changed(sp, s->text) ? sp
+            : write_if_changed(pp, buf) ? pp : NULL;
     if (bad) snprintf(err, errlen, "cannot write '%s': %s", bad, strerror(errno));
     free(cp);
     free(buf);
@@ -292,6 +369,14 @@ static bool plan_axis(struct sweep_plan *p, char **f, size_t nf,
 {
     const struct cfg_value *v = cfg_get(scratch, f[1]);
     if (!v || nf < 3) return false;
+    for (size_t a = 0; a < p->naxes; a++)
+        if (!strcmp(p->keys[a], f[1])) return false;    /* one axis a key */
+    /* The merge types each value by its key (sweep_table.c). */
+    for (size_t i = 2; i < nf; i++) {
+        struct cfg_value val = {0};
+        char msg[256];
+        if (!cfg_parse(v->key, f[i], &val, msg, sizeof msg)) return false;
+    }
     size_t a = p->naxes++;
     p->keys = xrealloc(p->keys, p->naxes * sizeof *p->keys);
     p->ck = xrealloc(p->ck, p->naxes * sizeof *p->ck);
@@ -307,7 +392,8 @@ static bool plan_axis(struct sweep_plan *p, char **f, size_t nf,
 
 static bool plan_point(struct sweep_plan *p, char **f, size_t nf)
 {
-    if (nf != 3 + p->naxes) return false;
+    /* Names become file names under DIR: the rule they were made by. */
+    if (nf != 3 + p->naxes || !sweep_name_ok(f[1])) return false;
     char *end;
     uint64_t h = strtoull(f[2], &end, 16);
     if (*end || end == f[2]) return false;
@@ -329,6 +415,24 @@ static bool plan_point(struct sweep_plan *p, char **f, size_t nf)
     p->hash[i] = h;
     p->vi[i] = vi;
     return true;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Two points of one name would share a result file. */
+static bool names_distinct(const struct sweep_plan *p)
+{
+    if (p->npoints < 2) return true;
+    char **v = xmalloc(p->npoints * sizeof *v);
+    memcpy(v, p->names, p->npoints * sizeof *v);
+    qsort(v, p->npoints, sizeof *v, cmp_str);
+    bool ok = true;
+    for (size_t i = 1; ok && i < p->npoints; i++) ok = strcmp(v[i - 1], v[i]) != 0;
+    free(v);
+    return ok;
 }
 
 struct sweep_plan *sweep_plan_read(const struct sweep_dir *d, char *err,
@@ -358,16 +462,30 @@ struct sweep_plan *sweep_plan_read(const struct sweep_dir *d, char *err,
             p->sets = xrealloc(p->sets, (p->nsets + 1) * sizeof *p->sets);
             p->sets[p->nsets++] = xstrdup(f[1]);
         } else if (!strcmp(f[0], "axis")) {
-            ok = plan_axis(p, f, nf, scratch);
+            /* Every point has a value on every axis: axes come first. */
+            ok = !p->npoints && plan_axis(p, f, nf, scratch);
         } else if (!strcmp(f[0], "point")) {
             ok = plan_point(p, f, nf);
         } else {
             ok = !strcmp(f[0], "base");
         }
     }
-    if (!ok)
+    if (ok && !names_distinct(p)) {
+        ok = false;
+        lineno = 0;
+    }
+    if (ok && !p->npoints) {
+        /* sweep_load refuses a sweep without points: none was written. */
+        ok = false;
+        lineno++;
+    }
+    if (!ok && lineno)
         snprintf(err, errlen, "%s:%d: not a plan this uvmsim wrote (rerun "
                  "`uvmsim sweep run` to write it again)", path, lineno);
+    else if (!ok)
+        snprintf(err, errlen, "%s: not a plan this uvmsim wrote (two points "
+                 "of one name; rerun `uvmsim sweep run` to write it again)",
+                 path);
     config_free(scratch);
     free(text);
     free(path);
@@ -417,14 +535,32 @@ static long temp_pid(const char *name)
     return *end || pid <= 0 ? 0 : pid;
 }
 
-static size_t clean_in(struct sweep_dir *d, const char *sub)
+/* PID is a process that may still write: a zombie (killed, not yet
+ * reaped by its parent) answers kill(pid, 0) but writes nothing more
+ * (proc(5): state 'Z', or 'X' while it goes). */
+static bool pid_alive(long pid)
+{
+    if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return false;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return true;                /* no /proc: trust kill() */
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* "PID (COMM) S ...": COMM may hold ')' itself; the last one ends it. */
+    char *e = strrchr(buf, ')');
+    return !(e && e[1] == ' ' && (e[2] == 'Z' || e[2] == 'X'));
+}
+
+static size_t clean_in(const struct sweep_dir *d, const char *sub)
 {
     char *dp = sub ? sweep_path(d, NULL, sub, NULL) : xstrdup(d->path);
     DIR *dir = opendir(dp);
     size_t n = 0;
     for (struct dirent *e; dir && (e = readdir(dir));) {
         long pid = temp_pid(e->d_name);
-        if (!pid || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        if (!pid || pid_alive(pid)) continue;
         char *p = sweep_path(d, sub, e->d_name, NULL);
         n += unlink(p) == 0;
         free(p);
@@ -434,7 +570,7 @@ static size_t clean_in(struct sweep_dir *d, const char *sub)
     return n;
 }
 
-size_t sweep_dir_clean_temps(struct sweep_dir *d)
+size_t sweep_dir_clean_temps(const struct sweep_dir *d)
 {
     return clean_in(d, NULL) + clean_in(d, "points") + clean_in(d, "configs");
 }

@@ -52,6 +52,17 @@ bool sweep_fail_at(struct cfg_error *err, const char *file, struct sweep_loc l,
 /* Two texts of key K mean the same value (units resolved). */
 bool sweep_same_value(const struct cfg_key *k, const char *a, const char *b);
 
+/* ---- point names (sweep_plan.c) ---- */
+
+/* Point names are file names with suffixes (.h5.tmp.PID, .failed). */
+#define SWEEP_MAX_NAME 200
+/* [A-Za-z0-9._+-]: what a name template's literal text may hold. */
+bool sweep_name_char(char c);
+/* NAME is one a plan can hold: 1 to SWEEP_MAX_NAME name characters, not
+ * starting with '-' or '.' (so no '/', no "..", no control byte): what
+ * the expansion makes, and what plan.tsv must hold to be read back. */
+bool sweep_name_ok(const char *name);
+
 /* ---- files (sweep_dir.c) ---- */
 
 /* Whole file into a NUL-terminated buffer (NULL on error, errno set). */
@@ -120,6 +131,20 @@ char *sweep_attr_str(hid_t obj, const char *name);
 struct sweep_merged {               /* one merged point: /runs/NAME */
     size_t plan_index;
 };
+/* What one point's result may hold: larger is no result of this program
+ * (the merge reads it whole into memory). */
+#define SWEEP_MAX_RESULT_BYTES ((hsize_t)256 << 20)
+/* File F (a result) reads whole: every object opens, every dataset and
+ * attribute reads, SWEEP_MAX_RESULT_BYTES in all.  Else false and WHY
+ * "unreadable result (its /PATH)" (sweep_valid.c). */
+bool sweep_result_reads(hid_t f, char *why, size_t whylen);
+/* The same for the file at PATH, read in a child process first, so that
+ * a crash inside libhdf5 on a damaged file is an unreadable result. */
+bool sweep_result_reads_isolated(const char *path, char *why, size_t whylen);
+/* Called in that child before it reads (the fuzz harness silences its
+ * sanitizers there); NULL: nothing. */
+extern void (*sweep_check_child_hook)(void);
+
 /* Writes /points, /axes and /missing (MISSING: plan indices, their
  * states and exit codes). */
 int sweep_write_tables(hid_t fid, const struct sweep_plan *p,

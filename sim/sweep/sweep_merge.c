@@ -104,6 +104,7 @@ struct merge {
     size_t *missing;
     enum sweep_state *mstate;
     int *mcode;
+    char **mwhy;                    /* the first SHOW_MISSING: why */
     size_t nmissing;
 };
 
@@ -126,11 +127,15 @@ static void classify(struct merge *mg)
     const struct sweep_plan *p = mg->p;
     for (size_t i = 0; i < p->npoints; i++) {
         int code = -1;
+        char why[640];
         enum sweep_state st = sweep_point_state(mg->d, p->names[i], NULL,
-                                                p->hash[i], &code, NULL, 0);
+                                                p->hash[i], &code, why,
+                                                sizeof why);
         if (st == PT_DONE) {
             mg->m[mg->nm++].plan_index = i;
         } else {
+            /* A damaged result is named with what is wrong in it. */
+            if (mg->nmissing < SHOW_MISSING) mg->mwhy[mg->nmissing] = xstrdup(why);
             mg->missing[mg->nmissing] = i;
             mg->mstate[mg->nmissing] = st;
             mg->mcode[mg->nmissing++] = code;
@@ -172,7 +177,8 @@ static void report(FILE *out, const struct merge *mg, const char *path)
                     p->names[mg->missing[i]], mg->mcode[i]);
         else
             fprintf(out, "  missing %s (%s)\n", p->names[mg->missing[i]],
-                    sweep_state_name(mg->mstate[i]));
+                    mg->mstate[i] == PT_STALE ? mg->mwhy[i]
+                                              : sweep_state_name(mg->mstate[i]));
     }
     if (mg->nmissing > SHOW_MISSING)
         fprintf(out, "  ... and %zu more (see /missing)\n",
@@ -182,7 +188,7 @@ static void report(FILE *out, const struct merge *mg, const char *path)
 int sweep_merge(const struct sweep_dir *d, FILE *out, char *err, size_t errlen)
 {
     struct sweep_plan *p = sweep_plan_read(d, err, errlen);
-    if (!p) return -1;
+    if (!p) return SWEEP_MERGE_BAD_PLAN;
     char *yp = sweep_path(d, NULL, "sweep.yaml", NULL);
     char *text = sweep_read_text(yp, NULL);
     free(yp);
@@ -196,7 +202,9 @@ int sweep_merge(const struct sweep_dir *d, FILE *out, char *err, size_t errlen)
         .missing = xcalloc(np, sizeof *mg.missing),
         .mstate = xcalloc(np, sizeof *mg.mstate),
         .mcode = xcalloc(np, sizeof *mg.mcode),
+        .mwhy = xcalloc(SHOW_MISSING, sizeof *mg.mwhy),
     };
+
 
     H5E_auto2_t fn;
     void *data;
@@ -215,7 +223,15 @@ int sweep_merge(const struct sweep_dir *d, FILE *out, char *err, size_t errlen)
                  strerror(errno));
         rc = -1;
     }
-    if (rc) remove(tmp);
+    if (rc) {
+        remove(tmp);
+        /* The previous merge no longer says what DIR holds: no stale
+         * sweep.h5 stays beside a failed merge. */
+        if (remove(path) == 0) {
+            size_t n = strlen(err);
+            snprintf(err + n, errlen - n, " (the previous %s removed)", path);
+        }
+    }
     H5Eclear2(H5E_DEFAULT);
     H5Eset_auto2(H5E_DEFAULT, fn, data);
 
@@ -225,6 +241,8 @@ int sweep_merge(const struct sweep_dir *d, FILE *out, char *err, size_t errlen)
     free(mg.missing);
     free(mg.mstate);
     free(mg.mcode);
+    for (size_t i = 0; i < SHOW_MISSING; i++) free(mg.mwhy[i]);
+    free(mg.mwhy);
     free(tmp);
     free(path);
     free(text);

@@ -10,8 +10,6 @@
 
 /* A guard against a typo multiplying the sweep, not a design limit. */
 #define MAX_POINTS 100000
-/* Point names are file names with suffixes (.h5.tmp.PID, .failed). */
-#define MAX_NAME 200
 
 void sweep_token(const char *text, char *out, size_t outsz)
 {
@@ -33,6 +31,22 @@ void sweep_token(const char *text, char *out, size_t outsz)
 
 /* ---- names ---- */
 
+bool sweep_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' ||
+           c == '+';
+}
+
+bool sweep_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (!n || n > SWEEP_MAX_NAME || name[0] == '-' || name[0] == '.') return false;
+    for (size_t i = 0; i < n; i++)
+        if (!sweep_name_char(name[i])) return false;
+    return true;
+}
+
 static void append(char **buf, size_t *len, const char *s)
 {
     size_t n = strlen(s);
@@ -48,7 +62,7 @@ static char *point_name(const struct sweep *s, const struct sweep_spec *sp,
 {
     char *buf = xstrdup("");
     size_t len = 0;
-    char tok[4 * MAX_NAME];
+    char tok[4 * SWEEP_MAX_NAME];
     if (!sp->has_name) {
         for (size_t a = 0; a < s->naxes; a++) {
             if (a) append(&buf, &len, "_");
@@ -161,10 +175,10 @@ static bool apply_fixed(struct config *c, const struct sweep *s,
     return true;
 }
 
-/* Sets the point's axis values, runs the cross-key checks, and keeps the
- * resolved YAML and its hash. */
+/* Sets the point's axis values (every axis: what an earlier point set is
+ * overwritten) and runs the cross-key checks. */
 static bool resolve(struct config *c, const struct sweep *s,
-                    struct sweep_point *p, struct cfg_error *err)
+                    const struct sweep_point *p, struct cfg_error *err)
 {
     for (size_t a = 0; a < s->naxes; a++) {
         const struct sweep_axis *ax = &s->axes[a];
@@ -180,19 +194,53 @@ static bool resolve(struct config *c, const struct sweep *s,
                      p->name);
             return false;
         }
-    p->yaml = config_to_yaml(c);
-    p->hash = results_yaml_hash(p->yaml);
     return true;
 }
 
-static bool count_combos(struct sweep *s, struct cfg_error *err)
+/* The YAML is made again when asked for, never kept: config_to_yaml is
+ * nine tenths of a plan's time and each point's text some KiB (100000
+ * seeds took 812 MB and 90 s when every point kept it). */
+char *sweep_point_yaml(const struct sweep *s, size_t i)
+{
+    struct sweep_point *p = &s->points[i];
+    struct cfg_error err;
+    bool ok = resolve(s->cfg, s, p, &err);
+    SIM_ASSERT(ok, "sweep", 0, "point rejected late: %s", err.msg);
+    char *yaml = config_to_yaml(s->cfg);
+    p->hash = results_yaml_hash(yaml);
+    p->hashed = true;
+    return yaml;
+}
+
+uint64_t sweep_point_hash(const struct sweep *s, size_t i)
+{
+    if (!s->points[i].hashed) free(sweep_point_yaml(s, i));
+    return s->points[i].hash;
+}
+
+/* The first key of factor F, where the count went over. */
+static struct sweep_loc factor_loc(const struct sweep *s,
+                                   const struct sweep_spec *sp, size_t f)
+{
+    for (size_t a = 0; a < s->naxes; a++)
+        if (s->axes[a].factor == f) return sp->key_loc[a];
+    return (struct sweep_loc){1, 1};
+}
+
+static bool count_combos(struct sweep *s, const struct sweep_spec *sp,
+                         struct cfg_error *err)
 {
     size_t n = 1;
     for (size_t f = 0; f < s->nfactors; f++) {
         if (n > MAX_POINTS / s->factor_len[f]) {
-            snprintf(err->msg, sizeof err->msg, "%s: more than %d points; "
-                     "split the sweep", s->file, MAX_POINTS);
-            return false;
+            const struct sweep_axis *ax = NULL;
+            for (size_t a = 0; a < s->naxes && !ax; a++)
+                if (s->axes[a].factor == f) ax = &s->axes[a];
+            return sweep_fail_at(err, s->file, factor_loc(s, sp, f),
+                                 "key '%s': with its %zu values the sweep has "
+                                 "more than %d points; split the sweep",
+                                 ax ? ax->key : "axes", s->factor_len[f],
+                                 MAX_POINTS);
         }
         n *= s->factor_len[f];
     }
@@ -216,13 +264,13 @@ static bool expand(struct sweep *s, const struct sweep_spec *sp,
             struct sweep_point *p = &s->points[s->npoints++];
             p->vi = vi;
             p->name = point_name(s, sp, vi);
-            if (strlen(p->name) > MAX_NAME) {
+            if (strlen(p->name) > SWEEP_MAX_NAME) {
                 const struct sweep_axis *ax = &s->axes[0];
                 struct sweep_loc l = sp->has_name ? sp->name_loc
                     : (struct sweep_loc){ax->line[vi[0]], ax->col[vi[0]]};
                 ok = sweep_fail_at(err, s->file, l, "point name '%.40s...' is "
                                    "longer than %d characters; use name: to "
-                                   "shorten it", p->name, MAX_NAME);
+                                   "shorten it", p->name, SWEEP_MAX_NAME);
             } else {
                 ok = resolve(c, s, p, err);
             }
@@ -255,14 +303,14 @@ struct sweep *sweep_load(const char *path, const char *const *sets,
     struct sweep_spec sp = {0};
     struct config *c = NULL;
     bool ok = sweep_read_file(path, sets, nsets, s, &sp, err) &&
-              count_combos(s, err);
+              count_combos(s, &sp, err);
     if (ok) {
         s->base = sp.base ? xstrdup(sp.base) : NULL;
         s->nsets = nsets;
         s->sets = xcalloc(nsets ? nsets : 1, sizeof *s->sets);
         for (size_t i = 0; i < nsets; i++) s->sets[i] = xstrdup(sets[i]);
         keep_fixed_text(s, &sp);
-        c = config_load(s->base, NULL, 0, err);
+        c = s->cfg = config_load(s->base, NULL, 0, err);
         ok = c && apply_fixed(c, s, &sp, err) && expand(s, &sp, c, err);
     }
     if (ok && s->npoints == 0) {
@@ -271,7 +319,6 @@ struct sweep *sweep_load(const char *path, const char *const *sets,
         ok = false;
     }
     ok = ok && names_unique(s, &sp, err);
-    config_free(c);
     sweep_spec_free(&sp);
     if (!ok) {
         sweep_free(s);
@@ -295,9 +342,9 @@ void sweep_free(struct sweep *s)
     for (size_t i = 0; i < s->npoints; i++) {
         free(s->points[i].name);
         free(s->points[i].vi);
-        free(s->points[i].yaml);
     }
     free(s->points);
+    config_free(s->cfg);
     for (size_t i = 0; i < s->nfixed; i++) free(s->fixed[i]);
     free(s->fixed);
     for (size_t i = 0; i < s->nsets; i++) free(s->sets[i]);

@@ -205,6 +205,8 @@ int sweep_run_local(const struct sweep *s, struct sweep_dir *d, int jobs,
         return 128 + sweep_stop_signal;
     }
     fprintf(out, "sweep: ran %zu points, %zu failed\n", r.finished, r.failed);
+    /* Every child is reaped: what a killed one left is garbage now. */
+    sweep_dir_clean_temps(d);
     int m = sweep_merge(d, out, err, sizeof err);
     if (m < 0) {
         fprintf(stderr, "uvmsim: merge: %s\n", err);

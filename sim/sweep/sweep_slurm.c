@@ -153,6 +153,23 @@ static bool submit(char *const argv[], const char *script, char *id, size_t n)
     return true;
 }
 
+bool sweep_slurm_paths_ok(const char *dir, char *err, size_t errlen)
+{
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd)) {
+        snprintf(err, errlen, "cannot read the current directory: %s",
+                 strerror(errno));
+        return false;
+    }
+    const char *bad = !plain(dir) ? dir
+                    : dir[0] != '/' && !plain(cwd) ? cwd
+                    : !plain(sweep_self_exe()) ? sweep_self_exe() : NULL;
+    if (bad)
+        snprintf(err, errlen, "-o %s: the Slurm scripts need paths without "
+                 "spaces, quotes, '\\', '$' or '`': '%s'", dir, bad);
+    return !bad;
+}
+
 struct paths { char dir[PATH_MAX], cwd[PATH_MAX]; char *sdir, *array, *merge, *jobs; };
 
 static bool setup_paths(struct sweep_dir *d, struct paths *p)

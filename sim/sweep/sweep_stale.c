@@ -188,16 +188,20 @@ char *sweep_attr_str(hid_t obj, const char *name)
     return out;
 }
 
-/* False when PATH is no result (not HDF5, no /config@yaml or yaml_hash). */
-static bool read_result(const char *path, struct recorded *r)
+/* False when PATH is no result (not HDF5, no /config@yaml or yaml_hash,
+ * or some object of it unreadable: WHY says which). */
+static bool read_result(const char *path, struct recorded *r, char *why,
+                        size_t whylen)
 {
     H5E_auto2_t fn;
     void *data;
     H5Eget_auto2(H5E_DEFAULT, &fn, &data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     *r = (struct recorded){FIRST_REVISION, 0, NULL};
+    snprintf(why, whylen, "unreadable result");
     bool ok = false;
-    hid_t f = sweep_open_ro(path);
+    /* Whole, in a child first: only then its strings are read here. */
+    hid_t f = sweep_result_reads_isolated(path, why, whylen) ? sweep_open_ro(path) : -1;
     if (f >= 0) {
         if (H5Aexists(f, "model_revision") > 0 &&
             !read_u64(f, "model_revision", &r->revision))
@@ -226,10 +230,7 @@ static bool result_valid(const struct sweep_dir *d, const char *name,
                          char *why, size_t whylen)
 {
     struct recorded r;
-    if (!read_result(rp, &r)) {
-        snprintf(why, whylen, "unreadable result");
-        return false;
-    }
+    if (!read_result(rp, &r, why, whylen)) return false;
     bool ok = r.revision == UVMSIM_MODEL_REVISION;
     if (!ok)
         snprintf(why, whylen, "model revision %" PRIu64 " -> %d", r.revision,
@@ -307,9 +308,10 @@ size_t *sweep_todo(const struct sweep *s, const struct sweep_dir *d, bool force,
     for (size_t i = 0; i < s->npoints; i++) {
         const struct sweep_point *p = &s->points[i];
         char why[640];
+        /* The config in DIR is the point's (sweep_dir_write_plan). */
         enum sweep_state st = force ? PT_MISSING
-            : sweep_point_state(d, p->name, p->yaml, p->hash, NULL, why,
-                                sizeof why);
+            : sweep_point_state(d, p->name, NULL, sweep_point_hash(s, i), NULL,
+                                why, sizeof why);
         if (st == PT_DONE) continue;
         todo[(*n)++] = i;
         if (st == PT_STALE && (*nstale)++ < SWEEP_SHOW_STALE) {

@@ -61,3 +61,10 @@ for t in "--trace" "--trace-window" "--trace-what" "--trace-max" "-o" "out.json"
            count max sum kind unit description yaml status seed events sim_time_ps time_ps start_ps \
            end_ps faults handling_ps gpu.clock sim.epoch name text value driver.eviction; do q "$t"; done
   printf '"\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff"\n"\\x00\\x00\\x00\\x00\\x00\\x00\\xf0\\x7f"\n'; } >"$D/report.dict"
+{ cat "$D/config.dict"
+  for t in "set:" "axes:" "zip:" "seeds:" "exclude:" "name:" "{seed}" "{" "}" "sim.seed" \
+           "- " "[" "]" "100000" "99999"; do q "$t"; done; } | sort -u >"$D/sweepfile.dict"
+{ for t in "uvmsim-sweep-plan" "uvmsim-sweep-plan\\x091" "sweep\\x09" "base\\x09" "set\\x09" "axis\\x09" "point\\x09" \
+           "\\x09" "#---point---" "0000000000000000" "ffffffffffffffff" "../" "/" ".." "HDF" \
+           "driver.eviction" "gpu.memory.fraction" "sim.seed" "75%" "lru"; do q "$t"; done
+  printf '"\\x89HDF\\x0d\\x0a\\x1a\\x0a"\n"\\x00\\x00\\x00\\x00"\n"\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff"\n'; } >"$D/sweepdir.dict"

@@ -5,11 +5,14 @@
  * (user_error_push_cleanup) have closed their files and freed their memory
  * by then, so leak detection stays on. */
 #define _GNU_SOURCE 1
+#include <dirent.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "targets.h"
 #include "config/config.h"
@@ -17,13 +20,15 @@
 #include "cli/trace_opts.h"
 #include "dram/dram.h"
 #include "driver/evict/evict.h"
+#include "out/results.h"
+#include "sweep/sweep_int.h"
 #include "workloads/graph.h"
 #include "workloads/trace.h"
 #include "report/report.h"
 
 const char *const fuzz_target_names[] = {
     "config", "sets", "nvbit", "bintrace", "pagetrace", "dramtrace", "mtx", "edgelist", "accelsim",
-    "step", "traceopts", "report", NULL,
+    "step", "traceopts", "report", "sweepfile", "sweepdir", NULL,
 };
 
 /* ---- user errors as outcomes ---- */
@@ -50,12 +55,34 @@ static void on_user_error(const char *line)
 
 static char dir[256];
 
+/* Removes every file in DIR/SUB (no deeper: the sweep directory's
+ * sub-directories hold only files). */
+static void empty_dir(const char *sub)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", dir, sub);
+    DIR *d = opendir(p);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(p, sizeof p, "%s/%s/%s", dir, sub, e->d_name);
+        unlink(p);
+    }
+    if (d) closedir(d);
+}
+
 static void remove_dir(void)
 {
     static const char *const names[] = { "main.yaml", "base.yaml", "rt.yaml", "in.txt",
                                          "in.bin", "conv.bin", "in.mtx", "in.el", "kernelslist.g",
-                                         "kernel-1.traceg", "kernel-1.traceg.xz", "allocs.txt" };
+                                         "kernel-1.traceg", "kernel-1.traceg.xz", "allocs.txt",
+                                         "sweep.yaml" };
+    static const char *const subs[] = { "sd/points", "sd/configs", "sd/logs", "sd" };
     char p[400];
+    for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
+        empty_dir(subs[i]);
+        snprintf(p, sizeof p, "%s/%s", dir, subs[i]);
+        rmdir(p);
+    }
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
         unlink(p);
@@ -439,6 +466,125 @@ static int run_report(const uint8_t *data, size_t size)
     return rc ? 1 : 0;
 }
 
+/* ---- sweeps: the sweep file, and a sweep directory's state ---- */
+
+/* 12.9 for sweeps: a point name is a file name under DIR/points. */
+static void check_name(const char *name)
+{
+    if (!sweep_name_ok(name)) {
+        fprintf(stderr, "fuzz: point name '%s' is no file name\n", name);
+        abort();
+    }
+}
+
+static int run_sweepfile(const uint8_t *data, size_t size)
+{
+    /* As config: bytes after the mark are base.yaml (base: names it). */
+    const uint8_t *mark = memmem(data, size, BASE_MARK, strlen(BASE_MARK));
+    size_t lm = mark ? (size_t)(mark - data) : size;
+    put_file(path_of("sweep.yaml"), data, lm);
+    if (mark) {
+        size_t off = lm + strlen(BASE_MARK);
+        put_file(path_of("base.yaml"), data + off, size - off);
+    } else {
+        put_file(path_of("base.yaml"), (const uint8_t *)"sim:\n  seed: 3\n", 15);
+    }
+    if (setjmp(jb) != 0) return 1;
+    struct cfg_error err;
+    struct sweep *s = sweep_load(path_of("sweep.yaml"), NULL, 0, &err);
+    if (!s) return 1;
+    if (s->npoints == 0 || s->npoints > s->ncombos) {
+        fprintf(stderr, "fuzz: %zu points of %zu combinations\n", s->npoints,
+                s->ncombos);
+        abort();
+    }
+    for (size_t i = 0; i < s->npoints; i++) check_name(s->points[i].name);
+    /* What a point runs loads back as a config (strict: a user error now
+     * is a bug) and hashes as the plan says. */
+    char *yaml = sweep_point_yaml(s, 0);
+    put_file(path_of("rt.yaml"), (const uint8_t *)yaml, strlen(yaml));
+    strict = true;
+    struct config *c = config_load(path_of("rt.yaml"), NULL, 0, &err);
+    strict = false;
+    if (!c || results_yaml_hash(yaml) != sweep_point_hash(s, 0)) {
+        fprintf(stderr, "fuzz: point 0's config does not load back: %s\n",
+                c ? "hash" : err.msg);
+        abort();
+    }
+    config_free(c);
+    free(yaml);
+    sweep_free(s);
+    return 0;
+}
+
+#define POINT_MARK "\n#---point---\n"
+
+/* The sweep reads a result in a child process first, so that libhdf5
+ * crashing on a damaged file makes it unreadable (sweep_valid.c).  Such a
+ * crash is the child's outcome, not this process's: there the sanitizers
+ * end it quietly instead of reporting (and libFuzzer keeping) a crash. */
+extern void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
+
+static void child_dies_quietly(void) { _exit(2); }
+
+static void quiet_child(void)
+{
+    int fd = open("/dev/null", O_WRONLY);
+    if (fd >= 0) dup2(fd, 2);
+    if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(child_dies_quietly);
+}
+
+static int run_sweepdir(const uint8_t *data, size_t size)
+{
+    /* DIR/plan.tsv; after the mark, the first point's result file. */
+    sweep_check_child_hook = quiet_child;
+    static const char *const subs[] = { "sd", "sd/points", "sd/configs", "sd/logs" };
+    for (size_t i = 0; i < 4; i++) {
+        if (i) empty_dir(subs[i]);
+        mkdir(path_of(subs[i]), 0755);
+    }
+    empty_dir("sd");
+    const uint8_t *mark = memmem(data, size, POINT_MARK, strlen(POINT_MARK));
+    size_t lm = mark ? (size_t)(mark - data) : size;
+    put_file(path_of("sd/plan.tsv"), data, lm);
+    if (setjmp(jb) != 0) return 1;
+    char err[1024];
+    struct sweep_dir *d = sweep_dir_open(path_of("sd"), false, false, err, sizeof err);
+    if (!d) return 1;
+    struct sweep_plan *p = sweep_plan_read(d, err, sizeof err);
+    if (!p) {
+        sweep_dir_close(d);
+        return 1;
+    }
+    if (!p->npoints) { fprintf(stderr, "fuzz: a plan without points\n"); abort(); }
+    for (size_t i = 0; i < p->npoints; i++) {
+        check_name(p->names[i]);
+        for (size_t a = 0; a < p->naxes; a++)
+            if (p->vi[i][a] >= p->nvals[a]) {
+                fprintf(stderr, "fuzz: point %zu: value %zu of %zu\n", i,
+                        p->vi[i][a], p->nvals[a]);
+                abort();
+            }
+    }
+    if (mark) {
+        size_t off = lm + strlen(POINT_MARK);
+        char rp[600];
+        snprintf(rp, sizeof rp, "%s/points/%s.h5", path_of("sd"), p->names[0]);
+        put_file(rp, data + off, size - off);
+    }
+    sweep_plan_free(p);
+    /* The merge reads the plan again, every point's state and result. */
+    FILE *out = fopen("/dev/null", "w");
+    int rc = sweep_merge(d, out, err, sizeof err);
+    fclose(out);
+    sweep_dir_close(d);
+    if (rc == SWEEP_MERGE_BAD_PLAN) {
+        fprintf(stderr, "fuzz: a plan read once does not read again: %s\n", err);
+        abort();
+    }
+    return rc < 0;
+}
+
 int fuzz_run(const char *target, const uint8_t *data, size_t size)
 {
     init_once();
@@ -454,5 +600,7 @@ int fuzz_run(const char *target, const uint8_t *data, size_t size)
     if (!strcmp(target, "step")) return run_step(data, size);
     if (!strcmp(target, "traceopts")) return run_traceopts(data, size);
     if (!strcmp(target, "report")) return run_report(data, size);
+    if (!strcmp(target, "sweepfile")) return run_sweepfile(data, size);
+    if (!strcmp(target, "sweepdir")) return run_sweepdir(data, size);
     return -1;
 }

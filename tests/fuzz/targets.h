@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 /* NULL-terminated: config sets nvbit bintrace pagetrace dramtrace mtx edgelist
- * accelsim step traceopts report */
+ * accelsim step traceopts report sweepfile sweepdir */
 extern const char *const fuzz_target_names[];
 
 /* Feeds DATA to TARGET's parser.  A user error (what exits 2) is a normal

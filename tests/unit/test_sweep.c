@@ -90,9 +90,11 @@ START_TEST(expansion_structure)
     ck_assert_str_eq(s->points[7].name, "lru_1_pattern_3");
     /* Each point's config is its own: the hash is that of its YAML, and
      * points differ. */
-    ck_assert_uint_eq(s->points[7].hash, results_yaml_hash(s->points[7].yaml));
-    ck_assert(strstr(s->points[7].yaml, "eviction: lru\n") != NULL);
-    ck_assert_uint_ne(s->points[6].hash, s->points[7].hash);
+    char *y7 = sweep_point_yaml(s, 7);
+    ck_assert_uint_eq(sweep_point_hash(s, 7), results_yaml_hash(y7));
+    ck_assert(strstr(y7, "eviction: lru\n") != NULL);
+    free(y7);
+    ck_assert_uint_ne(sweep_point_hash(s, 6), sweep_point_hash(s, 7));
     sweep_free(s);
     remove_all(&t);
 }
@@ -162,7 +164,8 @@ START_TEST(point_states)
     ck_assert_int_eq(sweep_dir_write_plan(d, s, err, sizeof err), 0);
     const struct sweep_point *pt = &s->points[0];
     ck_assert_str_eq(pt->name, "5us");
-    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->yaml, pt->hash, NULL,
+    char *pt_yaml = sweep_point_yaml(s, 0);
+    ck_assert_int_eq(sweep_point_state(d, pt->name, pt_yaml, pt->hash, NULL,
                                        why, sizeof why), PT_MISSING);
     ck_assert_str_eq(why, "not run");
 
@@ -174,7 +177,7 @@ START_TEST(point_states)
     ck_assert_msg(c != NULL, "%s", cerr.msg);
     snprintf(path, sizeof path, "%s/points/5us.h5", dir);
     ck_assert_int_eq(results_write(path, c, st, &ri, err, sizeof err), 0);
-    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->yaml, pt->hash, NULL,
+    ck_assert_int_eq(sweep_point_state(d, pt->name, pt_yaml, pt->hash, NULL,
                                        why, sizeof why), PT_DONE);
     ck_assert_str_eq(why, "done");
     /* Without the YAML: DIR/configs/NAME.yaml (merge, Slurm tasks). */
@@ -183,21 +186,21 @@ START_TEST(point_states)
 
     /* Other bytes, the same values: 5000ns is 5us; a key the config now
      * lacks counts at its default (sim.max_events: 0). */
-    char *same = replace(pt->yaml, "epoch: 5us", "epoch: 5000ns");
-    char *lacks = replace(pt->yaml, "  max_events: 0\n", "");
+    char *same = replace(pt_yaml, "epoch: 5us", "epoch: 5000ns");
+    char *lacks = replace(pt_yaml, "  max_events: 0\n", "");
     ck_assert_int_eq(sweep_point_state(d, pt->name, same, results_yaml_hash(same),
                                        NULL, why, sizeof why), PT_DONE);
     ck_assert_int_eq(sweep_point_state(d, pt->name, lacks,
                                        results_yaml_hash(lacks), NULL, why,
                                        sizeof why), PT_DONE);
     /* Another value: stale, naming the key and both values. */
-    char *other = replace(pt->yaml, "epoch: 5us", "epoch: 10us");
+    char *other = replace(pt_yaml, "epoch: 5us", "epoch: 10us");
     ck_assert_int_eq(sweep_point_state(d, pt->name, other,
                                        results_yaml_hash(other), NULL, why,
                                        sizeof why), PT_STALE);
     ck_assert_str_eq(why, "stale: key sim.epoch 5us -> 10us");
     /* A key this binary does not know: a difference. */
-    char *unknown = replace(pt->yaml, "sim:\n", "sim:\n  nosuch: 1\n");
+    char *unknown = replace(pt_yaml, "sim:\n", "sim:\n  nosuch: 1\n");
     ck_assert_int_eq(sweep_point_state(d, pt->name, unknown,
                                        results_yaml_hash(unknown), NULL, why,
                                        sizeof why), PT_STALE);
@@ -214,12 +217,13 @@ START_TEST(point_states)
     ck_assert_int_eq(code, 3);
     ck_assert_str_eq(why, "failed (exit 3)");
     /* A valid result wins over an older failure record. */
-    ck_assert_int_eq(sweep_point_state(d, pt->name, pt->yaml, pt->hash, NULL,
+    ck_assert_int_eq(sweep_point_state(d, pt->name, pt_yaml, pt->hash, NULL,
                                        NULL, 0), PT_DONE);
     free(same);
     free(lacks);
     free(other);
     free(unknown);
+    free(pt_yaml);
 
     /* A temporary of a process that no longer exists is removed; one of a
      * live process (this one) is left alone. */
