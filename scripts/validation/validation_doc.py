@@ -57,6 +57,11 @@ class ClaimError(Exception):
     pass
 
 
+class NoResults(Exception):
+    """An expression names a sweep whose results are not committed (a
+    claim over two sweeps, one of them missing): the claim is not run."""
+
+
 def gmean(xs):
     xs = [x for x in xs]
     if not xs or any(not (x > 0) for x in xs):
@@ -94,7 +99,7 @@ class Results:
 
     def pt(self, sweep, stat, sel):
         if sweep not in self.tables:
-            raise KeyError(sweep)
+            raise NoResults(sweep)
         conds = [c.split("=", 1) for c in sel.split()]
         rows = [r for r in self.tables[sweep] if r.get("status") == "completed"
                 and all(k in r and self._eq(r[k], v) for k, v in conds)]
@@ -134,6 +139,8 @@ def evaluate(claim, res):
             m = re.match(r"^\s*(\d+) of \d+", str(want))
             return value, judge(kind, value, int(m.group(1)) if m else want)
         return value, judge(kind, value, claim["paper_value"])
+    except NoResults:
+        return None, NOT_RUN
     except ClaimError as e:
         raise ClaimError(f"claim {claim['id']}: {e}")
     except Exception as e:  # a typo in an expression: name the claim

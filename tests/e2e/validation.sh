@@ -25,6 +25,15 @@ python3 "$GEN" --results "$TMP/none" -o "$TMP/doc3.md" docs/validation.md
 check "no committed results: every counted claim is not run" \
     grep -q '^| \*\*all\*\* | \*\*\([0-9]*\)\*\* | \*\*0\*\* | \*\*0\*\* | \*\*0\*\* |' "$TMP/doc3.md"
 
+# A claim over two sweeps, one of them not committed: "not run", no error.
+printf 'papers: {hpe: {baseline: b}}\nclaims:\n- {id: X-2, paper: hpe, claim: c, kind: ratio, paper_value: 1.2, sweep: configs/sweeps/hpe.yaml, expr: "pt(%s, %s, %s) / pt(%s, %s, %s)"}\n' \
+    "'hpe'" "'sim_time_ps'" "'driver.eviction=lru gpu.memory.fraction=0.75 workload.pattern.type=streaming'" \
+    "'no-such-sweep'" "'sim_time_ps'" "'x=1'" > "$TMP/two.yaml"
+printf '<!-- BEGIN generated: claims-counts -->\n<!-- END generated: claims-counts -->\n<!-- BEGIN generated: results-committed -->\n<!-- END generated: results-committed -->\n<!-- BEGIN generated: claims-hpe -->\n<!-- END generated: claims-hpe -->\n' > "$TMP/two.md"
+python3 "$GEN" --claims "$TMP/two.yaml" "$TMP/two.md" 2>"$TMP/err5"
+check "a claim naming an uncommitted second sweep exits 0" [ $? -eq 0 ]
+check "... and is not run" grep -q '^| X-2 |.*| not run |' "$TMP/two.md"
+
 # A malformed claims file: one line, exit 2, the document untouched.
 printf 'papers: {a: {baseline: x}}\nclaims:\n- {id: X-1, paper: b, claim: c, kind: ratio, expr: null, reason: r}\n' > "$TMP/bad.yaml"
 cp docs/validation.md "$TMP/doc4.md"
