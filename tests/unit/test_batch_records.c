@@ -1,4 +1,5 @@
-/* /batches' per-batch columns that an instrumented real driver also logs
+/* The real driver's view of GPU memory on drv_rig.h's timed rig.
+ * /batches' per-batch columns that an instrumented real driver also logs
  * (Allen and Ge, tallendev/uvm-eval tools/plotv2/Batch.py; the mapping is
  * docs/results.md's), on drv_rig.h's timed rig under the real driver's
  * chunks (driver.evict_unit=chunk: 4 MiB = two 2 MiB root chunks), tree
@@ -55,11 +56,44 @@ START_TEST(batch_columns_count_what_the_real_drivers_log_counts)
 }
 END_TEST
 
+/* GPU memory that is not a whole number of 2 MiB root chunks (issue 40
+ * point 4): the real driver takes memory from PMA only as whole, naturally
+ * aligned 2 MiB root chunks (uvm_pmm_gpu.c alloc_root_chunk asks
+ * nvUvmInterfacePmaAllocPages for UVM_CHUNK_SIZE_MAX pages and asserts
+ * their alignment; its root-chunk array is indexed by address / 2 MiB),
+ * so the rest is never its.  One page faulted in each of 5 VA blocks, one
+ * batch each, no prefetch: every block takes a root chunk of its own, so
+ * with R roots 5 - R roots are evicted (FIFO, none needed again).  8 MiB,
+ * 9 MiB and 10 MiB - 4 KiB all hold R = 4 (1 eviction); 10 MiB holds 5
+ * (none). */
+START_TEST(memory_between_root_chunks_is_not_the_drivers)
+{
+    static const char *const cap[] = { "gpu.memory.capacity=8MiB", "gpu.memory.capacity=9MiB",
+                                       "gpu.memory.capacity=10236KiB", "gpu.memory.capacity=10MiB" };
+    static const uint64_t frames[] = { 2048, 2048, 2048, 2560 }, evicted[] = { 1, 1, 1, 0 };
+    for (size_t c = 0; c < NSETS(cap); c++) {
+        const char *extra[] = { "driver.evict_unit=chunk", "driver.eviction=fifo", "driver.prefetch=none",
+                                "driver.thrashing.enabled=false", cap[c] };
+        struct drig *g = drig_new(extra, NSETS(extra));
+        ck_assert_uint_eq(driver_capacity_pages(g->d), frames[c]);
+        for (unsigned k = 0; k < 5; k++)
+            rig_send_to(g->r, gmmu_walk_in(g->r->gmmu), k * 100 * US, 0, PG(512 * k), REQ_LOAD);
+        rig_run(g->r);
+        ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 5);
+        ck_assert_uint_eq(rig_counter(g->r, "driver.pmm.root_evictions"), evicted[c]);
+        ck_assert_uint_eq(rig_counter(g->r, "driver.evictions"), evicted[c]);
+        ck_assert_uint_eq(g->r->nans, g->r->nsent);
+        drig_free(g);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("batch_records");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, batch_columns_count_what_the_real_drivers_log_counts);
+    tcase_add_test(tc, memory_between_root_chunks_is_not_the_drivers);
     suite_add_tcase(s, tc);
     return run_suite(s);
 }
