@@ -37,6 +37,14 @@ else
     not_ok "fdtd2d runs on gtx1660.yaml"
 fi
 
+if "$UVMSIM" run configs/gtx1660.yaml -s workload.kind=fdtd2d -s workload.fdtd2d.nx=64 -s workload.fdtd2d.ny=64 \
+       -s workload.fdtd2d.tmax=2 -s gpu.memory.capacity=2MiB -s runtime.policy=um -o "$TMP/fdum.h5" --quiet; then
+    check "fdtd2d under runtime.policy um: the same 3 objects, 14 pages" \
+        [ "$(stat0 "$TMP/fdum.h5" workload/read_back_objects)" = 3 ] && [ "$(stat0 "$TMP/fdum.h5" driver/pages_to_host)" = 14 ]
+else
+    not_ok "fdtd2d runs under um"
+fi
+
 if "$UVMSIM" run configs/default.yaml -s workload.kind=backprop -s workload.backprop.in=1024 -s gpu.memory.fraction=100% \
        -s workload.read_back=true -o "$TMP/bp.h5" --quiet; then
     check "backprop copies its own results: nothing read back" [ "$(stat0 "$TMP/bp.h5" workload/read_back_objects)" = 0 ]
