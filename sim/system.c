@@ -42,6 +42,7 @@ struct system {
     struct link_cpu *cpu;       /* selective caching's CPU side, or NULL */
     struct driver *drv;
     struct runtime *rt;         /* runtime.policy's layer, or NULL */
+    struct readback *rb;        /* workload.read_back, or NULL */
     double *ipc;
     uint64_t *cycles, *footprint, *host_steps;
     const uint64_t *warp_insts;
@@ -105,6 +106,14 @@ static bool runtime_step(void *ctx, struct wl_step *out, sim_time now, sim_time 
 {
     return runtime_next_step(ctx, out, now, delay);
 }
+
+/* The host's read-back after the program (rt_readback.c) wraps the step
+ * source and learns from the GMMU which objects the kernels wrote. */
+static bool readback_step(void *ctx, struct wl_step *out, sim_time now, sim_time *delay)
+{
+    return readback_next_step(ctx, out, now, delay);
+}
+static void page_dirtied(void *ctx, uint64_t vpn) { readback_note_write(ctx, vpn); }
 
 static bool busy(void *ctx) { return gpu_busy(((struct system *)ctx)->gpu); }
 
@@ -258,6 +267,11 @@ struct system *system_build(const struct config *cfg)
     driver_set_oversub_hook(s->drv, gpu_set_oversub_extra, s->gpu);
     gpu_set_host_step_hook(s->gpu, host_step, s);
     if (s->rt) gpu_set_step_source(s->gpu, runtime_step, s->rt);
+    s->rb = readback_create(cfg, s->wl, s->rt, s->st);
+    if (s->rb) {
+        gpu_set_step_source(s->gpu, readback_step, s->rb);
+        gmmu_set_dirty_hook(s->gmmu, page_dirtied, s->rb);
+    }
     /* Policies that rank pages by use see every walk hit (the HPE paper's
      * "ideal" feed; with the HIR on, HPE takes the HIR records instead). */
     if (driver_wants_walk_hits(s->drv)) gmmu_set_walk_hit_hook(s->gmmu, walk_hit, s->drv);
@@ -319,6 +333,7 @@ void system_free(struct system *s)
     if (!s) return;
     driver_free(s->drv);
     runtime_free(s->rt);
+    readback_free(s->rb);
     link_cpu_free(s->cpu);
     link_free(s->link);
     dram_free(s->host);

@@ -59,14 +59,21 @@ const struct cfg_key driver_config_keys[] = {
      "evicted pages the GPU did not write are dropped (host copy valid) instead of copied back "
      "(real driver: every evicted page is copied back, uvm_va_block_evict_chunks)"},
     {"gpu.memory.capacity", CFG_SIZE, "0B", 0, 1.2e18, NULL,
-     "GPU memory for migrated pages (0: gpu.memory.fraction of the footprint)"},
+     "GPU memory for migrated pages (0: gpu.memory.fraction of the footprint); driver.evict_unit "
+     "chunk uses whole 2 MiB root chunks of it, as the real driver (the rest is not UVM's)"},
     {"gpu.memory.fraction", CFG_FRACTION, "100%", 1e-6, 1, NULL,
      "GPU memory as a share of the workload footprint (the papers' oversubscription rate)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-/* GPU memory in 4 KiB frames, whole driver pages; the real driver's PMM
- * manages whole 2 MiB root chunks, so under evict_unit=chunk whole roots. */
+/* GPU memory in 4 KiB frames, whole driver pages.  Under evict_unit=chunk
+ * whole 2 MiB root chunks: the real driver's PMM takes memory from PMA
+ * only as naturally aligned 2 MiB pages (uvm_pmm_gpu.c alloc_root_chunk:
+ * nvUvmInterfacePmaAllocPages of UVM_CHUNK_SIZE_MAX pages, alignment
+ * asserted; root_chunk_from_address indexes roots by address / 2 MiB), and
+ * splits those for 64 KiB / 4 KiB chunks (alloc_chunk_with_splits), so
+ * memory outside whole roots is never UVM's (docs/decisions.md "GPU memory
+ * between root chunks"). */
 static uint64_t capacity_pages(const struct config *cfg, uint64_t footprint, uint64_t grain)
 {
     uint64_t bytes = cfg_u64(cfg, "gpu.memory.capacity");

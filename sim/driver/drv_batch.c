@@ -63,6 +63,11 @@ void drv_fetch_batch(struct driver *d, sim_time now)
     d->batch.nmigr = d->batch.nruns = d->blk.chunk_first = 0;
     d->batch.batch_start = now;
     d->batch.batch_h2d = d->batch.batch_d2h = d->batch.batch_evictions = d->batch.batch_migrated = 0;
+    d->batch.batch_resident = 0;
+    d->batch.at_prefetched = *d->stat.n_prefetched;
+    d->batch.at_transfers = *d->stat.n_transfers;
+    d->batch.at_mapped = *d->stat.n_mapped;
+    d->batch.at_roots = *d->stat.n_root_evictions;
     d->batch.handling = d->cost.fault_latency + d->cost.fault_cost * d->batch.nfaults + d->cost.block_cost * d->batch.nblocks;
     d->busy_until = now + d->batch.handling;
     if (TRACE_ON(TW_BATCHES | TW_FAULTS)) {
@@ -78,10 +83,15 @@ void drv_end_batch(struct driver *d, sim_time now)
 {
     uint64_t start = d->batch.batch_start, end = now, faults = d->batch.nfaults,
              pages = d->batch.npages, handling = d->batch.handling,
-             migration = now - d->batch.migr_start;
+             migration = now - d->batch.migr_start, blocks = d->batch.nblocks,
+             prefetched = *d->stat.n_prefetched - d->batch.at_prefetched,
+             transfers = *d->stat.n_transfers - d->batch.at_transfers,
+             mapped = *d->stat.n_mapped - d->batch.at_mapped,
+             roots = *d->stat.n_root_evictions - d->batch.at_roots;
     const void *row[] = { &start, &end, &faults, &pages, &d->batch.batch_migrated,
                           &d->batch.batch_h2d, &d->batch.batch_d2h, &handling, &migration,
-                          &d->batch.batch_evictions };
+                          &d->batch.batch_evictions, &blocks, &d->batch.batch_resident,
+                          &prefetched, &transfers, &mapped, &roots };
     rec_append(d->stat.batches, row);
     if (TRACE_ON(TW_BATCHES))
         trace_batch_end(&(struct trace_batch){ start, start + handling, d->batch.migr_start, end, faults,
@@ -101,6 +111,12 @@ void drv_stats_init(struct driver *d, struct stats *st)
         {"h2d_bytes", REC_U64, "bytes"}, {"d2h_bytes", REC_U64, "bytes"},
         {"handling_ps", REC_U64, "ps"}, {"migration_ps", REC_U64, "ps"},
         {"evictions", REC_U64, "pages"},
+        /* What an instrumented real driver logs per batch (Allen and Ge,
+         * tallendev/uvm-eval tools/plotv2/Batch.py; docs/results.md maps
+         * each column to its field). */
+        {"va_blocks", REC_U64, "blocks"}, {"resident", REC_U64, "pages"},
+        {"prefetched", REC_U64, "pages"}, {"transfers", REC_U64, "transfers"},
+        {"mapped", REC_U64, "pages"}, {"root_evictions", REC_U64, "chunks"},
     };
     d->stat.batches = stat_table(st, "batches", "one row per fault batch the driver serviced",
                             batch_fields, sizeof batch_fields / sizeof batch_fields[0]);

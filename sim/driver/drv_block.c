@@ -61,6 +61,7 @@ static void compute_block(struct driver *d, sim_time now)
         if (hi > d->blk.blk_end) hi = d->blk.blk_end;
         if (lo < d->blk.blk_first) lo = d->blk.blk_first;
         if (drv_mapped(d, p->vpn)) {
+            if (!d->step.active) d->batch.batch_resident++;
             if (p->access != REQ_LOAD)
                 for (unsigned k = lo; k < hi; k++)
                     if (gmmu_is_read_only(d->gmmu, base + k)) gmmu_set_writable(d->gmmu, base + k, now);

@@ -105,6 +105,10 @@ struct drv_batch {
     /* its statistics */
     sim_time batch_start, handling, migr_start;
     uint64_t batch_h2d, batch_d2h, batch_evictions, batch_migrated;
+    uint64_t batch_resident;        /* faulted pages found mapped at service */
+    /* The run's counters at the fetch: /batches' per-batch columns are
+     * their growth to the batch's end (no count kept twice). */
+    uint64_t at_prefetched, at_transfers, at_mapped, at_roots;
 };
 
 /* GPU memory as the driver holds it (drv_frames.c, drv_chunks.c over mem/). */

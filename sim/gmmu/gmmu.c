@@ -193,6 +193,12 @@ void gmmu_set_fault_hook(struct gmmu *g, gmmu_fault_hook fn, void *ctx)
     g->fault_hook = fn;
     g->fault_ctx = ctx;
 }
+void gmmu_set_dirty_hook(struct gmmu *g, gmmu_dirty_hook fn, void *ctx)
+{
+    g->dirty_hook = fn;
+    g->dirty_ctx = ctx;
+}
+
 void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx)
 {
     g->hit_hook = fn;

@@ -74,6 +74,10 @@ void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx);
  * migration (thesis Sec. 5.2.1). */
 typedef void (*gmmu_remote_walk_hook)(void *ctx, uint64_t vpn, sim_time now);
 void gmmu_set_remote_walk_hook(struct gmmu *g, gmmu_remote_walk_hook fn, void *ctx);
+/* Called when a store sets a PTE's dirty bit (once per page per mapping):
+ * the host's read-back learns which allocations the kernels wrote. */
+typedef void (*gmmu_dirty_hook)(void *ctx, uint64_t vpn);
+void gmmu_set_dirty_hook(struct gmmu *g, gmmu_dirty_hook fn, void *ctx);
 
 /* ---- driver side ---- */
 size_t gmmu_faults_pending(const struct gmmu *g);

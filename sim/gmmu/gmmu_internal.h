@@ -61,6 +61,8 @@ struct gmmu {
     gmmu_fault_hook fault_hook;
     gmmu_walk_hit_hook hit_hook;
     void *hit_ctx;
+    gmmu_dirty_hook dirty_hook;
+    void *dirty_ctx;
     gmmu_remote_walk_hook rwalk_hook;
     void *rwalk_ctx;
     void *fault_ctx;

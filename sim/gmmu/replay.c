@@ -48,7 +48,10 @@ void gmmu_rec_replay(struct gmmu *g, struct fault_rec *f, sim_time now)
         struct pte *p = pt_get(&g->pt, page_of(r->vaddr));
         if (gmmu_allows(p, r->access)) {
             /* The replayed access sets the dirty bit as a walk would. */
-            if (r->access != REQ_LOAD) p->flags |= PTE_DIRTY;
+            if (r->access != REQ_LOAD && !(p->flags & PTE_DIRTY)) {
+                p->flags |= PTE_DIRTY;
+                if (g->dirty_hook) g->dirty_hook(g->dirty_ctx, page_of(r->vaddr));
+            }
             gmmu_answer(g, r, p, now);
         } else {
             r->xflags = XLATE_REPLAYED;

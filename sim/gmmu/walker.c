@@ -75,6 +75,7 @@ static void finish(struct gmmu *g, uint32_t slot, struct mem_req *r, sim_time st
     if (is_write(r) && !(p->flags & PTE_DIRTY)) {
         p->flags |= PTE_DIRTY;
         *g->dirty_sets += 1;
+        if (g->dirty_hook) g->dirty_hook(g->dirty_ctx, vpn);
     }
     /* The eviction policy's walk-hit feed (HPE Sec. V-B's "ideal model":
      * page walk hits and page faults in the exact reference order) counts

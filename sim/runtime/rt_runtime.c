@@ -32,6 +32,14 @@ const struct cfg_key runtime_config_keys[] = {
      "move per object, a lower bound on the CPU's faults); false: the program ends at its last "
      "kernel with its results in GPU memory.  The baselines copy results out by their map "
      "clauses either way"},
+    {"workload.read_back", CFG_BOOL, "false", 0, 0, NULL,
+     "after the program's last kernel the host reads back every object a kernel wrote (the "
+     "cudaMemcpy or host reads a CUDA program ends with): its GPU-resident pages migrate to host "
+     "memory, one bulk move per object (workload.read_back_objects / _bytes).  A program with a "
+     "memcpy to the host of its own reads what it copies; objects it prefetched to the host after "
+     "its last kernel are not read again.  false: the run ends at the last kernel (the papers "
+     "that time kernels: HPE, batch-aware, thesis, cyclic Fig. 2); driver-real.yaml sets true.  "
+     "Under a runtime.policy that knows the program's objects, runtime.read_results decides"},
     {"runtime.cfg.trip", CFG_ENUM, "heuristic", 0, 0, "heuristic|exact",
      "trip counts the analyses assume for data-dependent loops: heuristic = LLVM's static "
      "back-edge weight 124:4, 32 iterations (SC19 Sec. 4.1 uses LLVM's BlockFrequencyInfo); "
@@ -227,3 +235,8 @@ struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
 }
 
 void runtime_free(struct runtime *rt) { free(rt); }
+
+bool runtime_reads_results(const struct runtime *rt)
+{
+    return rt->have_info || !rt->p.read_results;
+}

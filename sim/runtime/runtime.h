@@ -35,6 +35,23 @@ void runtime_free(struct runtime *rt);
 bool runtime_next_step(struct runtime *rt, struct wl_step *out, sim_time now,
                        sim_time *delay);
 
+/* Whether the runtime decides the host's read of the results itself:
+ * it knows the program's objects (runtime.read_results, the baselines'
+ * copies out), or runtime.read_results is false. */
+bool runtime_reads_results(const struct runtime *rt);
+
+/* The host's read-back after the last kernel (workload.read_back,
+ * rt_readback.c); NULL when off or when RT reads the results itself.  Its
+ * step source wraps RT's (or the workload's when RT is NULL). */
+struct readback;
+struct readback *readback_create(const struct config *cfg, struct workload *wl,
+                                 struct runtime *rt, struct stats *st);
+void readback_free(struct readback *rb);
+/* A store set the dirty bit of page VPN (gmmu_dirty_hook). */
+void readback_note_write(struct readback *rb, uint64_t vpn);
+bool readback_next_step(struct readback *rb, struct wl_step *out,
+                        sim_time now, sim_time *delay);
+
 /* Config keys and checks of this room (sim/config_schema.c lists them). */
 extern const struct cfg_key runtime_config_keys[];
 /* runtime.policy's registry: the policy table's entry i's name, NULL past
