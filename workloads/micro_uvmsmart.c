@@ -12,7 +12,8 @@
  *   p3        BB x {1,3,5,7,0,8,16}           of 2 MiB (getHWPrefetcherP3)
  *   boundary  j LP + BB x {0,1,2,4,8,16}, j < 3, of 6 MiB (largePageBoundary)
  *   roundup   BB x {0,1,2,4,8,16}, LP + BB x {0,1,2}, of 2 MiB + 192 KiB
- *             (managedAllocRoundUp)
+ *             (managedAllocRoundUp), declared as the runtime rounds it:
+ *             2 MiB + 256 KiB
  * Their nvprof traces (each file's closing comment, GTX 1080 Ti) are the
  * measurements scripts/reproduce/hardware.sh compares against. */
 #include <string.h>
@@ -71,7 +72,12 @@ static void *uvmsmart_create(struct workload *wl, const struct config *cfg)
     } else {
         for (unsigned i = 0; i < 6; i++) m->off[m->n++] = tree[i] * BB;
         if (!strcmp(b, "roundup")) {
-            size = LP + 192 * 1024;
+            /* cudaMallocManaged(2 MiB + 192 KiB): the benchmark's finding is
+             * that the managed range's last VA block is rounded up to a
+             * power-of-two number of 64 KiB big pages (256 KiB here), the
+             * prefetch tree's leaves; uvmsim's allocations are not, so the
+             * rounded size is declared. */
+            size = LP + 256 * 1024;
             for (unsigned i = 0; i < 3; i++) m->off[m->n++] = LP + i * BB;
         }
     }
@@ -95,5 +101,5 @@ const struct wl_info uvmsmart_info = {
     "UVMSmart micro-benchmarks (DebashisGanguly/gpgpu-sim_UVMSmart micro-benchmarks/: "
     "getHWPrefetcherP1-P3, largePageBoundary, managedAllocRoundUp; getHWPrefetch<<<1,32>>>), "
     "the GTX 1080 Ti nvprof traces of the tree prefetcher (Ganguly et al., ISCA'19).",
-    "2 MiB (p1-p3), 6 MiB (boundary), 2 MiB + 192 KiB (roundup); one byte per listed offset touched",
+    "2 MiB (p1-p3), 6 MiB (boundary), 2 MiB + 256 KiB (roundup: 192 KiB rounded up); one byte per listed offset touched",
 };
