@@ -143,6 +143,10 @@ sim_time system_latency_bound(const struct config *cfg)
     uint64_t batch = cfg_u64(cfg, "driver.batch_size");
     bound = add_sat(bound, mul_sat(batch, add_sat(cfg_u64(cfg, "driver.fault_cost"),
                                                   cfg_u64(cfg, "driver.block_cost"))));
+    /* ... and each block its first touch; one block's pages their cost
+     * before its copies start (each cost counted once above). */
+    bound = add_sat(bound, mul_sat(batch - 1, cfg_u64(cfg, "driver.new_block_cost")));
+    bound = add_sat(bound, mul_sat(VA_BLOCK_BYTES / 4096 - 1, cfg_u64(cfg, "driver.page_cost")));
     /* One 2 MiB VA block on the wire, twice (evicted, then migrated), with
      * each packet's header padded to whole flits. */
     uint64_t payload = cfg_u64(cfg, "link.max_payload"), flit = cfg_u64(cfg, "link.flit");

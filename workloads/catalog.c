@@ -20,6 +20,8 @@ static const struct wl_info *const catalog[] = {
     &gups_info,
     &ra_info,
     &cyclic_info,
+    &uvmsmart_info,
+    &uvmeval_info,
     &pattern_info,
     &pathfinder_info,
     &hotspot_info,

@@ -20,6 +20,8 @@ extern const struct wl_info vecadd_info;
 extern const struct wl_info gups_info;
 extern const struct wl_info ra_info;
 extern const struct wl_info cyclic_info;
+extern const struct wl_info uvmsmart_info;
+extern const struct wl_info uvmeval_info;
 extern const struct wl_info pattern_info;
 extern const struct wl_info pathfinder_info;
 extern const struct wl_info hotspot_info;

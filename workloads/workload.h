@@ -270,7 +270,7 @@ extern const struct cfg_key workload_config_keys[], stream_config_keys[], comput
     gemm_config_keys[], conv2d_config_keys[], conv3d_config_keys[], mm2_config_keys[],
     mvt_config_keys[], atax_config_keys[], bicg_config_keys[], gesummv_config_keys[],
     fdtd_config_keys[], vecadd_config_keys[], gups_config_keys[], ra_config_keys[],
-    cyclic_config_keys[], pattern_config_keys[], pathfinder_config_keys[],
+    cyclic_config_keys[], uvmsmart_config_keys[], uvmeval_config_keys[], pattern_config_keys[], pathfinder_config_keys[],
     hotspot_config_keys[], hotspot3d_config_keys[], mriq_config_keys[], bfs_config_keys[],
     kmeans_config_keys[], backprop_config_keys[], sgemm_config_keys[], stencil_config_keys[],
     srad_config_keys[], nw_config_keys[], lud_config_keys[], spmv_config_keys[],

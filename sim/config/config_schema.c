@@ -49,6 +49,8 @@ const struct cfg_key *const config_schema_tables[] = {
     gups_config_keys,
     ra_config_keys,
     cyclic_config_keys,
+    uvmsmart_config_keys,
+    uvmeval_config_keys,
     pattern_config_keys,
     pathfinder_config_keys,
     hotspot_config_keys,

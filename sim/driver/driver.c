@@ -20,6 +20,17 @@ const struct cfg_key driver_config_keys[] = {
      "raise it to model the measured 50-430 us batches)"},
     {"driver.block_cost", CFG_TIME, "0ns", 0, 1e12, NULL,
      "extra handling time per 2 MiB VA block a batch touches (real driver: per-block locking and state)"},
+    {"driver.page_cost", CFG_TIME, "0ns", 0, 1e12, NULL,
+     "driver CPU time per page a fault batch migrates, before its VA block's copies start (real driver: "
+     "uvm_va_block_make_resident's per-page work: block_populate_pages, DMA mapping, block_unmap_cpu, "
+     "the PTE writes of uvm_va_block_map; docs/driver.md)"},
+    {"driver.new_block_cost", CFG_TIME, "0ns", 0, 1e12, NULL,
+     "driver CPU time the first time a fault batch services a 2 MiB VA block (real driver: "
+     "uvm_va_block_find_create, uvm_va_block_gpu_state_get_alloc, block_pre_populate_pde1_gpu, "
+     "the root chunk's alloc_root_chunk and block_zero_new_gpu_chunk)"},
+    {"driver.first_fault_cost", CFG_TIME, "0ns", 0, 1e12, NULL,
+     "driver CPU time added to the run's first fault batch (real driver: the first fault's set-up, "
+     "the GPU page tree's upper levels in uvm_page_tree_get_ptes and the first service's allocations)"},
     {"driver.batch_size", CFG_INT, "256", 1, 1048576, NULL,
      "fault-buffer entries fetched per batch (real driver default: 256)"},
     {"driver.batches_per_wake", CFG_INT, "20", 1, 1000000, NULL,
@@ -138,6 +149,12 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     d->cost.fault_latency = cfg_u64(cfg, "driver.fault_latency");
     d->cost.fault_cost = cfg_u64(cfg, "driver.fault_cost");
     d->cost.block_cost = cfg_u64(cfg, "driver.block_cost");
+    d->cost.page_cost = cfg_u64(cfg, "driver.page_cost");
+    d->cost.new_block_cost = cfg_u64(cfg, "driver.new_block_cost");
+    d->cost.first_fault_cost = cfg_u64(cfg, "driver.first_fault_cost");
+    /* The VA blocks serviced so far (by 2 MiB block number), only kept
+     * where a first touch costs something. */
+    if (d->cost.new_block_cost) page_map_init(&d->seen_blocks, footprint / PAGE_SIZE / VA_BLOCK_PAGES + 16);
     d->cost.irq_latency = cfg_u64(cfg, "gmmu.interrupt_latency");
     d->cost.batch_size = (uint32_t)cfg_u64(cfg, "driver.batch_size");
     d->cost.batches_per_wake = (uint32_t)cfg_u64(cfg, "driver.batches_per_wake");
@@ -202,6 +219,7 @@ void driver_free(struct driver *d)
 {
     if (!d) return;
     evictor_free(d->pol.evict);
+    page_map_free(&d->seen_blocks);
     drv_cyclic_free(d->pol.cyc);
     thrashing_free(d->pol.thrash);
     drv_oversub_free(d->pol.oversub);

@@ -265,10 +265,38 @@ bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
     return true;
 }
 
+/* The CPU work of servicing the block just computed, before its copies
+ * start: driver.page_cost per page it migrates (the real driver's
+ * uvm_va_block_make_resident: block_populate_pages, the DMA mappings of
+ * the host pages, block_unmap_cpu, the PTE writes of uvm_va_block_map),
+ * and driver.new_block_cost the first time a fault batch services the
+ * block (uvm_va_block_find_create, uvm_va_block_gpu_state_get_alloc,
+ * block_pre_populate_pde1_gpu, the root chunk's alloc_root_chunk and
+ * block_zero_new_gpu_chunk).  With both 0 nothing waits. */
+static sim_time block_cpu_cost(struct driver *d, uint64_t base)
+{
+    sim_time t = d->cost.page_cost * bb_count(&d->blk.want);
+    if (d->cost.new_block_cost && page_map_get(&d->seen_blocks, base / VA_BLOCK_PAGES) == PAGE_MAP_NONE) {
+        page_map_put(&d->seen_blocks, base / VA_BLOCK_PAGES, 1);
+        t += d->cost.new_block_cost;
+    }
+    return t;
+}
+
+sim_time drv_service_wake(const struct driver *d, sim_time now)
+{
+    return d->blk.block_ready && d->blk.ready_at > now ? d->blk.ready_at : TIME_NEVER;
+}
+
 bool drv_service(struct driver *d, sim_time now)
 {
     while (d->batch.cur_block < d->batch.nblocks) {
-        if (!d->blk.block_ready) { d->blk.blk_t0 = now; compute_block(d, now); }
+        if (!d->blk.block_ready) {
+            d->blk.blk_t0 = now;
+            compute_block(d, now);
+            d->blk.ready_at = now + block_cpu_cost(d, block_base(d));
+        }
+        if (now < d->blk.ready_at) return false;    /* drv_service_wake */
         if (!drv_block_fill(d, block_base(d), now)) return false;
         if (TRACE_ON(TW_BATCHES)) trace_block(block_base(d), d->blk.blk_t0, now);
         d->batch.cur_block++;

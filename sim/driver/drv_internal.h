@@ -72,6 +72,9 @@ struct frame { uint64_t page; sim_time since; };
 /* The costs and limits of the thread's steps (driver.*; driver.c). */
 struct drv_costs {
     sim_time fault_latency, fault_cost, block_cost, irq_latency;
+    /* The CPU-side service costs (issue 40): per page migrated, per VA
+     * block first serviced, once at the run's first batch. */
+    sim_time page_cost, new_block_cost, first_fault_cost;
     uint32_t batch_size, batches_per_wake;
 };
 
@@ -88,6 +91,7 @@ struct drv_blk {
     size_t chunk_first;             /* first migr entry not yet launched */
     size_t pending_d2h;             /* write-backs the chunk waits on */
     sim_time blk_t0;                /* when the block being serviced started (trace) */
+    sim_time ready_at;              /* its CPU work (page / new-block costs) done */
 };
 
 /* The batch being serviced (drv_batch.c fills it, drv_block.c works it). */
@@ -200,6 +204,8 @@ struct driver {
         void *ctx;
     } step;
     struct drv_mem mem;
+    struct page_map seen_blocks;    /* VA blocks serviced (driver.new_block_cost > 0) */
+    bool batched;                   /* a fault batch has been fetched (first_fault_cost) */
     struct drv_events events;       /* the reactions, subscribed at create (driver.c) */
     struct drv_stats stat;
 };
@@ -243,6 +249,9 @@ bool drv_step_service(struct driver *d, sim_time now);
 /* drv_block.c: advance the service of the batch's blocks; returns true
  * when every block's pages are allocated and their copies started. */
 bool drv_service(struct driver *d, sim_time now);
+/* When drv_service, having returned false, is next due by the clock (the
+ * block's CPU work ending); TIME_NEVER: a landing wakes it. */
+sim_time drv_service_wake(const struct driver *d, sim_time now);
 /* drv_frames.c */
 void drv_frames_init(struct driver *d);
 void drv_frames_free(struct driver *d);

@@ -69,7 +69,8 @@ sim_time drv_tick(struct component *c, sim_time now)
             d->state = D_SERVICE;
             break;
         case D_SERVICE:
-            if (!drv_service(d, now)) return TIME_NEVER;   /* a landing wakes us */
+            /* a landing wakes us, or the block's CPU work ends */
+            if (!drv_service(d, now)) return drv_service_wake(d, now);
             d->state = D_WAIT;
             break;
         case D_STEP:

@@ -63,7 +63,22 @@ check "gtx1660: NVIDIA spec on the stock driver" has configs/gtx1660.yaml \
     gpu.sms 22 gpu.clock 1785MHz dram.channels 6 dram.clock 2GHz dram.bus_width 4B \
     dram.data_rate 4 l2.size 1536KiB driver.evict_unit chunk driver.eviction fifo \
     driver.prefetch tree
-for f in hpe-table1 batch-aware-table1 thesis-table3-1 driver-real gtx1660; do
+# Issue 40: the measuring GPUs (NVIDIA specs) on the stock driver with its
+# fitted CPU costs: GTX 1080 Ti 11 x 4 B x 4 x 2.75 GHz = 484 GB/s; Titan V
+# 48 x 8 B x 2 x 850 MHz = 652.8 GB/s; V100 on NVLink 2.0 50 GB/s.
+check "driver-real: the fitted CPU costs" has configs/driver-real.yaml \
+    driver.fault_latency 11759ns driver.fault_cost 2480ns driver.page_cost 219ns \
+    driver.new_block_cost 37919ns driver.first_fault_cost 120229ns
+check "gtx1080ti: NVIDIA spec on the stock driver" has configs/gtx1080ti.yaml \
+    gpu.sms 28 gpu.clock 1582MHz dram.channels 11 dram.clock 2750MHz dram.bus_width 4B \
+    dram.data_rate 4 l2.size 2816KiB gpu.memory.capacity 11GB driver.page_cost 219ns
+check "titanv: NVIDIA spec on the stock driver" has configs/titanv.yaml \
+    gpu.sms 80 gpu.clock 1455MHz dram.channels 48 dram.clock 850MHz dram.bus_width 8B \
+    dram.data_rate 2 l2.size 4608KiB gpu.memory.capacity 12GB link.bandwidth 16GB/s
+check "v100: NVIDIA spec on NVLink 2.0" has configs/v100.yaml \
+    gpu.sms 80 gpu.clock 1530MHz dram.channels 64 dram.clock 877MHz l2.size 6MiB \
+    link.bandwidth 50GB/s driver.evict_unit chunk
+for f in hpe-table1 batch-aware-table1 thesis-table3-1 driver-real gtx1660 gtx1080ti titanv; do
     # shellcheck disable=SC2086
     "$UVMSIM" run "configs/$f.yaml" $SMALL --quiet -o "$TMP/$f.h5"
     check "$f runs to completion" [ $? -eq 0 ]

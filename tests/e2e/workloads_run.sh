@@ -30,6 +30,8 @@ run vecadd 1 -s workload.vecadd.n=65536
 run gups 2 -s workload.gups.footprint=64KiB -s workload.gups.threads=256
 run ra 1 -s workload.ra.n=65536
 run cyclic 1 -s workload.cyclic.footprint=64KiB -s workload.cyclic.sweeps=2 -s workload.cyclic.grid=4
+run uvmsmart 1 -s workload.uvmsmart.bench=p2
+run uvmeval 3 -s workload.uvmeval.kernel=triad -s workload.uvmeval.elems=8192 -s workload.uvmeval.iters=3
 run pattern 4 -s workload.pattern.type=region-moving -s workload.pattern.pages=64
 run pathfinder 2 -s workload.pathfinder.cols=1000 -s workload.pathfinder.rows=9 -s workload.pathfinder.pyramid_height=4
 run hotspot 1 -s workload.hotspot.rows=64 -s workload.hotspot.cols=64

@@ -176,6 +176,61 @@ START_TEST(fault_and_block_costs)
 }
 END_TEST
 
+/* The CPU-side service costs (issue 40), a serial one-warp sequence by
+ * hand: page 0 at t = 0, page 1 at 500 us (same VA block), page 512 at
+ * 1000 us (a new block), each its own batch (the previous has ended).
+ * Costs: 2 us per page migrated, 30 us per VA block first serviced,
+ * 100 us on the run's first batch.  A batch's time is
+ *   fault_latency 20 us [+ 100 us first batch] + 2 us x pages
+ *   [+ 30 us new block] + the copy (280 ns + 1 us per page),
+ * from the walk's fault at 8 cycles after the access:
+ *   batch 1: 20 + 100 + 2 + 30 + 1.28 = 153.28 us  (handling 120 us)
+ *   batch 2: 20 + 2 + 1.28            =  23.28 us  (handling  20 us)
+ *   batch 3: 20 + 2 + 30 + 1.28       =  53.28 us  (handling  20 us) */
+START_TEST(service_costs_serial)
+{
+    static const char *const extra[] = { "driver.page_cost=2us", "driver.new_block_cost=30us",
+                                         "driver.first_fault_cost=100us" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    rig_walk(g->r, 0, PG(0), REQ_LOAD);
+    rig_walk(g->r, 500 * US, PG(1), REQ_LOAD);
+    rig_walk(g->r, 1000 * US, PG(512), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 3);
+    const uint64_t copy = PAGE_WIRE_PS + LAT_PS;
+    const uint64_t start[3] = { 8 * CYC, 500 * US + 8 * CYC, 1000 * US + 8 * CYC };
+    const uint64_t busy[3] = { 152 * US, 22 * US, 52 * US };
+    const uint64_t handling[3] = { 120 * US, 20 * US, 20 * US };
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_uint_eq(brow(g->r, i, "start_ps"), start[i]);
+        ck_assert_uint_eq(brow(g->r, i, "handling_ps"), handling[i]);
+        ck_assert_uint_eq(brow(g->r, i, "end_ps"), start[i] + busy[i] + copy);
+    }
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
+/* The per-page cost scales with the pages a block migrates, before its
+ * copies start: 10 pages of one block in one batch at 1 us each, then one
+ * 10-page transfer: 20 + 10 + 10 x 0.28 + 1 us.  With every cost 0 the
+ * same batch is 20 + 2.8 + 1 us (nothing waits). */
+START_TEST(page_cost_per_page)
+{
+    static const char *const extra[] = { "driver.page_cost=1us" };
+    for (int costed = 0; costed < 2; costed++) {
+        struct drig *g = drig_new(extra, costed ? NSETS(extra) : 0);
+        for (unsigned i = 0; i < 10; i++) rig_walk(g->r, 0, PG(i), REQ_LOAD);
+        rig_run(g->r);
+        ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 1);
+        ck_assert_uint_eq(brow(g->r, 0, "end_ps"),
+                          8 * CYC + FAULT_PS + (costed ? 10 * US : 0) + 10 * PAGE_WIRE_PS + LAT_PS);
+        assert_conserved(g);
+        drig_free(g);
+    }
+}
+END_TEST
+
 /* Tree prefetch over one 2 MiB block, each faulted page counted as its
  * whole 64 KiB big page (grow_fault_granularity).  Phase 1 faults pages
  * 0..127 (in one batch or several, as the walks log them): 0..127
@@ -1064,6 +1119,8 @@ static Suite *driver_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, batch_timeline_by_hand);
     tcase_add_test(tc, fault_and_block_costs);
+    tcase_add_test(tc, service_costs_serial);
+    tcase_add_test(tc, page_cost_per_page);
     tcase_add_test(tc, tree_prefetch_262_brings_the_block);
     tcase_add_test(tc, tree_prefetch_17_faults_in_17_big_pages);
     tcase_add_test(tc, prefetch_stays_inside_a_short_block);

@@ -153,6 +153,58 @@ START_TEST(cyclic_pages_and_thread_sequence)
 }
 END_TEST
 
+/* UVMSmart getHWPrefetcherP3: thread 0 alone reads then writes one byte
+ * at 64 KiB x {1,3,5,7,0,8,16}: 7 pages; every other thread is idle. */
+START_TEST(uvmsmart_access_order)
+{
+    static const char *const sets[] = { "workload.kind=uvmsmart", "workload.uvmsmart.bench=p3" };
+    struct wlh h = open_check(sets, NSETS(sets), 7, 1);
+    wlh_close(&h);
+    static const unsigned bb[] = { 1, 3, 5, 7, 0, 8, 16 };
+    struct wlh_seq want = {0};
+    for (int i = 0; i < 7; i++) { wlh_push(&want, L(0, bb[i] * 65536)); wlh_push(&want, S(0, bb[i] * 65536)); }
+    check_thread(sets, NSETS(sets), 0, 0, 0, &want, "uvmsmart p3 thread 0");
+    check_thread(sets, NSETS(sets), 0, 0, 1, &want, "uvmsmart p3 thread 1 idle");
+    /* largePageBoundary: the same six offsets in each of three 2 MiB blocks. */
+    static const char *const lpb[] = { "workload.kind=uvmsmart", "workload.uvmsmart.bench=boundary" };
+    h = open_check(lpb, NSETS(lpb), 18, 1);
+    wlh_close(&h);
+}
+END_TEST
+
+/* Allen and Ge's kernels: linear thread i reads page i; random reads each
+ * of the pages exactly once (a permutation: 1000 distinct pages from 1000
+ * threads), in an order that follows the seed; triad reads b, c and
+ * writes a at element i, once per launch. */
+START_TEST(uvmeval_pages_and_sequences)
+{
+    static const char *const lin[] = { "workload.kind=uvmeval", "workload.uvmeval.pages=1000" };
+    struct wlh h = open_check(lin, NSETS(lin), 1000, 1);
+    wlh_close(&h);
+    struct wlh_seq want = {0};
+    wlh_push(&want, L(0, 300 * 4096));                  /* block 4 of 64 threads, tid 44 */
+    check_thread(lin, NSETS(lin), 0, 4, 44, &want, "uvmeval linear i=300");
+    check_thread(lin, NSETS(lin), 0, 15, 40, &want, "uvmeval linear i=1000 idle");
+    static const char *const rnd[] = { "workload.kind=uvmeval", "workload.uvmeval.kernel=random",
+                                       "workload.uvmeval.pages=1000", "sim.seed=3" };
+    h = open_check(rnd, NSETS(rnd), 1000, 1);
+    uint64_t h1 = wlh_run_all(h.wl).hash;
+    wlh_close(&h);
+    static const char *const rnd2[] = { "workload.kind=uvmeval", "workload.uvmeval.kernel=random",
+                                        "workload.uvmeval.pages=1000", "sim.seed=4" };
+    h = open_check(rnd2, NSETS(rnd2), 1000, 1);
+    ck_assert_uint_ne(wlh_run_all(h.wl).hash, h1);
+    wlh_close(&h);
+    static const char *const tri[] = { "workload.kind=uvmeval", "workload.uvmeval.kernel=triad",
+                                       "workload.uvmeval.elems=2048", "workload.uvmeval.iters=2" };
+    h = open_check(tri, NSETS(tri), 3 * wlh_pages(2048 * 8), 2);
+    wlh_close(&h);
+    uint64_t i = 1029;                                   /* block 1 of 1024, tid 5 */
+    wlh_push(&want, L(1, i * 8)); wlh_push(&want, L(2, i * 8)); wlh_push(&want, S(0, i * 8));
+    check_thread(tri, NSETS(tri), 1, 1, 5, &want, "uvmeval triad i=1029, second launch");
+}
+END_TEST
+
 /* Page 19 is warp 3 of block 2 (8 warps a block, one page each). */
 static void pattern_case(const char *type, uint64_t kernels, uint64_t kseq,
                          uint64_t first, int kind)
@@ -435,6 +487,8 @@ static Suite *micro_suite(void)
     tcase_add_test(tc, gups_total_updates_are_exact);
     tcase_add_test(tc, ra_pages_thread_sequence_and_seed);
     tcase_add_test(tc, cyclic_pages_and_thread_sequence);
+    tcase_add_test(tc, uvmsmart_access_order);
+    tcase_add_test(tc, uvmeval_pages_and_sequences);
     tcase_add_test(tc, hpe_patterns_pages_and_sequences);
     tcase_add_test(tc, part_repetitive_fraction);
     tcase_add_test(tc, mriq_pages_and_thread_sequence);
