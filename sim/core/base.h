@@ -21,8 +21,10 @@ typedef uint64_t sim_time;
  * old behaviour.  Every result records it (/@model_revision) and a sweep
  * reruns the points whose recorded revision differs (docs/decisions.md,
  * "Sweep resumption across upgrades").  Results written before it existed
- * count as revision 1. */
-#define UVMSIM_MODEL_REVISION 1
+ * count as revision 1.  Revision 2 (issue 40): the real-driver baseline
+ * (configs/driver-real.yaml and the presets on it) pays fitted CPU-side
+ * costs and reads back written objects; every other config is unchanged. */
+#define UVMSIM_MODEL_REVISION 2
 /* How a time reads to a person (the stepper and its `show` views, issue
  * 36): microseconds to read, picoseconds beside them to be exact, e.g.
  * "12.345678 us (12345678 ps)".  Writes into BUF (TIME_STR_MAX bytes) and
