@@ -92,7 +92,7 @@ void launch_dispatch(struct gpu *g, sim_time now)
     while (g->next_block < g->nblocks && tried < g->nsms) {
         struct sm *s = &g->sm[g->next_sm];
         g->next_sm = (g->next_sm + 1) % g->nsms;
-        if (s->res_blocks < limit) { place_block(g, s, now); tried = 0; }
+        if (s->res_blocks < limit && !s->throttled) { place_block(g, s, now); tried = 0; }
         else tried++;
     }
 }

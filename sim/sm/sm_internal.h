@@ -109,6 +109,7 @@ struct sm {
     struct mem_port mem_out;
     sim_time blocked_until;     /* no issue before this (shootdowns) */
     bool pf_blocked;            /* a protection fault found no slot: no issue (rofault.c) */
+    bool throttled;             /* SM throttling: no issue, no new block (throttle.c) */
     sim_time issue_at;          /* no warp can issue before this (0: look) */
     struct ring xq;             /* translations waiting for the TLB port */
     struct ring oq;             /* line requests waiting for the crossbar port */
