@@ -208,4 +208,6 @@ void retire_block(struct sm *s, struct block_slot *b, sim_time now)
     if (g->to) oversub_retired(s, b, now);
     if (++g->blocks_done == g->nblocks) kernel_end(g, now);
     else launch_dispatch(g, now);
+    if (g->throttling && !s->throttled && !s->res_blocks && g->kernel_active)
+        throttle_handoff(g, s, now);
 }
