@@ -9,7 +9,11 @@
  * and the other way otherwise; 1 .. n SMs. */
 #include <check.h>
 #include "suite_main.h"
+#include <string.h>
+#include "config/config.h"
+#include "core/stats.h"
 #include "driver/perf/perf.h"
+#include "system.h"
 
 struct pt { uint64_t faults, evictions; unsigned active; };
 
@@ -95,6 +99,51 @@ START_TEST(bounds)
 }
 END_TEST
 
+/* The whole machine: a 2 MiB stream over 4 SMs in 1 MiB of GPU memory,
+ * epochs of 2000 cycles.  The first row with an eviction has 4 - 4/2 = 2
+ * SMs running; the run completes although blocks sit on throttled SMs
+ * when the running ones run dry (they hand their turn over); the
+ * throttled SMs' time is counted.  Off, no /throttle table exists. */
+START_TEST(whole_machine_throttles_half_and_completes)
+{
+    const char *sets[] = { "gpu.sms=4", "workload.stream.footprint=2MiB",
+                           "gpu.memory.capacity=1MiB", "driver.throttle=etc",
+                           "driver.etc.detect=2000", "driver.etc.execute=1" };
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, sizeof sets / sizeof sets[0], &err);
+    if (!c) ck_abort_msg("config: %s", err.msg);
+    struct system *sy = system_build(c);
+    ck_assert_int_eq(system_run(sy), RUN_COMPLETED);
+    const struct stats *st = system_stats(sy);
+    const struct rec_table *tb = NULL;
+    for (size_t t = 0; t < stats_table_count(st); t++)
+        if (!strcmp(stats_table_at(st, t)->name, "throttle")) tb = stats_table_at(st, t);
+    ck_assert_ptr_nonnull(tb);
+    bool seen = false;
+    for (size_t i = 0; i < tb->nrows && !seen; i++) {
+        uint64_t active, ev;
+        memcpy(&active, tb->rows + i * tb->row_bytes + 1 * 8, 8);
+        memcpy(&ev, tb->rows + i * tb->row_bytes + 3 * 8, 8);
+        if (ev) { ck_assert_uint_eq(active, 2); seen = true; }
+        else ck_assert_uint_eq(active, 4);
+    }
+    ck_assert(seen);
+    ck_assert_uint_gt(*stats_find(st, "driver.etc.throttled_sm_ps")->p.u, 0);
+    system_free(sy);
+    config_free(c);
+    const char *off[] = { "gpu.sms=4", "workload.stream.footprint=2MiB", "gpu.memory.capacity=1MiB" };
+    c = config_load(NULL, off, 3, &err);
+    sy = system_build(c);
+    ck_assert_int_eq(system_run(sy), RUN_COMPLETED);
+    st = system_stats(sy);
+    for (size_t t = 0; t < stats_table_count(st); t++)
+        ck_assert_str_ne(stats_table_at(st, t)->name, "throttle");
+    ck_assert_ptr_null(stats_find(st, "driver.etc.active_sms"));
+    system_free(sy);
+    config_free(c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("etc_mt");
@@ -102,6 +151,7 @@ static Suite *suite(void)
     tcase_add_test(t, throttles_half_then_climbs);
     tcase_add_test(t, shared_working_set_and_exact_threshold);
     tcase_add_test(t, bounds);
+    tcase_add_test(t, whole_machine_throttles_half_and_completes);
     suite_add_tcase(s, t);
     return s;
 }
