@@ -78,8 +78,8 @@ const struct cfg_key link_config_keys[] = {
      "per-transfer setup of a copy engine before its data goes on the wire"},
     {"link.compression", CFG_FLOAT, "0", 0, 64, NULL,
      "page DMAs (migrations, write-backs, host steps) cross the wire compressed by this ratio: "
-     "ceil(bytes / ratio) payload bytes (batch-aware Sec. 5.2's 'BASELINE with PCIe Compression', "
-     "which gives no ratio; 0 or 1: off; docs/decisions.md)"},
+     "ceil(bytes / ratio) payload bytes, which link.*.bytes count (batch-aware Sec. 5.2's 'BASELINE "
+     "with PCIe Compression', which gives no ratio; 0 or 1: off; docs/decisions.md)"},
     {"link.compression_latency", CFG_TIME, "0ns", 0, 1e12, NULL,
      "with link.compression: (de)compression time added to each compressed DMA's landing "
      "(no stored source gives one; docs/decisions.md)"},
@@ -125,6 +125,10 @@ bool link_config_check(const struct config *cfg, struct cfg_error *err)
                  "DLLPs (must exceed 16 B, or be 0)", (unsigned long long)dllp);
         return link_bad(cfg, err, "link.dllp_interval", why);
     }
+    double cr = cfg_f64(cfg, "link.compression");
+    if (cr > 0 && cr < 1)
+        return link_bad(cfg, err, "link.compression", "a ratio below 1 would expand the pages "
+                        "(0 or 1: no compression)");
     return true;
 }
 

@@ -637,6 +637,15 @@ START_TEST(compressed_h2d_from_host_memory)
 }
 END_TEST
 
+START_TEST(compression_below_one_is_refused)
+{
+    const char *sets[] = { "link.compression=0.5" };
+    struct cfg_error err;
+    ck_assert_ptr_null(config_load(NULL, sets, 1, &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "link.compression"));
+}
+END_TEST
+
 START_TEST(rcb_above_max_payload_is_refused)
 {
     const char *sets[] = { "link.rcb=512B" };
@@ -667,6 +676,7 @@ static Suite *link_suite(void)
     tcase_add_test(tc, rcb_above_max_payload_is_refused);
     tcase_add_test(tc, compressed_page_dma_takes_bytes_over_ratio);
     tcase_add_test(tc, compressed_h2d_from_host_memory);
+    tcase_add_test(tc, compression_below_one_is_refused);
     suite_add_tcase(s, tc);
     return s;
 }
