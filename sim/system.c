@@ -265,6 +265,8 @@ struct system *system_build(const struct config *cfg)
     /* Thread oversubscription: the runtime's controller sets the extra
      * blocks per SM (batch-aware Sec. 4.1). */
     driver_set_oversub_hook(s->drv, gpu_set_oversub_extra, s->gpu);
+    /* SM throttling (ETC's MT): the driver's policy disables SMs. */
+    driver_set_throttle_hook(s->drv, gpu_set_active_sms, s->gpu);
     gpu_set_host_step_hook(s->gpu, host_step, s);
     if (s->rt) gpu_set_step_source(s->gpu, runtime_step, s->rt);
     s->rb = readback_create(cfg, s->wl, s->rt, s->st);

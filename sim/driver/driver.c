@@ -74,6 +74,9 @@ const struct cfg_key driver_config_keys[] = {
      "chunk uses whole 2 MiB root chunks of it, as the real driver (the rest is not UVM's)"},
     {"gpu.memory.fraction", CFG_FRACTION, "100%", 1e-6, 1, NULL,
      "GPU memory as a share of the workload footprint (the papers' oversubscription rate)"},
+    {"gpu.memory.compression", CFG_FLOAT, "1", 1, 64, NULL,
+     "capacity compression (ETC's CC, Li et al. ASPLOS 2019): GPU memory holds this many times "
+     "its size in pages (1: off; docs/decisions.md for the ratio of the batch-aware comparators)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -89,6 +92,10 @@ static uint64_t capacity_pages(const struct config *cfg, uint64_t footprint, uin
 {
     uint64_t bytes = cfg_u64(cfg, "gpu.memory.capacity");
     if (!bytes) bytes = (uint64_t)(cfg_f64(cfg, "gpu.memory.fraction") * (double)footprint);
+    /* Capacity compression (ETC's CC): compressed pages take fewer frames;
+     * modelled as a larger memory at the same access cost (docs/decisions.md). */
+    double cc = cfg_f64(cfg, "gpu.memory.compression");
+    if (cc > 1.0) bytes = (uint64_t)((double)bytes * cc);
     uint64_t pages = bytes / PAGE_SIZE / grain * grain;
     if (pages == 0)
         user_error("GPU memory (gpu.memory.capacity / gpu.memory.fraction) "
@@ -134,6 +141,13 @@ static void oversub_tell(void *ctx, unsigned extra, sim_time now)
 {
     struct driver *d = ctx;
     if (d->oversub_fn) d->oversub_fn(d->oversub_ctx, extra, now);
+}
+
+/* The throttling policy (perf/drv_throttle.c) changed the SMs to run. */
+static void throttle_tell(void *ctx, unsigned active, sim_time now)
+{
+    struct driver *d = ctx;
+    if (d->throttle_fn) d->throttle_fn(d->throttle_ctx, active, now);
 }
 
 struct driver *driver_create(struct engine *e, const struct config *cfg,
@@ -196,6 +210,8 @@ struct driver *driver_create(struct engine *e, const struct config *cfg,
     drv_stats_init(d, st);
     d->pol.thrash = drv_thrashing_create(d, cfg, st);
     d->pol.oversub = drv_oversub_create(cfg, st, d->comp.eng, d->stat.lifetime, oversub_tell, d);
+    d->pol.throttle = drv_throttle_create(cfg, st, d->comp.eng, d->stat.n_faults,
+                                          d->stat.n_evictions, throttle_tell, d);
     d->pol.dmig = drv_migrate_create(d, cfg, st);
     d->pol.ac = drv_ac_create(d, cfg, st);
     /* The reactions to the driver's events (drv_events.h), in the order
@@ -223,6 +239,7 @@ void driver_free(struct driver *d)
     drv_cyclic_free(d->pol.cyc);
     thrashing_free(d->pol.thrash);
     drv_oversub_free(d->pol.oversub);
+    drv_throttle_free(d->pol.throttle);
     migr_free(d->pol.dmig);
     drv_ac_free(d->pol.ac);
     drv_frames_free(d);
@@ -248,6 +265,11 @@ void driver_set_oversub_hook(struct driver *d, driver_oversub_fn fn, void *ctx)
 {
     d->oversub_fn = fn;
     d->oversub_ctx = ctx;
+}
+void driver_set_throttle_hook(struct driver *d, driver_throttle_fn fn, void *ctx)
+{
+    d->throttle_fn = fn;
+    d->throttle_ctx = ctx;
 }
 
 /* The same capacity before the driver exists (system_build checks it). */

@@ -35,6 +35,11 @@ void driver_set_unmap_hook(struct driver *d, driver_unmap_hook fn, void *ctx);
  * per SM whenever it changes. */
 typedef void (*driver_oversub_fn)(void *ctx, unsigned extra, sim_time now);
 void driver_set_oversub_hook(struct driver *d, driver_oversub_fn fn, void *ctx);
+/* SM throttling (driver.throttle, perf/drv_throttle.c: ETC's memory-aware
+ * throttling): fn is called with the number of SMs to run (SMs 0 ..
+ * active-1; the rest are throttled) whenever it changes. */
+typedef void (*driver_throttle_fn)(void *ctx, unsigned active, sim_time now);
+void driver_set_throttle_hook(struct driver *d, driver_throttle_fn fn, void *ctx);
 /* GPU memory capacity in pages, as resolved from the config. */
 uint64_t driver_capacity_pages(const struct driver *d);
 /* The same before the driver exists (system_build checks it first). */
@@ -133,7 +138,7 @@ void driver_describe_batch(const struct driver *d, FILE *out);
 /* Config keys and checks of this room (sim/config_schema.c lists them). */
 extern const struct cfg_key driver_config_keys[], placement_config_keys[],
     migration_config_keys[], thrashing_config_keys[], access_counters_config_keys[],
-    oversub_ctl_config_keys[], evict_config_keys[];
+    oversub_ctl_config_keys[], throttle_config_keys[], evict_config_keys[];
 bool driver_config_check(const struct config *c, struct cfg_error *err);
 bool evict_config_check(const struct config *c, struct cfg_error *err);
 bool placement_config_check(const struct config *c, struct cfg_error *err);
@@ -146,5 +151,6 @@ const char *evict_policy_name(size_t i);
 const char *prefetch_policy_name(size_t i);
 const char *place_policy_name(size_t i);
 const char *migr_policy_name(size_t i);
+const char *throttle_policy_name(size_t i);
 
 #endif

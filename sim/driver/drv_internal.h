@@ -155,6 +155,7 @@ struct drv_pol {
     const struct prefetch_ops *prefetch;
     unsigned prefetch_threshold;
     struct drv_oversub *oversub;    /* NULL: no oversubscription control */
+    struct drv_throttle *throttle;  /* NULL: driver.throttle none */
     struct migr *dmig;              /* dynamic migration; NULL: driver.migration none (migrate.h) */
     struct drv_ac *ac;              /* NULL: driver.access_counters.migrate off */
     struct drv_cyclic *cyc;         /* chunked + driver.eviction=cyclic (drv_cyclic.c) */
@@ -188,6 +189,8 @@ struct driver {
     uint64_t ue_pfn;                /* ... its first frame */
     driver_oversub_fn oversub_fn;   /* the GPU, told the extra blocks per SM */
     void *oversub_ctx;
+    driver_throttle_fn throttle_fn; /* the GPU, told the SMs to run */
+    void *throttle_ctx;
     /* allocations and their cudaMemAdvise hints (enum wl_advice bits) */
     struct drv_alloc { uint64_t first_vpn, npages; unsigned advice; } *allocs;
     size_t nallocs;

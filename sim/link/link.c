@@ -76,6 +76,13 @@ const struct cfg_key link_config_keys[] = {
      "DMA copy engines per direction"},
     {"link.ce_setup", CFG_TIME, "0ns", 0, 1e12, NULL,
      "per-transfer setup of a copy engine before its data goes on the wire"},
+    {"link.compression", CFG_FLOAT, "0", 0, 64, NULL,
+     "page DMAs (migrations, write-backs, host steps) cross the wire compressed by this ratio: "
+     "ceil(bytes / ratio) payload bytes, which link.*.bytes count (batch-aware Sec. 5.2's 'BASELINE "
+     "with PCIe Compression', which gives no ratio; 0 or 1: off; docs/decisions.md)"},
+    {"link.compression_latency", CFG_TIME, "0ns", 0, 1e12, NULL,
+     "with link.compression: (de)compression time added to each compressed DMA's landing "
+     "(no stored source gives one; docs/decisions.md)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
@@ -118,6 +125,10 @@ bool link_config_check(const struct config *cfg, struct cfg_error *err)
                  "DLLPs (must exceed 16 B, or be 0)", (unsigned long long)dllp);
         return link_bad(cfg, err, "link.dllp_interval", why);
     }
+    double cr = cfg_f64(cfg, "link.compression");
+    if (cr > 0 && cr < 1)
+        return link_bad(cfg, err, "link.compression", "a ratio below 1 would expand the pages "
+                        "(0 or 1: no compression)");
     return true;
 }
 
@@ -135,6 +146,9 @@ struct link *link_create(struct engine *e, const struct config *cfg,
               (dllp ? 1.0 - DLLP_BYTES / (double)dllp : 1.0);
     l->latency = cfg_u64(cfg, "link.latency");
     l->setup = cfg_u64(cfg, "link.ce_setup");
+    l->comp = cfg_f64(cfg, "link.compression");
+    if (l->comp <= 1.0) l->comp = 0;
+    l->comp_lat = l->comp ? cfg_u64(cfg, "link.compression_latency") : 0;
     l->nce = (unsigned)cfg_u64(cfg, "link.copy_engines");
     l->mrrs = cfg_u64(cfg, "link.max_read_request");
     l->epoch = cfg_u64(cfg, "sim.epoch");
@@ -342,34 +356,59 @@ void link_read_requests(struct link *l, uint64_t bytes, sim_time ready)
     *l->d[LINK_D2H].read_requests += n;
 }
 
+uint64_t link_compressed(const struct link *l, uint64_t bytes)
+{
+    if (!l->comp || !bytes) return bytes;
+    uint64_t w = (uint64_t)ceil((double)bytes / l->comp);
+    return w ? w : 1;
+}
+
+static sim_time dma(struct link *l, enum link_dir dir, uint64_t host_addr, uint64_t bytes,
+                    uint64_t wire, sim_time lat, sim_time now, event_fn done, void *obj,
+                    uint64_t arg);
+
 sim_time link_transfer(struct link *l, enum link_dir dir, uint64_t bytes,
                        sim_time now, event_fn done, void *obj, uint64_t arg)
 {
-    /* Consecutive host addresses, 4 KiB aligned: like pages of one buffer. */
+    /* Consecutive host addresses, 4 KiB aligned: like pages of one buffer.
+     * Not page data (HIR records, link-bench): never compressed. */
     uint64_t a = l->next_addr;
     l->next_addr += (bytes + 4095) / 4096 * 4096;
-    return link_dma(l, dir, a, bytes, now, done, obj, arg);
+    return dma(l, dir, a, bytes, bytes, 0, now, done, obj, arg);
 }
 
+/* BASELINE with PCIe Compression (batch-aware Sec. 5.2): the sender's
+ * engine compresses a page stream, the receiver's decompresses it; the
+ * wire carries ceil(bytes / link.compression) and the landing waits
+ * link.compression_latency more (pipelined with the stream: once per
+ * DMA).  Memories at both ends hold the data uncompressed. */
 sim_time link_dma(struct link *l, enum link_dir dir, uint64_t host_addr,
                   uint64_t bytes, sim_time now, event_fn done, void *obj,
                   uint64_t arg)
 {
+    return dma(l, dir, host_addr, bytes, link_compressed(l, bytes), l->comp_lat, now, done, obj,
+               arg);
+}
+
+static sim_time dma(struct link *l, enum link_dir dir, uint64_t host_addr, uint64_t bytes,
+                    uint64_t wire, sim_time lat, sim_time now, event_fn done, void *obj,
+                    uint64_t arg)
+{
     if (dir == LINK_H2D && l->host)
-        return link_host_dma(l, host_addr, bytes, now, done, obj, arg);
+        return link_host_dma(l, host_addr, bytes, wire, lat, now, done, obj, arg);
     struct link_dir_state *d = &l->d[dir];
     unsigned ce = 0;
     for (unsigned i = 1; i < l->nce; i++)
         if (d->ce_free[i] < d->ce_free[ce]) ce = i;
     sim_time start = d->ce_free[ce] > now ? d->ce_free[ce] : now;
     sim_time ready = start + l->setup;
-    if (dir == LINK_H2D) link_read_requests(l, bytes, ready);
-    sim_time left = link_send(l, dir, bytes, ready, 0);
+    if (dir == LINK_H2D) link_read_requests(l, wire, ready);
+    sim_time left = link_send(l, dir, wire, ready, 0);
     /* Pipelined: the engine takes its next DMA once this one's data is
      * ready for the wire. */
     d->ce_free[ce] = ready;
     *d->transfers += 1;
-    sim_time t = left + l->latency;
+    sim_time t = left + l->latency + lat;
     if (TRACE_ON(TW_DMA)) trace_dma(dir == LINK_D2H, ce, host_addr, bytes, now, start, t);
     engine_at(l->eng, t, l->dom, done, obj, arg);
     if (dir == LINK_D2H && l->hw) link_host_write(l->hw, host_addr, bytes, t);

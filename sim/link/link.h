@@ -115,6 +115,9 @@ void link_cpu_probe(void *ctx, struct mem_req *r, bool held, sim_time now);
  * has left; call before the statistics are sampled). */
 void link_settle(struct link *l, sim_time now);
 
+/* Payload bytes a page DMA of `bytes` puts on the wire: bytes, or
+ * ceil(bytes / link.compression) with compression on. */
+uint64_t link_compressed(const struct link *l, uint64_t bytes);
 /* Packet bytes on the wire of direction dir for a transfer of `payload`
  * bytes (H2D: read completions; D2H: writes, or a read request for 0). */
 uint64_t link_wire_bytes(const struct link *l, enum link_dir dir, uint64_t payload);

@@ -24,7 +24,7 @@
 #define MAX_OUT 64
 #define CHUNK 128u
 
-struct dma { uint64_t addr, bytes; event_fn done; void *obj; uint64_t arg; };
+struct dma { uint64_t addr, bytes, wire; sim_time lat; event_fn done; void *obj; uint64_t arg; };
 
 enum ce_state { CE_IDLE, CE_SETUP, CE_READ };
 
@@ -143,8 +143,8 @@ void link_host_free(struct host_dma *h)
     free(h);
 }
 
-sim_time link_host_dma(struct link *l, uint64_t host_addr, uint64_t bytes,
-                       sim_time now, event_fn done, void *obj, uint64_t arg)
+sim_time link_host_dma(struct link *l, uint64_t host_addr, uint64_t bytes, uint64_t wire,
+                       sim_time lat, sim_time now, event_fn done, void *obj, uint64_t arg)
 {
     struct host_dma *h = l->host;
     if (h->n == h->cap) {
@@ -157,7 +157,7 @@ sim_time link_host_dma(struct link *l, uint64_t host_addr, uint64_t bytes,
         h->cap = cap;
         h->head = 0;
     }
-    h->q[(h->head + h->n++) % h->cap] = (struct dma){ host_addr, bytes, done, obj, arg };
+    h->q[(h->head + h->n++) % h->cap] = (struct dma){ host_addr, bytes, wire, lat, done, obj, arg };
     *l->d[LINK_H2D].transfers += 1;
     for (unsigned i = 0; i < l->nce; i++)
         if (h->ce[i].st == CE_IDLE) { hl_wake(h->loop, h->ce[i].id, now); break; }
@@ -177,7 +177,7 @@ static sim_time ce_tick(void *obj, unsigned arg, sim_time now)
         r = mq_pop(&e->replies, now);
         if (e->answered++ == 0) {
             e->first = at;
-            link_h2d_reserve(l, e->cur.bytes, at);
+            link_h2d_reserve(l, e->cur.wire, at);
         }
         req_release(h->pool, r);
     }
@@ -196,7 +196,7 @@ static sim_time ce_tick(void *obj, unsigned arg, sim_time now)
             if (now < e->t) return e->t;
             e->nreq = (e->cur.bytes + CHUNK - 1) / CHUNK;
             e->issued = e->answered = 0;
-            link_read_requests(l, e->cur.bytes, now);
+            link_read_requests(l, e->cur.wire, now);
             e->st = CE_READ;
             break;
         case CE_READ:
@@ -221,12 +221,15 @@ static sim_time ce_tick(void *obj, unsigned arg, sim_time now)
                 /* Pipelined behind the reads: from the first answer, and
                  * the last chunk's completion after the last answer. */
                 uint64_t last = e->cur.bytes - (e->nreq - 1) * CHUNK;
+                /* Compressed: the last answer's share of the stream. */
+                if (e->cur.wire != e->cur.bytes) last = link_compressed(l, last);
                 sim_time tail = now + link_ser(l, link_wire_bytes(l, LINK_H2D, last));
-                sim_time left = link_send(l, LINK_H2D, e->cur.bytes, e->first, tail);
+                sim_time left = link_send(l, LINK_H2D, e->cur.wire, e->first, tail);
+                sim_time land = left + l->latency + e->cur.lat;
                 if (TRACE_ON(TW_DMA))
                     trace_dma(false, (unsigned)(e - h->ce), e->cur.addr, e->cur.bytes, now,
-                              e->t_start, left + l->latency);
-                engine_at(l->eng, left + l->latency, l->dom, e->cur.done, e->cur.obj, e->cur.arg);
+                              e->t_start, land);
+                engine_at(l->eng, land, l->dom, e->cur.done, e->cur.obj, e->cur.arg);
                 e->st = CE_IDLE;
             }
             break;

@@ -43,6 +43,8 @@ struct link {
     double bw;                  /* raw signalling rate, bytes/s, each direction */
     double rate;                /* packet bytes/s after encoding and DLLPs */
     sim_time latency, setup;
+    double comp;                /* link.compression ratio; 0: off */
+    sim_time comp_lat;          /* link.compression_latency (0 when off) */
     unsigned nce;
     uint64_t next_addr;         /* host addresses of link_transfer's DMAs */
     uint64_t mrrs;              /* bytes asked by one read request */
@@ -127,8 +129,10 @@ sim_time hl_now(const struct hloop *L);
 struct dram *hl_host(const struct hloop *L);
 void hl_dump(const struct hloop *L, FILE *out);
 
-sim_time link_host_dma(struct link *l, uint64_t host_addr, uint64_t bytes,
-                       sim_time now, event_fn done, void *obj, uint64_t arg);
+/* `bytes` are read from host memory, `wire` payload bytes cross the link
+ * (link.compression) and the landing waits `lat` more. */
+sim_time link_host_dma(struct link *l, uint64_t host_addr, uint64_t bytes, uint64_t wire,
+                       sim_time lat, sim_time now, event_fn done, void *obj, uint64_t arg);
 void link_host_free(struct host_dma *h);
 struct host_writer *link_host_writer_new(struct link *l, struct hloop *L,
                                          struct req_pool *pool, struct stats *st);

@@ -339,6 +339,7 @@ static sim_time next_tick(struct sm *s, sim_time now, bool xq_blocked)
         if (t < issue) issue = t;
     }
     if (s->pf_blocked) issue = TIME_NEVER;      /* until a protection fault ends */
+    if (s->throttled) issue = TIME_NEVER;       /* until it runs again (throttle.c) */
     s->issue_at = issue;
     next = issue;
     if (mq_peek(&s->l1q, now) || (s->xq.n && !xq_blocked)) return now + p;
@@ -379,7 +380,7 @@ sim_time sm_tick(struct component *c, sim_time now)
     xbar_send(s, now);
     bool issued = false;
     /* Ticks for memory traffic alone skip the scheduler scan. */
-    if (now >= s->blocked_until && now >= s->issue_at && !s->pf_blocked) {
+    if (now >= s->blocked_until && now >= s->issue_at && !s->pf_blocked && !s->throttled) {
         sim_time p = c->dom->period;
         for (uint32_t k = 0; k < g->nsched; k++) {
             struct scheduler *sk = &s->sch[k];

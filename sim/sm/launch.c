@@ -92,7 +92,7 @@ void launch_dispatch(struct gpu *g, sim_time now)
     while (g->next_block < g->nblocks && tried < g->nsms) {
         struct sm *s = &g->sm[g->next_sm];
         g->next_sm = (g->next_sm + 1) % g->nsms;
-        if (s->res_blocks < limit) { place_block(g, s, now); tried = 0; }
+        if (s->res_blocks < limit && !s->throttled) { place_block(g, s, now); tried = 0; }
         else tried++;
     }
 }
@@ -208,4 +208,6 @@ void retire_block(struct sm *s, struct block_slot *b, sim_time now)
     if (g->to) oversub_retired(s, b, now);
     if (++g->blocks_done == g->nblocks) kernel_end(g, now);
     else launch_dispatch(g, now);
+    if (g->throttling && !s->throttled && !s->res_blocks && g->kernel_active)
+        throttle_handoff(g, s, now);
 }

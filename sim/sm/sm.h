@@ -41,6 +41,10 @@ void gpu_note_fault(void *gpu, unsigned sm, uint64_t vpn, sim_time now);
 /* Thread oversubscription: the runtime's controller allows `extra` blocks
  * per SM beyond the occupancy (fits driver_oversub_fn). */
 void gpu_set_oversub_extra(void *gpu, unsigned extra, sim_time now);
+/* SM throttling (ETC's memory-aware throttling, driver/perf/drv_throttle.c;
+ * fits driver_throttle_fn): SMs 0 .. active-1 run, the others issue
+ * nothing and get no new block until they run again. */
+void gpu_set_active_sms(void *gpu, unsigned active, sim_time now);
 /* SM `sm` issues no instruction before `until` (TLB shootdown cost). */
 void gpu_block_issue(struct gpu *g, unsigned sm, sim_time until);
 /* The driver evicted the page in the 4 KiB frame at pa: every SM's L1D

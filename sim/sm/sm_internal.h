@@ -109,6 +109,7 @@ struct sm {
     struct mem_port mem_out;
     sim_time blocked_until;     /* no issue before this (shootdowns) */
     bool pf_blocked;            /* a protection fault found no slot: no issue (rofault.c) */
+    bool throttled;             /* SM throttling: no issue, no new block (throttle.c) */
     sim_time issue_at;          /* no warp can issue before this (0: look) */
     struct ring xq;             /* translations waiting for the TLB port */
     struct ring oq;             /* line requests waiting for the crossbar port */
@@ -168,6 +169,7 @@ struct gpu {
     bool (*xlate_now)(void *ctx, unsigned sm, struct mem_req *r, sim_time now);
     void *xlate_ctx;
     struct oversub *to;                 /* thread oversubscription, or NULL */
+    bool throttling;                    /* an SM has been throttled (throttle.c) */
     const struct domain *dom;
     struct req_pool *pool;
     struct workload *wl;
@@ -272,6 +274,9 @@ void launch_next(void *obj, uint64_t arg, sim_time now);
 void retire_block(struct sm *s, struct block_slot *b, sim_time now);
 /* Place the kernel's next blocks on SMs with room. */
 void launch_dispatch(struct gpu *g, sim_time now);
+/* SM s has no block left and none to take: a throttled SM that holds
+ * blocks runs in its place (throttle.c). */
+void throttle_handoff(struct gpu *g, struct sm *s, sim_time now);
 
 /* oversub.c: thread oversubscription (NULL when off); nslots gets the
  * block slots per SM it needs. */

@@ -31,6 +31,7 @@ void stall_account(struct sm *s, sim_time now)
 /* From the SM's per-state warp counts (sm_internal.h). */
 static enum stall reason(const struct sm *s, sim_time now)
 {
+    if (s->throttled) return ST_IDLE;       /* switched off (throttle.c) */
     if (now < s->blocked_until) return ST_SHOOTDOWN;
     if (s->pf_blocked) return ST_FAULT;     /* protection faults (rofault.c) */
     if (s->nfault_mem) return ST_FAULT;

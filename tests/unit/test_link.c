@@ -560,6 +560,92 @@ END_TEST
 
 /* A completion larger than the max payload is impossible: refused, naming
  * the key. */
+/* BASELINE with PCIe Compression (batch-aware Sec. 5.2; link.compression):
+ * with the line code, DLLPs and headers off and one packet per DMA, a
+ * 64 KiB D2H page at ratio 2 is 32768 B on a 16 GB/s wire: 2.048 us, plus
+ * the 1 us latency and 100 ns of (de)compression = 3.148 us.  A 4 KiB one
+ * at ratio 3 is ceil(4096 / 3) = 1366 B: 85.375 ns -> 1.185375 us.  The
+ * same DMA through link_transfer (not page data) and with the key at 0 or
+ * 1 is uncompressed: 4.096 us + 1 us. */
+START_TEST(compressed_page_dma_takes_bytes_over_ratio)
+{
+    const char *base[] = { "link.encoding=none", "link.dllp_interval=0", "link.header=0B",
+                           "link.completion_header=0B", "link.rcb=0B", "link.max_payload=1MiB",
+                           "link.latency=1us", "link.compression=2",
+                           "link.compression_latency=100ns" };
+    struct rig r;
+    rig_up(&r, base, NSETS(base));
+    ck_assert_uint_eq(link_compressed(r.l, 65536), 32768);
+    link_dma(r.l, LINK_D2H, 0, 65536, 0, landed, &r, 0);
+    engine_run(r.e);
+    ck_assert_uint_eq(r.t[0], 2048000 + L + 100000);
+    ck_assert_uint_eq(*stats_find(r.st, "link.d2h.bytes")->p.u, 32768);
+    /* Not page data: uncompressed, no (de)compression time. */
+    link_transfer(r.l, LINK_D2H, 65536, r.t[0], landed, &r, 1);
+    engine_run(r.e);
+    ck_assert_uint_eq(r.t[1] - r.t[0], 4096000 + L);
+    rig_down(&r);
+    const char *three[] = { "link.encoding=none", "link.dllp_interval=0", "link.header=0B",
+                            "link.max_payload=1MiB", "link.latency=1us", "link.compression=3" };
+    rig_up(&r, three, NSETS(three));
+    ck_assert_uint_eq(link_compressed(r.l, 4096), 1366);
+    link_dma(r.l, LINK_D2H, 0, 4096, 0, landed, &r, 0);
+    engine_run(r.e);
+    ck_assert_uint_eq(r.t[0], 85375 + L);
+    rig_down(&r);
+    for (int off = 0; off < 2; off++) {
+        const char *no[] = { "link.encoding=none", "link.dllp_interval=0", "link.header=0B",
+                             "link.max_payload=1MiB", "link.latency=1us",
+                             off ? "link.compression=1" : "link.compression=0",
+                             "link.compression_latency=100ns" };
+        rig_up(&r, no, NSETS(no));
+        link_dma(r.l, LINK_D2H, 0, 65536, 0, landed, &r, 0);
+        engine_run(r.e);
+        ck_assert_uint_eq(r.t[0], 4096000 + L);
+        rig_down(&r);
+    }
+}
+END_TEST
+
+/* From host memory (H2D): the reads fetch all 64 KiB, the wire carries
+ * half of it.  Two back-to-back pages land one compressed wire time apart
+ * (32768 B at 16 GB/s = 2.048 us), as the uncompressed ones land 4.096 us
+ * apart (copy_engine_reads_next_dma_while_wire_busy's argument: the second
+ * page's reads run under the first's wire time). */
+START_TEST(compressed_h2d_from_host_memory)
+{
+    const char *sets[] = { "gpu.clock=1.4GHz", "link.encoding=none", "link.dllp_interval=0",
+                           "link.completion_header=0B", "link.rcb=0B", "link.header=0B",
+                           "link.max_payload=1MiB", "link.compression=2" };
+    struct rig r;
+    rig_up(&r, sets, NSETS(sets));
+    struct req_pool pool;
+    req_pool_init(&pool);
+    struct domain hdom = { "host", hostmem_period(r.c), 1 };
+    struct dram *host = hostmem_create(r.e, r.c, r.st, &hdom);
+    link_attach_host(r.l, host, &pool);
+    link_dma(r.l, LINK_H2D, 0, 65536, 0, landed, &r, 0);
+    link_dma(r.l, LINK_H2D, 65536, 65536, 0, landed, &r, 1);
+    engine_run(r.e);
+    ck_assert_uint_eq(r.t[1] - r.t[0], 2048000);
+    ck_assert_uint_eq(*stats_find(r.st, "host.dram.reads")->p.u, 2 * 512);
+    ck_assert_uint_eq(*stats_find(r.st, "link.h2d.bytes")->p.u, 2 * 32768);
+    ck_assert_uint_eq(pool.live, 0);
+    dram_free(host);
+    req_pool_free(&pool);
+    rig_down(&r);
+}
+END_TEST
+
+START_TEST(compression_below_one_is_refused)
+{
+    const char *sets[] = { "link.compression=0.5" };
+    struct cfg_error err;
+    ck_assert_ptr_null(config_load(NULL, sets, 1, &err));
+    ck_assert_ptr_nonnull(strstr(err.msg, "link.compression"));
+}
+END_TEST
+
 START_TEST(rcb_above_max_payload_is_refused)
 {
     const char *sets[] = { "link.rcb=512B" };
@@ -588,6 +674,9 @@ static Suite *link_suite(void)
     tcase_add_test(tc, link_series_never_above_the_wire);
     tcase_add_test(tc, link_series_within_the_wire_from_host_memory);
     tcase_add_test(tc, rcb_above_max_payload_is_refused);
+    tcase_add_test(tc, compressed_page_dma_takes_bytes_over_ratio);
+    tcase_add_test(tc, compressed_h2d_from_host_memory);
+    tcase_add_test(tc, compression_below_one_is_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -112,6 +112,36 @@ struct drv_oversub *drv_oversub_create(const struct config *cfg, struct stats *s
                                        driver_oversub_fn tell, void *tell_ctx);
 void drv_oversub_free(struct drv_oversub *o);
 
+/* Private to sim/driver: SM throttling (driver.throttle, drv_throttle.c):
+ * ETC's memory-aware throttling (Li et al. ASPLOS 2019; batch-aware Sec.
+ * 5.2, footnote 8).  The core (etc_mt_*) is a pure function of the
+ * driver's cumulative fault and eviction counts, called once per
+ * detection-epoch length, and is tested on crafted sequences. */
+struct etc_mt {
+    unsigned n, active;         /* SMs; SMs running now (0 .. active-1) */
+    unsigned execute;           /* execution epoch, in detection-epoch lengths */
+    double threshold;           /* a fall of this share keeps the direction */
+    bool triggered, detecting;
+    int dir;                    /* -1: throttling, +1: unthrottling */
+    unsigned left;              /* lengths left in the execution epoch */
+    uint64_t f0, e0;            /* the counts at the last call */
+    uint64_t prev;              /* faults of the previous detection epoch */
+};
+void etc_mt_init(struct etc_mt *c, unsigned sms, unsigned execute, double threshold);
+/* One detection-epoch length has passed; faults and evictions are the
+ * counts so far.  Returns the SMs to run. */
+unsigned etc_mt_tick(struct etc_mt *c, uint64_t faults, uint64_t evictions);
+
+/* drv_throttle.c: the policy driver.throttle names (NULL for none), every
+ * detection-epoch length on eng, judging by *faults and *evictions;
+ * tell(tell_ctx, active, now) runs when the SMs to run change. */
+struct drv_throttle;
+struct drv_throttle *drv_throttle_create(const struct config *cfg, struct stats *st,
+                                         struct engine *eng, const uint64_t *faults,
+                                         const uint64_t *evictions, driver_throttle_fn tell,
+                                         void *tell_ctx);
+void drv_throttle_free(struct drv_throttle *t);
+
 /* Private to sim/driver: the cyclic-thrashing detector of Park et al.
  * (WIP, Sec. II-A), shared by the page-level policy (evict_cyclic.c) and
  * the real driver's root-chunk list (drv_cyclic.c).  Every evicted unit
