@@ -100,6 +100,19 @@ sim_time fast_serve(struct channel *c, const struct mem_req *r, sim_time now)
     return end;
 }
 
+/* sim.model fast's L2 (l2_fast.c) asks its fills and write-backs here
+ * directly: the same server, arriving at the channel's first clock edge at
+ * or after `at`; no request, no event (issue 41, 2: <= 3 events per warp
+ * memory instruction). */
+sim_time dram_fast_access(struct dram *d, uint64_t pa, uint32_t size, bool write, sim_time at)
+{
+    struct channel *c = &d->ch[dram_channel_of(d, pa)];
+    struct mem_req r = { .kind = write ? REQ_STORE : REQ_LOAD, .paddr = pa, .size = size };
+    sim_time t = domain_edge(d->dom, at);
+    sim_time end = fast_serve(c, &r, t);
+    return write ? t : end + c->p->ctrl;
+}
+
 static sim_time fast_tick(struct component *comp, sim_time now)
 {
     struct channel *c = (struct channel *)comp;

@@ -167,6 +167,7 @@ static void mem_issue(struct sm *s, struct warp *w, sim_time now)
     m->access = in->op == INST_LOAD ? REQ_LOAD : in->op == INST_STORE ? REQ_STORE : REQ_ATOMIC;
     m->bypass = g->l1_bypass_all || (in->flags & INST_F_BYPASS_L1);
     m->inst = w->nmem++;
+    m->done_at = 0;
     gpu_coalesce(in->addr, in->active, in->size, &m->c);
     m->pending = m->c.npages + m->c.nlines;
     uint32_t wi = (uint32_t)(w - s->w);
@@ -261,6 +262,11 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
         s->gpu->ref_fn(s->gpu->ref_ctx, &ref);
     }
     uint64_t frame = r->paddr >> PAGE_SHIFT << PAGE_SHIFT;
+    if (s->gpu->mem_now && !flags && fast_page_lines(s, w, m, p, frame, r->paddr, now)) {
+        req_release(s->gpu->pool, r);
+        if (--m->pending == 0) minst_answered(s, w, m, now);
+        return;
+    }
     for (uint32_t l = 0; l < m->c.nlines; l++) {
         if (m->c.line_page[l] != p) continue;
         struct mem_req *q = req_alloc(s->gpu->pool);
@@ -280,7 +286,7 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
             sim_panic(s->name, now, "L1D input queue full");
     }
     req_release(s->gpu->pool, r);
-    if (--m->pending == 0) warp_mem_done(s, w, m, now);
+    if (--m->pending == 0) minst_answered(s, w, m, now);
 }
 
 void line_done(struct sm *s, struct mem_req *r, sim_time now)
@@ -288,7 +294,7 @@ void line_done(struct sm *s, struct mem_req *r, sim_time now)
     struct warp *w = &s->w[r->warp];
     struct minst *m = &w->mi[r->slot >> 8];
     req_release(s->gpu->pool, r);
-    if (--m->pending == 0) warp_mem_done(s, w, m, now);
+    if (--m->pending == 0) minst_answered(s, w, m, now);
 }
 
 /* ---- the cycle ---- */
@@ -358,6 +364,7 @@ sim_time sm_tick(struct component *c, sim_time now)
     struct gpu *g = s->gpu;
     struct mem_req *r;
     stall_account(s, now);
+    if (s->fdone.n) fast_due(s, now);   /* sim.model fast only */
     while ((r = mq_pop(&s->xlate_resp, now))) translated(s, r, now);
     while ((r = mq_pop(&s->mem_resp, now))) {
         if (r->warp == FILL_WARP) l1d_answer(s, r, now);
@@ -394,6 +401,7 @@ sim_time sm_tick(struct component *c, sim_time now)
         }
     }
     sim_time next = next_tick(s, now, xq_blocked);
+    if (s->fdone.n && s->fdone.e[0].t < next) next = s->fdone.e[0].t;   /* fast */
     stall_decide(s, issued, now, next);
     return next;
 }
