@@ -289,6 +289,35 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
     if (--m->pending == 0) minst_answered(s, w, m, now);
 }
 
+/* sim.model fast: translation r of a GPU-homed page hits in the L1 TLB,
+ * answered at t (>= now): the page is done and its lines are timed now
+ * from t on (fast.c), instead of the answer waiting in xlate_resp for a
+ * tick of its own.  Faulted pages and host-homed ones take the queue. */
+static bool xlate_hit(struct sm *s, struct mem_req *r, sim_time now)
+{
+    struct gpu *g = s->gpu;
+    struct warp *w = &s->w[r->warp];
+    uint32_t mi = r->slot >> 8, p = r->slot & 0xff;
+    struct minst *m = &w->mi[mi];
+    sim_time t;
+    if (m->page_state[p] != PG_XLATE || !g->xlate_hit(g->xlate_ctx, s->id, r, now, &t))
+        return false;
+    if ((r->paddr & PADDR_HOST) || t <= now) {
+        if (!mq_push(&s->xlate_resp, r, t, NULL))
+            sim_panic(s->name, now, "translation answer queue full");
+        return true;
+    }
+    page_translated(s, w, m, p, t);
+    if (g->ref_fn) {
+        struct gpu_ref ref = { w->ctx.k->seq, w->ctx.block, m->inst, m->c.page_vpn[p], w->ctx.warp };
+        g->ref_fn(g->ref_ctx, &ref);
+    }
+    fast_page_lines(s, w, m, p, r->paddr >> PAGE_SHIFT << PAGE_SHIFT, r->paddr, t);
+    req_release(g->pool, r);
+    if (--m->pending == 0) minst_answered(s, w, m, now);
+    return true;
+}
+
 void line_done(struct sm *s, struct mem_req *r, sim_time now)
 {
     struct warp *w = &s->w[r->warp];
@@ -379,6 +408,7 @@ sim_time sm_tick(struct component *c, sim_time now)
     bool xq_blocked = false;
     for (uint32_t i = 0; i < g->lsu_width && s->xq.n; i++) {
         struct mem_req *x = ring_head(&s->xq);
+        if (g->xlate_hit && xlate_hit(s, x, now)) { ring_drop(&s->xq); continue; }
         if (!(g->xlate_now && g->xlate_now(g->xlate_ctx, s->id, x, now)) &&
             !mq_push(s->xlate_out, x, now, c)) { xq_blocked = true; break; }
         ring_drop(&s->xq);

@@ -156,12 +156,14 @@ bool fast_page_lines(struct sm *s, struct warp *w, struct minst *m, uint32_t p,
     return true;
 }
 
+/* Called only from the SM's own tick (translations and line answers are
+ * popped there), whose next tick is the earliest of the heap and its own
+ * (sm_tick): no wake is needed, and none is paid for per instruction. */
 void fast_defer(struct sm *s, struct warp *w, struct minst *m, sim_time now)
 {
     (void)now;
     uint64_t id = (uint64_t)(w - s->w) * s->gpu->max_outstanding + (uint64_t)(m - w->mi);
     theap_push(&s->fdone, m->done_at, id);
-    comp_wake_at(&s->comp, m->done_at);
 }
 
 void fast_due(struct sm *s, sim_time now)
@@ -174,6 +176,12 @@ void fast_due(struct sm *s, sim_time now)
         m->done_at = 0;
         warp_mem_done(s, w, m, now);
     }
+}
+
+void gpu_set_xlate_hit(struct gpu *g, bool (*fn)(void *ctx, unsigned sm, struct mem_req *r,
+                                                 sim_time now, sim_time *at))
+{
+    g->xlate_hit = fn;
 }
 
 void gpu_set_mem_now(struct gpu *g, bool (*fn)(void *ctx, enum req_kind k, uint64_t pa,

@@ -41,6 +41,11 @@ void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out,
 void gpu_set_mem_now(struct gpu *g, bool (*fn)(void *ctx, enum req_kind k, uint64_t pa,
                                                uint8_t mask, sim_time sent, sim_time *done),
                      void *ctx);
+/* sim.model fast: a translation of a GPU-homed page is first offered to fn
+ * (tlb_l1_hit_hook, its context the xlate_now one), which answers a hit
+ * with its time; the page's lines are then timed at once (fast.c). */
+void gpu_set_xlate_hit(struct gpu *g, bool (*fn)(void *ctx, unsigned sm, struct mem_req *r,
+                                                 sim_time now, sim_time *at));
 void gpu_set_xlate_now(struct gpu *g, bool (*fn)(void *ctx, unsigned sm, struct mem_req *r,
                                                  sim_time now), void *ctx);
 /* SM `sm`'s uTLB raised a fault for page vpn (fits gmmu_fault_hook): its

@@ -176,6 +176,8 @@ struct gpu {
     /* sim.model fast: translations answered at lookup (gpu_set_xlate_now) */
     bool (*xlate_now)(void *ctx, unsigned sm, struct mem_req *r, sim_time now);
     void *xlate_ctx;
+    /* sim.model fast: an L1 TLB hit answered to the SM with its time */
+    bool (*xlate_hit)(void *ctx, unsigned sm, struct mem_req *r, sim_time now, sim_time *at);
     /* sim.model fast: GPU-homed lines timed at send by the L2 (gpu_set_mem_now) */
     bool (*mem_now)(void *ctx, enum req_kind k, uint64_t pa, uint8_t mask, sim_time sent,
                     sim_time *done);
