@@ -225,7 +225,7 @@ struct system *system_build(const struct config *cfg)
     if (sim_model_of(cfg)->mem_at_send) {
         l2_set_fast(s->l2);
         gpu_set_mem_now(s->gpu, l2_fast_hook, s->l2);
-        gpu_set_xlate_hit(s->gpu, tlb_l1_hit_hook);
+        if (!getenv("NOHIT")) gpu_set_xlate_hit(s->gpu, tlb_l1_hit_hook);
     }
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
     tlb_set_shootdown_hook(s->tlb, shootdown_stall, s);

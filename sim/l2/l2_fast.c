@@ -6,32 +6,30 @@
  * write-back, write-allocate and l2.write_fill rules as l2.c's lookup);
  * the times are the config's own:
  *  - the lookup gpu.xbar.latency + l2.latency after the send (the slice
- *    queue's latency), l2.ports lookups per cycle as an occupancy counter;
- *  - a miss fetches its sectors from the channel's fast server
- *    (dram_fast_access) at the lookup; the fill is the line's ready time,
- *    kept beside its way, so a later request for a line still in flight
- *    is an MSHR merge answered at that time; l2.mshrs misses in flight at
- *    once (an occupancy counter over their ready times: a miss with all
- *    taken starts when the first frees);
- *  - a dirty victim's write-back goes to its channel at the lookup;
- *  - the crossbar output port at gpu.xbar.port_bw bytes per cycle as a
- *    rate counted from the lookups (as dram_fast.c's bus).
+ *    queue's latency), l2.ports lookups per cycle (core/slots.h);
+ *  - a miss takes one of l2.mshrs registers until its fill is in (with
+ *    all taken it starts when the first frees) and fetches its sectors
+ *    from the channel's fast server (dram_fast_access); a later request
+ *    for a line still in flight merges and is answered with the fill,
+ *    which enters the tags at its time (core/pfills.h), as l2.c's filled;
+ *  - a dirty victim's write-back goes to its channel when it is pushed
+ *    out (a store's allocation, a fill);
+ *  - the crossbar output port at gpu.xbar.port_bw bytes per cycle from
+ *    when an answer is ready (core/slots.h).
  * Left out: the l2.queue and l2.writeback_buffer back-pressure (the SMs'
  * MSHRs and in-flight slots bound what is sent).  Host-homed lines and
  * lines the remote directory holds are not taken (false): they keep the
  * slice's queue and the link's path. */
 #include "l2_int.h"
-#include "core/theap.h"
-
-struct l2_fast_way { uint64_t line; sim_time ready; };
 
 void l2_set_fast(struct l2 *l)
 {
     l->fast = true;
     for (unsigned i = 0; i < l->n; i++) {
         struct slice *s = &l->s[i];
-        s->f_ready = xcalloc((size_t)s->c.sets * s->c.ways, sizeof *s->f_ready);
-        theap_init(&s->f_mshr, s->c.nmshr);
+        pfills_init(&s->fp, s->c.nmshr);
+        slots_init(&s->f_in, l->ports, s->comp.dom->period);
+        slots_init(&s->f_out, 1, s->comp.dom->period);
     }
 }
 
@@ -39,23 +37,10 @@ void l2_fast_free(struct l2 *l)
 {
     if (!l->fast) return;
     for (unsigned i = 0; i < l->n; i++) {
-        free(l->s[i].f_ready);
-        theap_free(&l->s[i].f_mshr);
+        pfills_free(&l->s[i].fp);
+        slots_free(&l->s[i].f_in);
+        slots_free(&l->s[i].f_out);
     }
-}
-
-/* When the line at `slot` is complete (0: not in flight). */
-static sim_time way_ready(const struct slice *s, uint32_t slot, uint64_t line)
-{
-    if (slot == UINT32_MAX) return 0;
-    const struct l2_fast_way *w = &s->f_ready[slot];
-    return w->line == line ? w->ready : 0;
-}
-
-static void set_ready(struct slice *s, uint64_t pa, sim_time t)
-{
-    uint32_t slot = cache_slot(&s->c, pa);
-    if (slot != UINT32_MAX) s->f_ready[slot] = (struct l2_fast_way){ cache_line_of(pa), t };
 }
 
 static sim_time fetch(struct slice *s, uint64_t pa, uint8_t mask, sim_time at)
@@ -77,6 +62,44 @@ static void writeback(struct slice *s, const struct cache_victim *v, sim_time at
     dram_fast_access(l->dram, v->addr, sector_count(v->dirty) * SECTOR_SIZE, true, at);
 }
 
+/* Fill m enters the tags at `at` (l2.c's filled): its victim written
+ * back then, an atomic's sectors left dirty. */
+static void fill(struct slice *s, struct cache_mshr *m, sim_time at)
+{
+    struct cache_victim v;
+    uint64_t a = m->line << LINE_SHIFT;
+    uint8_t dirty = s->fp.dirty[cache_mshr_index(&s->fp.m, m)];
+    cache_fill(&s->c, a, m->pending, false, &v);
+    writeback(s, &v, at);
+    if (dirty) cache_write_present(&s->c, a, dirty, true);
+    pfills_done(&s->fp, m);
+}
+
+static void fills(struct slice *s, sim_time t)
+{
+    struct cache_mshr *m;
+    sim_time at;
+    while ((m = pfills_due(&s->fp, t, &at))) fill(s, m, at);
+}
+
+/* m for pa's line in flight, or a fresh register; *st is when the miss
+ * can start (later than t when every register was taken). */
+static struct cache_mshr *reg(struct slice *s, uint64_t pa, sim_time t, sim_time *st, bool *merged)
+{
+    struct cache_mshr *m = pfills_find(&s->fp, pa);
+    *st = t;
+    *merged = m != NULL;
+    if (m) return m;
+    sim_time at = t;
+    while (!(m = cache_mshr_alloc(&s->fp.m, pa))) {
+        struct cache_mshr *f = pfills_due(&s->fp, TIME_NEVER, &at);
+        fill(s, f, at);
+        if (at > *st) *st = at;
+    }
+    if (*st > t) *s->l2->mshr_full += (*st - t) / s->comp.dom->period;
+    return m;
+}
+
 bool l2_fast_access(struct l2 *l, enum req_kind k, uint64_t pa, uint8_t mask, sim_time sent,
                     sim_time *done)
 {
@@ -84,70 +107,60 @@ bool l2_fast_access(struct l2 *l, enum req_kind k, uint64_t pa, uint8_t mask, si
     struct mem_req probe = { .kind = k, .paddr = pa };
     if (l2_keeps_out(l, &probe)) return false;
     struct slice *s = &l->s[l2_slice_of(l, pa)];
-    sim_time p = s->comp.dom->period, t = sent + s->in.latency;
-    if (s->f_port < t) { s->f_port = t; s->f_used = 0; }
-    if (s->f_used == l->ports) { s->f_port += p; s->f_used = 0; }
-    t = s->f_port;
-    s->f_used++;
-    uint64_t line = cache_line_of(pa);
+    sim_time t = slots_take(&s->f_in, sent + s->in.latency, 1), st;
+    fills(s, t);
     struct cache_victim v;
-    bool tag;
+    struct cache_mshr *m;
+    bool tag, merged;
     sim_time ready = t;
     uint32_t bytes = 0;
     if (k == REQ_STORE) {
+        /* A hit when the line is present; a miss allocates it, fetching
+         * what l2.write_fill says through a register (l2.c's lookup). */
         cache_probe(&s->c, pa, mask, &tag);
-        sim_time lr = t;
         if (!tag && l->write_fill != WF_NONE) {
             uint8_t want = l->write_fill == WF_FULL ? 0xf : (uint8_t)(0xf & ~mask);
             if (want) {
-                sim_time st = theap_take(&s->f_mshr, t);
+                m = reg(s, pa, t, &st, &merged);
                 *l->write_fills += 1;
-                lr = fetch(s, pa, want, st);
-                theap_push(&s->f_mshr, lr, 0);
-                cache_fill(&s->c, pa, want, false, &v);
-                writeback(s, &v, st);
+                uint8_t extra = (uint8_t)(want & ~m->pending);
+                if (extra) pfills_wait(&s->fp, m, extra, fetch(s, pa, extra, st));
             }
         }
         cache_fill(&s->c, pa, mask, true, &v);
         writeback(s, &v, t);
-        if (!tag) set_ready(s, pa, lr);
         *(tag ? l->hits : l->misses) += 1;
         (tag ? l->v_hits : l->v_misses)[s->id] += 1;
     } else {
         uint8_t miss = cache_probe(&s->c, pa, mask, &tag);
-        sim_time old = tag ? way_ready(s, cache_slot(&s->c, pa), line) : 0;
         if (!miss) {
-            if (old > t) { *l->merges += 1; ready = old; }
-            else { *l->hits += 1; l->v_hits[s->id] += 1; }
+            if (k == REQ_ATOMIC) cache_write_present(&s->c, pa, mask, true);
+            *l->hits += 1;
+            l->v_hits[s->id] += 1;
         } else {
-            bool infl = old > t;
-            sim_time st = t;
-            if (infl) {
+            m = reg(s, pa, t, &st, &merged);
+            if (merged) {
                 *l->merges += 1;
+                ready = pfills_ready(&s->fp, m);
             } else {
-                sim_time f = theap_take(&s->f_mshr, t);
-                if (f > t) *l->mshr_full += (f - t) / p;
-                st = f;
                 *l->misses += 1;
                 l->v_misses[s->id] += 1;
                 if (tag) *l->sector_misses += 1;
             }
-            sim_time d = fetch(s, pa, miss, st);
-            cache_fill(&s->c, pa, miss, false, &v);
-            writeback(s, &v, st);
-            ready = d > old ? d : old;
-            set_ready(s, pa, ready);
-            if (!infl) theap_push(&s->f_mshr, d, 0);
+            uint8_t extra = (uint8_t)(miss & ~m->pending);
+            if (extra) {
+                sim_time d = fetch(s, pa, extra, st);
+                pfills_wait(&s->fp, m, extra, d);
+                if (d > ready) ready = d;
+            }
+            if (k == REQ_ATOMIC) s->fp.dirty[cache_mshr_index(&s->fp.m, m)] |= mask;
         }
-        if (k == REQ_ATOMIC) cache_write_present(&s->c, pa, mask, true);
         bytes = sector_count(mask) * SECTOR_SIZE;
     }
-    /* The output port: a load answer carries its sectors, a store's is one
-     * cycle (l2.c's slice_tick). */
+    /* The output port from when the answer is ready: a load answer
+     * carries its sectors, a store's is one cycle (l2.c's slice_tick). */
     uint32_t cyc = (bytes + l->bw - 1) / l->bw;
-    sim_time start = s->f_up > t ? s->f_up : t;
-    s->f_up = start + (sim_time)(cyc ? cyc : 1) * p;
-    *done = ready > start ? ready : start;
+    *done = slots_take(&s->f_out, ready, cyc ? cyc : 1);
     return true;
 }
 

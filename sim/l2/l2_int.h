@@ -9,7 +9,8 @@
 #include "dram/dram.h"
 #include "l2.h"
 #include "core/cache.h"
-#include "core/theap.h"
+#include "core/pfills.h"
+#include "core/slots.h"
 
 #define WB_SLOT UINT32_MAX
 /* A CPU request's read of a GPU-homed line (l2_cpu_read). */
@@ -37,12 +38,10 @@ struct slice {
     uint32_t nwait, wb_out;    /* requests parked on MSHRs; write-backs in flight */
     struct mem_req **byp;      /* SM requests passed through uncached, by index */
     uint32_t byp_free;         /* free list through byp[] (as uintptr_t) */
-    /* sim.model fast (l2_fast.c): fills' ready times per way, the MSHRs'
-     * release times, the lookup port and the output port's counters */
-    struct l2_fast_way *f_ready;
-    struct theap f_mshr;
-    sim_time f_port, f_up;
-    uint32_t f_used;
+    /* sim.model fast (l2_fast.c): misses in flight, the lookup port's and
+     * the output port's counters */
+    struct pfills fp;
+    struct slots f_in, f_out;
 };
 
 /* The remote directory (thesis Sec. 6.2.1) and what the CPU holds. */

@@ -6,68 +6,54 @@
  * When a page of a memory instruction is translated, each of its lines
  * (GPU-homed) is timed at once instead of travelling the SM's queues:
  *  - the L1D lookup gpu.l1d.latency after the translation (the cycle
- *    model's l1q latency), gpu.l1d.ports lookups per cycle as an occupancy
- *    counter;
+ *    model's l1q latency), gpu.l1d.ports lookups per cycle (core/slots.h:
+ *    each cycle counts its uses);
  *  - the L1D's tags and sectors as l1d.c keeps them (loads allocate,
  *    stores write through without allocating, atomics drop the line); a
- *    miss takes one of gpu.l1d.mshrs registers (an occupancy counter over
- *    the fills' ready times) and asks the L2 for its missing sectors; the
- *    fill's ready time is kept beside its way, so a later load of a line
- *    still in flight merges and is answered then;
+ *    miss takes one of gpu.l1d.mshrs registers until its fill is back
+ *    (with all taken it waits for the first) and asks the L2 for its
+ *    missing sectors; a later load of a line still in flight merges and
+ *    is answered with the fill; the fill enters the tags at its time
+ *    (core/pfills.h), as l1d_answer does;
  *  - the crossbar input port: one request a cycle, a store's data
- *    ceil(bytes / gpu.xbar.port_bw) cycles (l1d.c's xbar_send), as the
- *    same counter the queue path uses (s->xbar_free);
+ *    ceil(bytes / gpu.xbar.port_bw) cycles (l1d.c's xbar_send), a
+ *    calendar of its own (host-homed lines keep l1d.c's);
  *  - the L2 slice (l2_fast.c) and the way back, gpu.xbar.latency.
  * The instruction is answered at its last line's time: one entry in the
  * SM's heap of answers, which wakes the SM then; the SM's tick issues as
  * in the cycle model (its next tick is its warps' next issue time:
  * sched_issue_at), so between answers and issues the SM does not tick.
- * The tags change at the lookup, not when a fill lands: a line is valid
- * (and may be evicted) from its miss on, a later request waiting for its
- * ready time.  Host-homed lines keep the queues and the link. */
+ * Host-homed lines keep the queues and the link (their registers are
+ * l1d.c's, apart from these). */
 #include "sm_internal.h"
 #include "core/stats.h"
 
 void fast_sm_init(struct gpu *g, struct sm *s)
 {
-    uint32_t slots = g->max_warps * g->max_outstanding;
-    theap_init(&s->fdone, slots);
-    if (g->l1_enabled) {
-        theap_init(&s->fl1m, s->l1.nmshr);
-        s->fready = xcalloc((size_t)s->l1.sets * s->l1.ways, sizeof *s->fready);
-    }
+    theap_init(&s->fdone, g->max_warps * g->max_outstanding);
+    if (g->l1_enabled) pfills_init(&s->fl1, s->l1.nmshr);
+    slots_init(&s->fl1_port, g->l1_ports, s->comp.dom->period);
+    slots_init(&s->fxbar, 1, s->comp.dom->period);
 }
 
 void fast_sm_free(struct gpu *g, struct sm *s)
 {
     if (!g->mem_now) return;
     theap_free(&s->fdone);
-    if (g->l1_enabled) theap_free(&s->fl1m);
-    free(s->fready);
-}
-
-static sim_time way_ready(const struct sm *s, uint32_t slot, uint64_t line)
-{
-    if (slot == UINT32_MAX) return 0;
-    return s->fready[slot].line == line ? s->fready[slot].ready : 0;
+    if (g->l1_enabled) pfills_free(&s->fl1);
+    slots_free(&s->fl1_port);
+    slots_free(&s->fxbar);
 }
 
 /* The L1D port: gpu.l1d.ports lookups in each cycle, from t on. */
-static sim_time l1_slot(struct sm *s, sim_time t)
-{
-    if (s->fl1_port < t) { s->fl1_port = t; s->fl1_used = 0; }
-    if (s->fl1_used == s->gpu->l1_ports) { s->fl1_port += s->comp.dom->period; s->fl1_used = 0; }
-    s->fl1_used++;
-    return s->fl1_port;
-}
+static sim_time l1_slot(struct sm *s, sim_time t) { return slots_take(&s->fl1_port, t, 1); }
 
-/* The crossbar input port (l1d.c's xbar_send): the send time. */
+/* The crossbar input port (l1d.c's xbar_send): one request a cycle, a
+ * store's data ceil(bytes / gpu.xbar.port_bw) cycles; the send time. */
 static sim_time xbar_slot(struct sm *s, sim_time t, uint32_t bytes)
 {
-    sim_time st = s->xbar_free > t ? s->xbar_free : t;
     uint32_t cyc = (bytes + s->gpu->xbar_bw - 1) / s->gpu->xbar_bw;
-    s->xbar_free = st + (sim_time)(cyc ? cyc : 1) * s->comp.dom->period;
-    return st;
+    return slots_take(&s->fxbar, t, cyc ? cyc : 1);
 }
 
 static sim_time l2_at(struct sm *s, enum req_kind k, uint64_t pa, uint8_t mask, sim_time sent)
@@ -79,44 +65,61 @@ static sim_time l2_at(struct sm *s, enum req_kind k, uint64_t pa, uint8_t mask, 
     return done + g->xbar_latency;
 }
 
+/* A fill enters the tags (write-through: a victim is dropped). */
+static void l1_fill(struct sm *s, struct cache_mshr *m)
+{
+    struct cache_victim v;
+    cache_fill(&s->l1, m->line << LINE_SHIFT, m->pending, false, &v);
+    pfills_done(&s->fl1, m);
+}
+
+/* Fills that have arrived by t, in their order. */
+static void l1_fills(struct sm *s, sim_time t)
+{
+    struct cache_mshr *m;
+    sim_time at;
+    while ((m = pfills_due(&s->fl1, t, &at))) l1_fill(s, m);
+}
+
 /* A load that the L1D may cache, looked up at t: its answer time. */
 static sim_time l1_load(struct sm *s, uint64_t pa, uint8_t mask, sim_time t)
 {
     struct gpu *g = s->gpu;
-    uint64_t line = cache_line_of(pa);
+    uint64_t la = pa >> LINE_SHIFT << LINE_SHIFT;
     bool tag;
     uint8_t miss = cache_probe(&s->l1, pa, mask, &tag);
-    sim_time old = tag ? way_ready(s, cache_slot(&s->l1, pa), line) : 0;
     if (!miss) {
-        if (old > t) {                  /* its fill is still on the way: merged */
-            *g->l1_merges += 1;
-            g->v.l1_merges[s->id] += 1;
-            return old;
-        }
         *g->l1_hits += 1;
         g->v.l1_hits[s->id] += 1;
         return t;
     }
-    bool infl = old > t;
-    sim_time st = t;
-    if (infl) {
+    struct cache_mshr *m = pfills_find(&s->fl1, pa);
+    if (m) {                            /* its line is on the way: merged */
         *g->l1_merges += 1;
         g->v.l1_merges[s->id] += 1;
-    } else {
-        st = theap_take(&s->fl1m, t);
-        if (st > t) g->v.l1_mshr_full[s->id] += (st - t) / s->comp.dom->period;
-        *g->l1_misses += 1;
-        g->v.l1_misses[s->id] += 1;
-        if (tag) { *g->l1_sector_misses += 1; g->v.l1_sector_misses[s->id] += 1; }
+        sim_time r = pfills_ready(&s->fl1, m);
+        uint8_t extra = (uint8_t)(miss & ~m->pending);
+        if (extra) {
+            sim_time d = l2_at(s, REQ_LOAD, la, extra, xbar_slot(s, t, 0));
+            pfills_wait(&s->fl1, m, extra, d);
+            if (d > r) r = d;
+        }
+        return r;
     }
-    sim_time d = l2_at(s, REQ_LOAD, line << LINE_SHIFT, miss, xbar_slot(s, st, 0));
-    struct cache_victim v;
-    cache_fill(&s->l1, pa, miss, false, &v);   /* write-through: a victim is dropped */
-    sim_time ready = d > old ? d : old;
-    uint32_t slot = cache_slot(&s->l1, pa);
-    s->fready[slot] = (struct fast_way){ line, ready };
-    if (!infl) theap_push(&s->fl1m, d, 0);
-    return ready;
+    sim_time st = t, at = t;
+    while (!(m = cache_mshr_alloc(&s->fl1.m, pa))) {
+        /* Every register taken: the first fill frees one. */
+        struct cache_mshr *f = pfills_due(&s->fl1, TIME_NEVER, &at);
+        l1_fill(s, f);
+        if (at > st) st = at;
+    }
+    if (st > t) g->v.l1_mshr_full[s->id] += (st - t) / s->comp.dom->period;
+    *g->l1_misses += 1;
+    g->v.l1_misses[s->id] += 1;
+    if (tag) { *g->l1_sector_misses += 1; g->v.l1_sector_misses[s->id] += 1; }
+    sim_time d = l2_at(s, REQ_LOAD, la, miss, xbar_slot(s, st, 0));
+    pfills_wait(&s->fl1, m, miss, d);
+    return d;
 }
 
 bool fast_page_lines(struct sm *s, struct warp *w, struct minst *m, uint32_t p,
@@ -133,6 +136,7 @@ bool fast_page_lines(struct sm *s, struct warp *w, struct minst *m, uint32_t p,
         uint32_t size = sector_count(mask) * SECTOR_SIZE;
         sim_time t = l1_slot(s, now + lat), at;
         struct cache_victim v;
+        if (g->l1_enabled) l1_fills(s, t);
         switch (m->access) {
         case REQ_LOAD:
             if (g->l1_enabled && !m->bypass) at = l1_load(s, pa, mask, t);

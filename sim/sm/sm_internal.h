@@ -5,7 +5,8 @@
 
 #include "sm.h"
 #include "core/cache.h"
-#include "core/theap.h"
+#include "core/pfills.h"
+#include "core/slots.h"
 #include "workloads/workload.h"
 
 struct stats;
@@ -143,12 +144,10 @@ struct sm {
     uint32_t nfault_warps;
     sim_time fw_t;              /* fault-stalled warp-cycles integrated to here */
     /* sim.model fast (fast.c): memory instructions answered at a known
-     * time, the L1D's fills' ready times per way and its MSHRs' release
-     * times, its port's occupancy counter */
-    struct theap fdone, fl1m;
-    struct fast_way *fready;
-    sim_time fl1_port;
-    uint32_t fl1_used;
+     * time, the L1D's misses in flight and its port's occupancy counter */
+    struct theap fdone;
+    struct pfills fl1;
+    struct slots fl1_port, fxbar;
 };
 
 struct sm_stats {
@@ -311,7 +310,6 @@ void sm_dump(struct component *c, FILE *out);
 void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now);
 
 /* fast.c (sim.model fast) */
-struct fast_way { uint64_t line; sim_time ready; };
 void fast_sm_init(struct gpu *g, struct sm *s);
 void fast_sm_free(struct gpu *g, struct sm *s);
 /* The lines of page p of m, translated to `frame` at `now`, each timed at

@@ -1,0 +1,56 @@
+/* sim.model fast: a port's occupancy counter as a calendar of its cycles
+ * (the L1D and L2 lookup ports, the crossbar's ports; sm/fast.c,
+ * l2/l2_fast.c).  Requests are timed when they are looked up, which is not
+ * always in the order of their times (a miss that waited for a register
+ * is sent later than a hit looked up after it), so a single "free from"
+ * time would hold every earlier request behind a later one.  Instead each
+ * cycle counts its own uses, `width` at most: a request takes the first
+ * cycle at or after its time with room.  The calendar is a ring of
+ * SLOTS_RING cycles tagged with their cycle numbers (an entry of another
+ * cycle is free), allocated once. */
+#ifndef UVMSIM_SLOTS_H
+#define UVMSIM_SLOTS_H
+
+#include <stdlib.h>
+#include "base.h"
+
+#define SLOTS_RING 4096u
+
+struct slots {
+    uint64_t *cyc;          /* the cycle number an entry counts, or UINT64_MAX */
+    uint32_t *used;
+    uint32_t width;         /* uses per cycle */
+    sim_time period;
+};
+
+static inline void slots_init(struct slots *s, uint32_t width, sim_time period)
+{
+    s->cyc = xmalloc(SLOTS_RING * sizeof *s->cyc);
+    s->used = xcalloc(SLOTS_RING, sizeof *s->used);
+    for (uint32_t i = 0; i < SLOTS_RING; i++) s->cyc[i] = UINT64_MAX;
+    s->width = width;
+    s->period = period;
+}
+
+static inline void slots_free(struct slots *s) { free(s->cyc); free(s->used); }
+
+/* n uses from the first cycle at or after t with room (each use one
+ * cycle's unit, in the following cycles with room): the first's time. */
+static inline sim_time slots_take(struct slots *s, sim_time t, uint32_t n)
+{
+    uint64_t c = (t + s->period - 1) / s->period;
+    sim_time first = TIME_NEVER;
+    while (n) {
+        uint32_t i = (uint32_t)(c % SLOTS_RING);
+        if (s->cyc[i] != c) { s->cyc[i] = c; s->used[i] = 0; }
+        if (s->used[i] < s->width) {
+            s->used[i]++;
+            if (first == TIME_NEVER) first = (sim_time)c * s->period;
+            n--;
+        }
+        c++;
+    }
+    return first;
+}
+
+#endif
