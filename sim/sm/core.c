@@ -289,33 +289,50 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
     if (--m->pending == 0) minst_answered(s, w, m, now);
 }
 
-/* sim.model fast: translation r of a GPU-homed page hits in the L1 TLB,
- * answered at t (>= now): the page is done and its lines are timed now
- * from t on (fast.c), instead of the answer waiting in xlate_resp for a
- * tick of its own.  Faulted pages and host-homed ones take the queue. */
-static bool xlate_hit(struct sm *s, struct mem_req *r, sim_time now)
+/* sim.model fast: translation r of a GPU-homed page, looked up at t (now,
+ * or the next cycle: xq_early), hits in the L1 TLB, answered at a later
+ * time: the page is done and its lines are timed now from then on
+ * (fast.c), instead of the answer waiting in xlate_resp for a tick of its
+ * own.  Faulted pages and host-homed ones take the queue. */
+static bool xlate_hit(struct sm *s, struct mem_req *r, sim_time t, sim_time now)
 {
     struct gpu *g = s->gpu;
     struct warp *w = &s->w[r->warp];
     uint32_t mi = r->slot >> 8, p = r->slot & 0xff;
     struct minst *m = &w->mi[mi];
-    sim_time t;
-    if (m->page_state[p] != PG_XLATE || !g->xlate_hit(g->xlate_ctx, s->id, r, now, &t))
+    sim_time at;
+    if (m->page_state[p] != PG_XLATE || !g->xlate_hit(g->xlate_ctx, s->id, r, t, &at))
         return false;
-    if ((r->paddr & PADDR_HOST) || t <= now) {
-        if (!mq_push(&s->xlate_resp, r, t, NULL))
+    if ((r->paddr & PADDR_HOST) || at <= t) {
+        if (!mq_push(&s->xlate_resp, r, at, NULL))
             sim_panic(s->name, now, "translation answer queue full");
         return true;
     }
-    page_translated(s, w, m, p, t);
+    page_translated(s, w, m, p, at);
     if (g->ref_fn) {
         struct gpu_ref ref = { w->ctx.k->seq, w->ctx.block, m->inst, m->c.page_vpn[p], w->ctx.warp };
         g->ref_fn(g->ref_ctx, &ref);
     }
-    fast_page_lines(s, w, m, p, r->paddr >> PAGE_SHIFT << PAGE_SHIFT, r->paddr, t);
+    fast_page_lines(s, w, m, p, r->paddr >> PAGE_SHIFT << PAGE_SHIFT, r->paddr, at);
     req_release(g->pool, r);
     if (--m->pending == 0) minst_answered(s, w, m, now);
     return true;
+}
+
+/* sim.model fast: the translations just issued are sent now as of the
+ * next cycle, when the cycle model's next tick sends them (up to
+ * gpu.sm.lsu_width, hits only, in order): that tick need not happen.
+ * What is sent counts against the next cycle's width. */
+static void xq_early(struct sm *s, sim_time now)
+{
+    sim_time t1 = now + s->comp.dom->period;
+    uint32_t n = 0;
+    while (n < s->gpu->lsu_width && s->xq.n && xlate_hit(s, ring_head(&s->xq), t1, now)) {
+        ring_drop(&s->xq);
+        n++;
+    }
+    s->xq_pre_t = t1;
+    s->xq_pre_n = n;
 }
 
 void line_done(struct sm *s, struct mem_req *r, sim_time now)
@@ -406,9 +423,10 @@ sim_time sm_tick(struct component *c, sim_time now)
         mq_pop(&s->l1q, now);
     }
     bool xq_blocked = false;
-    for (uint32_t i = 0; i < g->lsu_width && s->xq.n; i++) {
+    uint32_t width = g->lsu_width - (s->xq_pre_t == now ? s->xq_pre_n : 0);
+    for (uint32_t i = 0; i < width && s->xq.n; i++) {
         struct mem_req *x = ring_head(&s->xq);
-        if (g->xlate_hit && xlate_hit(s, x, now)) { ring_drop(&s->xq); continue; }
+        if (g->xlate_hit && xlate_hit(s, x, now, now)) { ring_drop(&s->xq); continue; }
         if (!(g->xlate_now && g->xlate_now(g->xlate_ctx, s->id, x, now)) &&
             !mq_push(s->xlate_out, x, now, c)) { xq_blocked = true; break; }
         ring_drop(&s->xq);
@@ -430,6 +448,7 @@ sim_time sm_tick(struct component *c, sim_time now)
             }
         }
     }
+    if (g->xlate_hit && s->xq.n && !xq_blocked) xq_early(s, now);
     sim_time next = next_tick(s, now, xq_blocked);
     if (s->fdone.n && s->fdone.e[0].t < next) next = s->fdone.e[0].t;   /* fast */
     stall_decide(s, issued, now, next);

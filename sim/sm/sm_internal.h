@@ -148,6 +148,8 @@ struct sm {
     struct theap fdone;
     struct pfills fl1;
     struct slots fl1_port, fxbar;
+    sim_time xq_pre_t;          /* translations sent early for this cycle (core.c xq_early) */
+    uint32_t xq_pre_n;
 };
 
 struct sm_stats {

@@ -16,6 +16,7 @@
 #include "sm/sm_internal.h"
 #include "config/config.h"
 #include "core/stats.h"
+#include "workloads/workload.h"
 
 #define P 1000ULL
 
@@ -132,12 +133,71 @@ START_TEST(l1d_one_mshr_serialises_misses)
 }
 END_TEST
 
+/* A TLB that hits every page one cycle after the lookup, identity-mapped. */
+static bool stub_hit(void *ctx, unsigned sm, struct mem_req *r, sim_time now, sim_time *at)
+{
+    (void)ctx; (void)sm;
+    r->paddr = r->vaddr;
+    r->size = 4096;
+    r->xflags = 0;
+    *at = now + P;
+    return true;
+}
+
+/* One warp reading 4 KiB at 4 B a lane: 32 loads of one line each, then
+ * its exit.  Each load is answered 1 (the SM sends its translation at its
+ * next tick, as in cycle) + 1 (TLB) + 3 (L1D) + 100 (L2 stub) + 8
+ * (crossbar back) = 113 cycles after its issue, and the warp issues its
+ * next instruction that very cycle (the SM's tick at the answer, as the
+ * cycle model's tick at a line's answer): 32 x 112 cycles waiting on
+ * memory, 33 issue cycles.  The SM ticks once a load (at the answer it
+ * issues the next and sends its translation as of the next cycle,
+ * xq_early), nothing else is an event. */
+START_TEST(warp_issues_at_its_answer)
+{
+    static const char *const sets[] = { "gpu.sms=1", "gpu.l1d.latency=3", "gpu.xbar.latency=8",
+                                        "workload.kind=stream", "workload.stream.op=read",
+                                        "workload.stream.footprint=4096B",
+                                        "workload.stream.grid=1", "workload.stream.block=32",
+                                        "workload.stream.passes=1" };
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, sizeof sets / sizeof *sets, &err);
+    ck_assert_msg(c != NULL, "%s", err.msg);
+    struct engine_limits lim = { 0, 0, 0 };
+    struct engine *e = engine_new(&lim);
+    struct stats *st = stats_new();
+    struct req_pool pool;
+    req_pool_init(&pool);
+    struct domain core = { "core", P, 0 };
+    struct workload *wl = workload_create(c);
+    struct gpu *g = gpu_create(e, c, st, &pool, &core, wl);
+    struct stub stub = {0};
+    gpu_set_mem_now(g, stub_l2, &stub);
+    gpu_set_xlate_hit(g, stub_hit);
+    gpu_start(g, 0);
+    engine_run(e);
+    ck_assert(!gpu_busy(g));
+    ck_assert_int_eq(stub.calls, 32);
+    for (int i = 1; i < 8; i++) ck_assert_uint_eq(stub.sent[i] - stub.sent[i - 1], 113 * P);
+    ck_assert_uint_eq(*stats_find(st, "sm.issue_cycles")->p.u, 33);
+    ck_assert_uint_eq(*stats_find(st, "sm.stall.memory")->p.u, 32 * 112);
+    ck_assert_uint_le(engine_events(e), 32 + 4);   /* + the exit, the launch */
+    gpu_free(g);
+    workload_free(wl);
+    req_pool_free(&pool);
+    stats_free(st);
+    engine_free(e);
+    config_free(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("sm_fast");
     TCase *t = tcase_create("fast");
     tcase_add_test(t, l1d_miss_port_merge_hit);
     tcase_add_test(t, l1d_one_mshr_serialises_misses);
+    tcase_add_test(t, warp_issues_at_its_answer);
     suite_add_tcase(su, t);
     return run_suite(su);
 }
