@@ -20,37 +20,47 @@ struct slots {
     uint64_t *cyc;          /* the cycle number an entry counts, or UINT64_MAX */
     uint32_t *used;
     uint32_t width;         /* uses per cycle */
+    uint32_t ring;
     sim_time period;
 };
 
-static inline void slots_init(struct slots *s, uint32_t width, sim_time period)
+static inline void slots_init_n(struct slots *s, uint32_t width, sim_time period, uint32_t ring)
 {
-    s->cyc = xmalloc(SLOTS_RING * sizeof *s->cyc);
-    s->used = xcalloc(SLOTS_RING, sizeof *s->used);
-    for (uint32_t i = 0; i < SLOTS_RING; i++) s->cyc[i] = UINT64_MAX;
+    s->cyc = xmalloc(ring * sizeof *s->cyc);
+    s->used = xcalloc(ring, sizeof *s->used);
+    for (uint32_t i = 0; i < ring; i++) s->cyc[i] = UINT64_MAX;
     s->width = width;
+    s->ring = ring;
     s->period = period;
 }
+
+static inline void slots_init(struct slots *s, uint32_t width, sim_time period)
+{ slots_init_n(s, width, period, SLOTS_RING); }
 
 static inline void slots_free(struct slots *s) { free(s->cyc); free(s->used); }
 
 /* n uses from the first cycle at or after t with room (each use one
- * cycle's unit, in the following cycles with room): the first's time. */
-static inline sim_time slots_take(struct slots *s, sim_time t, uint32_t n)
+ * cycle's unit, in the following cycles with room): the first's time;
+ * *last (may be NULL) the last's. */
+static inline sim_time slots_take_last(struct slots *s, sim_time t, uint32_t n, sim_time *last)
 {
     uint64_t c = (t + s->period - 1) / s->period;
     sim_time first = TIME_NEVER;
     while (n) {
-        uint32_t i = (uint32_t)(c % SLOTS_RING);
+        uint32_t i = (uint32_t)(c % s->ring);
         if (s->cyc[i] != c) { s->cyc[i] = c; s->used[i] = 0; }
         if (s->used[i] < s->width) {
             s->used[i]++;
             if (first == TIME_NEVER) first = (sim_time)c * s->period;
+            if (last && n == 1) *last = (sim_time)c * s->period;
             n--;
         }
         c++;
     }
     return first;
 }
+
+static inline sim_time slots_take(struct slots *s, sim_time t, uint32_t n)
+{ return slots_take_last(s, t, n, NULL); }
 
 #endif
