@@ -20,8 +20,11 @@ struct slots {
     uint64_t *cyc;          /* the cycle number an entry counts, or UINT64_MAX */
     uint32_t *used;
     uint32_t width;         /* uses per cycle */
-    uint32_t ring;
+    uint32_t ring;          /* a power of two */
     sim_time period;
+    /* Cycles [rf, ru) are all full: a saturated port (a streaming GDDR
+     * bus) is passed over in one step, not scanned cycle by cycle. */
+    uint64_t rf, ru;
 };
 
 static inline void slots_init_n(struct slots *s, uint32_t width, sim_time period, uint32_t ring)
@@ -32,6 +35,29 @@ static inline void slots_init_n(struct slots *s, uint32_t width, sim_time period
     s->width = width;
     s->ring = ring;
     s->period = period;
+    s->rf = s->ru = 0;
+}
+
+static inline bool slots_full_(const struct slots *s, uint64_t c)
+{
+    uint32_t i = (uint32_t)(c & (s->ring - 1));
+    return s->cyc[i] == c && s->used[i] >= s->width;
+}
+
+/* Cycle c just filled up: grow the full run, or start a later one. */
+static inline void slots_filled_(struct slots *s, uint64_t c)
+{
+    if (c == s->ru) {
+        s->ru++;
+    } else if (c + 1 == s->rf) {
+        s->rf = c;
+    } else if (c > s->ru) {
+        s->rf = c;
+        s->ru = c + 1;
+    } else {
+        return;
+    }
+    while (slots_full_(s, s->ru) && s->ru - s->rf < s->ring) s->ru++;
 }
 
 static inline void slots_init(struct slots *s, uint32_t width, sim_time period)
@@ -47,13 +73,15 @@ static inline sim_time slots_take_last(struct slots *s, sim_time t, uint32_t n, 
     uint64_t c = (t + s->period - 1) / s->period;
     sim_time first = TIME_NEVER;
     while (n) {
-        uint32_t i = (uint32_t)(c % s->ring);
+        if (c >= s->rf && c < s->ru) c = s->ru;
+        uint32_t i = (uint32_t)(c & (s->ring - 1));
         if (s->cyc[i] != c) { s->cyc[i] = c; s->used[i] = 0; }
         if (s->used[i] < s->width) {
             s->used[i]++;
             if (first == TIME_NEVER) first = (sim_time)c * s->period;
             if (last && n == 1) *last = (sim_time)c * s->period;
             n--;
+            if (s->used[i] == s->width) slots_filled_(s, c);
         }
         c++;
     }
