@@ -77,7 +77,8 @@ check-asan:
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
 bench: $(BUILD)/uvmsim
-	@sh scripts/bench.sh $(BUILD)/uvmsim
+	@BENCH_MODEL=cycle sh scripts/bench.sh $(BUILD)/uvmsim
+	@BENCH_MODEL=fast sh scripts/bench.sh $(BUILD)/uvmsim
 
 # docs/validation.md's generated sections (counts, claim tables) from
 # validation/claims.yaml and the committed validation/results/ (issue 39):

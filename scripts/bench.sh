@@ -13,7 +13,8 @@
 # 200 us multiplies simulated time but should change CPU time by < 10 %;
 # their ratio is printed last.  The compute-only rows measure the SM issue
 # path alone.  One warp streaming 16 MiB with 128 B lanes faults on each of
-# its 4096 pages in turn.
+# its 4096 pages in turn.  BENCH_MODEL=cycle|fast adds -s sim.model=...
+# to every case (make bench runs the set once with each, issue 41).
 LIST=false
 [ "${1:-}" = --cases ] && LIST=true
 UVMSIM=${1:-build/uvmsim}
@@ -71,14 +72,16 @@ row() {
         }' "$2"
 }
 
-echo "uvmsim bench ($(uname -m), $(nproc) cores): $UVMSIM"
+MODEL_SET=
+[ -n "${BENCH_MODEL:-}" ] && MODEL_SET="-s sim.model=$BENCH_MODEL"
+echo "uvmsim bench ($(uname -m), $(nproc) cores): $UVMSIM${BENCH_MODEL:+, sim.model $BENCH_MODEL}"
 printf '%-15s %12s %8s %10s %10s %11s %8s %7s %8s\n' case sim_us cpu_s cycles/s \
     insts/s events ev/inst ns/ev rss_MiB
 echo "$CASES" | while IFS='|' read -r name args; do
     wanted "$name" "$@" || continue
     # shellcheck disable=SC2086
     if /usr/bin/time -f "cpu %U %S %M" -a -o "$TMP/$name.out" "$UVMSIM" run \
-           "$ROOT/configs/default.yaml" $args -o "$TMP/$name.h5" >"$TMP/$name.out" 2>"$TMP/err"; then
+           "$ROOT/configs/default.yaml" $args $MODEL_SET -o "$TMP/$name.h5" >"$TMP/$name.out" 2>"$TMP/err"; then
         row "$name" "$TMP/$name.out" "$TMP/$name.h5"
         rm -f "$TMP/$name.h5"
     else

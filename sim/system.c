@@ -231,6 +231,11 @@ struct system *system_build(const struct config *cfg)
     for (unsigned i = 0; i < nsms; i++)
         gpu_set_ports(s->gpu, i, tlb_l1_in(s->tlb, i), l2_port(s->l2));
     if (sim_model_of(cfg)->tlb_at_lookup) gpu_set_xlate_now(s->gpu, tlb_l1_lookup_hook, s->tlb);
+    if (sim_model_of(cfg)->mem_at_send) {
+        l2_set_fast(s->l2);
+        gpu_set_mem_now(s->gpu, l2_fast_hook, s->l2);
+        if (!getenv("NOHIT")) gpu_set_xlate_hit(s->gpu, tlb_l1_hit_hook);
+    }
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
     tlb_set_shootdown_hook(s->tlb, shootdown_stall, s);
     tlb_set_remote_hook(s->tlb, gmmu_note_remote_access, s->gmmu);

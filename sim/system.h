@@ -52,6 +52,8 @@ struct sim_model {
     struct dram *(*gpu_memory)(struct engine *e, const struct config *cfg, struct stats *st,
                                const struct domain *dom);
     bool tlb_at_lookup;         /* L1 TLB lookups answered when sent (tlb_fast.c) */
+    bool mem_at_send;           /* GPU-homed lines timed through L1D and L2 when
+                                 * translated (sm/fast.c, l2_fast.c) */
 };
 const char *sim_model_name(size_t i);
 const struct sim_model *sim_model_of(const struct config *cfg);

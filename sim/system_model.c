@@ -11,11 +11,12 @@
 #include "dram/dram.h"
 
 static const struct sim_model models[] = {
-    { "cycle", dram_create, false },
-    /* Coarsened so far: GPU memory (dram_fast.c) and L1 TLB lookups
-     * (tlb_fast.c).  The L1D and L2 and the SM pipeline are still the
-     * cycle model's (docs/fast-model.md says where the issue stands). */
-    { "fast", dram_fast_create, true },
+    { "cycle", dram_create, false, false },
+    /* Coarsened: GPU memory (dram_fast.c), L1 TLB lookups (tlb_fast.c),
+     * the L1D, crossbar and L2 for GPU-homed lines, timed when a page is
+     * translated, and the SM's answers, one per memory instruction at its
+     * time (sm/fast.c, l2_fast.c; docs/fast-model.md says what is kept). */
+    { "fast", dram_fast_create, true, true },
 };
 
 const char *sim_model_name(size_t i)

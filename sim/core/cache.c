@@ -55,6 +55,12 @@ static struct cache_line *find(struct cache *c, uint64_t line)
     return NULL;
 }
 
+uint32_t cache_slot(struct cache *c, uint64_t addr)
+{
+    struct cache_line *l = find(c, cache_line_of(addr));
+    return l ? (uint32_t)(l - c->l) : UINT32_MAX;
+}
+
 uint8_t cache_probe(struct cache *c, uint64_t addr, uint8_t mask, bool *tag_hit)
 {
     struct cache_line *l = find(c, cache_line_of(addr));

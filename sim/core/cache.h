@@ -63,6 +63,9 @@ static inline uint64_t cache_line_of(uint64_t addr) { return addr >> LINE_SHIFT;
  * the line is present at all (a present line missing sectors is a sector
  * miss).  A present line becomes most recently used. */
 uint8_t cache_probe(struct cache *c, uint64_t addr, uint8_t mask, bool *tag_hit);
+/* The way (index into c->l) holding addr's line, UINT32_MAX when absent:
+ * sim.model fast keeps a fill's ready time beside each way. */
+uint32_t cache_slot(struct cache *c, uint64_t addr);
 /* Make `mask` valid at addr (and dirty if `dirty`), allocating the line
  * over the LRU way when absent; *v tells what was evicted. */
 void cache_fill(struct cache *c, uint64_t addr, uint8_t mask, bool dirty,

@@ -33,6 +33,11 @@ struct dram *dram_create(struct engine *e, const struct config *cfg,
  * per request (dram_fast.c); the same keys, statistics and interface. */
 struct dram *dram_fast_create(struct engine *e, const struct config *cfg,
                               struct stats *st, const struct domain *dom);
+/* A fast memory's server asked directly (sim.model fast's L2): a read of
+ * `size` bytes at pa arriving at `at` is answered at the returned time; a
+ * write is posted (the returned time is its arrival) but holds its bank
+ * and the bus.  Only for a memory made by dram_fast_create. */
+sim_time dram_fast_access(struct dram *d, uint64_t pa, uint32_t size, bool write, sim_time at);
 /* Host memory: DDR4 channels (keys host.dram.*, statistics host.dram.*)
  * whose input queues add host.latency GPU core cycles (the thesis' extra
  * interconnect hop, Tables 4.1/5.1/6.3), for cache-line remote accesses.

@@ -22,6 +22,7 @@
  * queue never fills: its senders bound what they have in flight).
  * Stores are posted, as in dram_ctrl.c: acknowledged on arrival. */
 #include "dram_int.h"
+#include "core/slots.h"
 
 static inline sim_time tmax_(sim_time a, sim_time b) { return a > b ? a : b; }
 
@@ -88,16 +89,34 @@ sim_time fast_serve(struct channel *c, const struct mem_req *r, sim_time now)
     b->col_ok = last_col + gap;
     b->pre_ok = tmax_(b->pre_ok, write ? end + p->tWR : last_col + p->tRTP);
     /* The data bus as a rate server at the channel's peak: the n bursts
-     * hold it n x burst from when the request arrives or the bus frees,
-     * whichever is later, and the data cannot be over before.  Where the
+     * hold it n x burst, in the first free clocks from the request's
+     * arrival on, and the data cannot be over before the last.  Where the
      * cycle model interleaves bursts of requests to different banks, the
-     * server lets them overlap in time and caps only the rate. */
-    c->f_bus = tmax_(c->f_bus, now) + n * p->burst;
+     * server lets them overlap in time and caps only the rate.  A calendar
+     * of bus clocks (core/slots.h), not a free-from time: the fast L2 asks
+     * by call (dram_fast_access), not always in arrival order, and an
+     * earlier arrival must not queue behind a later one. */
+    sim_time ck = c->d->dom->period, last = now;
+    slots_take_last(&c->f_slots, now, (uint32_t)(n * (p->burst / ck ? p->burst / ck : 1)), &last);
+    c->f_bus = last + ck;
     end = tmax_(end, c->f_bus);
     if (write) return now;
     stat_avg_add(d->tot.read_lat, (double)(end - now));
     stat_hist_add(d->lat_hist, (end - now) / PS_PER_NS);
     return end;
+}
+
+/* sim.model fast's L2 (l2_fast.c) asks its fills and write-backs here
+ * directly: the same server, arriving at the channel's first clock edge at
+ * or after `at`; no request, no event (issue 41, 2: <= 3 events per warp
+ * memory instruction). */
+sim_time dram_fast_access(struct dram *d, uint64_t pa, uint32_t size, bool write, sim_time at)
+{
+    struct channel *c = &d->ch[dram_channel_of(d, pa)];
+    struct mem_req r = { .kind = write ? REQ_STORE : REQ_LOAD, .paddr = pa, .size = size };
+    sim_time t = domain_edge(d->dom, at);
+    sim_time end = fast_serve(c, &r, t);
+    return write ? t : end + c->p->ctrl;
 }
 
 static sim_time fast_tick(struct component *comp, sim_time now)
@@ -132,4 +151,7 @@ void fast_channel_init(struct channel *c, struct dram *d, unsigned id)
     mq_init(&c->in, c->name, p->in_queue, 0, &c->comp);
     ts_init(&c->ts, p);
     c->ref_due = p->tREFI;
+    /* bus clocks as far ahead as the deepest backlog a test or a stream
+     * builds (4096 lines of 8 clocks) */
+    slots_init_n(&c->f_slots, 1, d->dom->period, 65536);
 }

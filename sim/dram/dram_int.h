@@ -3,6 +3,7 @@
 #ifndef UVMSIM_DRAM_INT_H
 #define UVMSIM_DRAM_INT_H
 
+#include "core/slots.h"
 #include "dram.h"
 #include "core/stats.h"
 
@@ -182,7 +183,8 @@ struct channel {
     uint32_t wbig;              /* queued writes that cross a line */
     bool ref_pending;
     sim_time ref_due, occ_at;
-    sim_time f_bus;             /* sim.model fast: the data bus is free (dram_fast.c) */
+    sim_time f_bus;             /* sim.model fast: the data bus's last reserved clock + 1 */
+    struct slots f_slots;       /* sim.model fast: its clocks (dram_fast.c) */
 };
 
 struct dram_totals_ptrs {

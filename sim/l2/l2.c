@@ -311,6 +311,7 @@ struct l2 *l2_create(struct engine *e, const struct config *cfg,
 void l2_free(struct l2 *l)
 {
     if (!l) return;
+    l2_fast_free(l);
     for (unsigned i = 0; i < l->n; i++) {
         struct slice *s = &l->s[i];
         cache_free(&s->c);

@@ -72,6 +72,19 @@ bool l2_cpu_holds(const struct l2 *l, uint64_t pa);
 void l2_set_mem_hook(struct l2 *l, void (*fn)(void *ctx, uint64_t pa, unsigned sectors),
                      void *ctx);
 
+/* sim.model fast (l2_fast.c): SM line requests looked up when sent, timed
+ * by the slice's own latencies over a fast GPU memory (dram_fast_create).
+ * l2_fast_access: a request of kind k for `mask` of the line at pa sent
+ * through the crossbar at `sent`; *done is when its answer leaves the
+ * slice (the crossbar's return latency is the sender's).  false: not
+ * taken (a host-homed line, one the remote directory holds): send it to
+ * the slice's queue.  The hook form fits gpu_set_mem_now. */
+void l2_set_fast(struct l2 *l);
+bool l2_fast_access(struct l2 *l, enum req_kind k, uint64_t pa, uint8_t mask, sim_time sent,
+                    sim_time *done);
+bool l2_fast_hook(void *l2, enum req_kind k, uint64_t pa, uint8_t mask, sim_time sent,
+                  sim_time *done);
+
 /* The remote directory's filter (rdir.c, thesis Sec. 6.2.1).
  * A cuckoo filter of 128 B line numbers: `bytes` of storage in buckets of
  * `bucket` fingerprints of `fp_bits` (2..16) bits; the bucket count is the

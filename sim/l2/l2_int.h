@@ -9,6 +9,8 @@
 #include "dram/dram.h"
 #include "l2.h"
 #include "core/cache.h"
+#include "core/pfills.h"
+#include "core/slots.h"
 
 #define WB_SLOT UINT32_MAX
 /* A CPU request's read of a GPU-homed line (l2_cpu_read). */
@@ -36,6 +38,10 @@ struct slice {
     uint32_t nwait, wb_out;    /* requests parked on MSHRs; write-backs in flight */
     struct mem_req **byp;      /* SM requests passed through uncached, by index */
     uint32_t byp_free;         /* free list through byp[] (as uintptr_t) */
+    /* sim.model fast (l2_fast.c): misses in flight, the lookup port's and
+     * the output port's counters */
+    struct pfills fp;
+    struct slots f_in, f_out;
 };
 
 /* The remote directory (thesis Sec. 6.2.1) and what the CPU holds. */
@@ -49,6 +55,7 @@ struct l2_dir {
 
 struct l2 {
     struct dram *dram;
+    bool fast;                 /* sim.model fast: SM lines looked up at send (l2_fast.c) */
     struct req_pool *pool;
     unsigned n;
     struct slice *s;
@@ -94,6 +101,9 @@ struct mem_req *l2_own_req(struct slice *s, enum req_kind k, uint64_t addr,
 void l2_writeback(struct slice *s, const struct cache_victim *v, sim_time now);
 /* Fetch `mask` of MSHR m's line. */
 void l2_fetch(struct slice *s, struct cache_mshr *m, uint8_t mask, sim_time now);
+
+/* l2_fast.c */
+void l2_fast_free(struct l2 *l);
 
 /* l2_remote.c.  A request the slice does not cache, or a line the remote
  * directory holds: handled (true), or left queued for want of an MSHR. */

@@ -167,6 +167,7 @@ static void mem_issue(struct sm *s, struct warp *w, sim_time now)
     m->access = in->op == INST_LOAD ? REQ_LOAD : in->op == INST_STORE ? REQ_STORE : REQ_ATOMIC;
     m->bypass = g->l1_bypass_all || (in->flags & INST_F_BYPASS_L1);
     m->inst = w->nmem++;
+    m->done_at = 0;
     gpu_coalesce(in->addr, in->active, in->size, &m->c);
     m->pending = m->c.npages + m->c.nlines;
     uint32_t wi = (uint32_t)(w - s->w);
@@ -261,6 +262,11 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
         s->gpu->ref_fn(s->gpu->ref_ctx, &ref);
     }
     uint64_t frame = r->paddr >> PAGE_SHIFT << PAGE_SHIFT;
+    if (s->gpu->mem_now && !flags && fast_page_lines(s, w, m, p, frame, r->paddr, now)) {
+        req_release(s->gpu->pool, r);
+        if (--m->pending == 0) minst_answered(s, w, m, now);
+        return;
+    }
     for (uint32_t l = 0; l < m->c.nlines; l++) {
         if (m->c.line_page[l] != p) continue;
         struct mem_req *q = req_alloc(s->gpu->pool);
@@ -280,7 +286,53 @@ static void translated(struct sm *s, struct mem_req *r, sim_time now)
             sim_panic(s->name, now, "L1D input queue full");
     }
     req_release(s->gpu->pool, r);
-    if (--m->pending == 0) warp_mem_done(s, w, m, now);
+    if (--m->pending == 0) minst_answered(s, w, m, now);
+}
+
+/* sim.model fast: translation r of a GPU-homed page, looked up at t (now,
+ * or the next cycle: xq_early), hits in the L1 TLB, answered at a later
+ * time: the page is done and its lines are timed now from then on
+ * (fast.c), instead of the answer waiting in xlate_resp for a tick of its
+ * own.  Faulted pages and host-homed ones take the queue. */
+static bool xlate_hit(struct sm *s, struct mem_req *r, sim_time t, sim_time now)
+{
+    struct gpu *g = s->gpu;
+    struct warp *w = &s->w[r->warp];
+    uint32_t mi = r->slot >> 8, p = r->slot & 0xff;
+    struct minst *m = &w->mi[mi];
+    sim_time at;
+    if (m->page_state[p] != PG_XLATE || !g->xlate_hit(g->xlate_ctx, s->id, r, t, &at))
+        return false;
+    if ((r->paddr & PADDR_HOST) || at <= t) {
+        if (!mq_push(&s->xlate_resp, r, at, NULL))
+            sim_panic(s->name, now, "translation answer queue full");
+        return true;
+    }
+    page_translated(s, w, m, p, at);
+    if (g->ref_fn) {
+        struct gpu_ref ref = { w->ctx.k->seq, w->ctx.block, m->inst, m->c.page_vpn[p], w->ctx.warp };
+        g->ref_fn(g->ref_ctx, &ref);
+    }
+    fast_page_lines(s, w, m, p, r->paddr >> PAGE_SHIFT << PAGE_SHIFT, r->paddr, at);
+    req_release(g->pool, r);
+    if (--m->pending == 0) minst_answered(s, w, m, now);
+    return true;
+}
+
+/* sim.model fast: the translations just issued are sent now as of the
+ * next cycle, when the cycle model's next tick sends them (up to
+ * gpu.sm.lsu_width, hits only, in order): that tick need not happen.
+ * What is sent counts against the next cycle's width. */
+static void xq_early(struct sm *s, sim_time now)
+{
+    sim_time t1 = now + s->comp.dom->period;
+    uint32_t n = 0;
+    while (n < s->gpu->lsu_width && s->xq.n && xlate_hit(s, ring_head(&s->xq), t1, now)) {
+        ring_drop(&s->xq);
+        n++;
+    }
+    s->xq_pre_t = t1;
+    s->xq_pre_n = n;
 }
 
 void line_done(struct sm *s, struct mem_req *r, sim_time now)
@@ -288,7 +340,7 @@ void line_done(struct sm *s, struct mem_req *r, sim_time now)
     struct warp *w = &s->w[r->warp];
     struct minst *m = &w->mi[r->slot >> 8];
     req_release(s->gpu->pool, r);
-    if (--m->pending == 0) warp_mem_done(s, w, m, now);
+    if (--m->pending == 0) minst_answered(s, w, m, now);
 }
 
 /* ---- the cycle ---- */
@@ -359,6 +411,7 @@ sim_time sm_tick(struct component *c, sim_time now)
     struct gpu *g = s->gpu;
     struct mem_req *r;
     stall_account(s, now);
+    if (s->fdone.n) fast_due(s, now);   /* sim.model fast only */
     while ((r = mq_pop(&s->xlate_resp, now))) translated(s, r, now);
     while ((r = mq_pop(&s->mem_resp, now))) {
         if (r->warp == FILL_WARP) l1d_answer(s, r, now);
@@ -371,8 +424,10 @@ sim_time sm_tick(struct component *c, sim_time now)
         mq_pop(&s->l1q, now);
     }
     bool xq_blocked = false;
-    for (uint32_t i = 0; i < g->lsu_width && s->xq.n; i++) {
+    uint32_t width = g->lsu_width - (s->xq_pre_t == now ? s->xq_pre_n : 0);
+    for (uint32_t i = 0; i < width && s->xq.n; i++) {
         struct mem_req *x = ring_head(&s->xq);
+        if (g->xlate_hit && xlate_hit(s, x, now, now)) { ring_drop(&s->xq); continue; }
         if (!(g->xlate_now && g->xlate_now(g->xlate_ctx, s->id, x, now)) &&
             !mq_push(s->xlate_out, x, now, c)) { xq_blocked = true; break; }
         ring_drop(&s->xq);
@@ -394,7 +449,9 @@ sim_time sm_tick(struct component *c, sim_time now)
             }
         }
     }
+    if (g->xlate_hit && s->xq.n && !xq_blocked) xq_early(s, now);
     sim_time next = next_tick(s, now, xq_blocked);
+    if (s->fdone.n && s->fdone.e[0].t < next) next = s->fdone.e[0].t;   /* fast */
     stall_decide(s, issued, now, next);
     return next;
 }

@@ -216,6 +216,7 @@ void gpu_free(struct gpu *g)
         free(s->pnext);
         free(s->pprev);
         free(s->phead);
+        fast_sm_free(g, s);
         ring_free(&s->xq);
         ring_free(&s->oq);
         if (g->l1_enabled) cache_free(&s->l1);

@@ -33,6 +33,19 @@ void gpu_set_ports(struct gpu *g, unsigned sm, struct mq *xlate_out,
 /* sim.model fast: a translation is first offered to fn (tlb_l1_lookup_hook),
  * which answers it without the L1 TLB's tick or returns false, and only
  * then pushed to the SM's xlate port.  Unset (cycle): always the port. */
+/* sim.model fast (fast.c): the lines of GPU-homed pages are looked up in
+ * the L1D when translated and handed to fn (l2_fast_hook) at their
+ * crossbar send time, which answers when they leave the L2 (false: not
+ * taken); each memory instruction is answered once, at its last line's
+ * time.  Unset (cycle): every line takes the L1D queue and the crossbar. */
+void gpu_set_mem_now(struct gpu *g, bool (*fn)(void *ctx, enum req_kind k, uint64_t pa,
+                                               uint8_t mask, sim_time sent, sim_time *done),
+                     void *ctx);
+/* sim.model fast: a translation of a GPU-homed page is first offered to fn
+ * (tlb_l1_hit_hook, its context the xlate_now one), which answers a hit
+ * with its time; the page's lines are then timed at once (fast.c). */
+void gpu_set_xlate_hit(struct gpu *g, bool (*fn)(void *ctx, unsigned sm, struct mem_req *r,
+                                                 sim_time now, sim_time *at));
 void gpu_set_xlate_now(struct gpu *g, bool (*fn)(void *ctx, unsigned sm, struct mem_req *r,
                                                  sim_time now), void *ctx);
 /* SM `sm`'s uTLB raised a fault for page vpn (fits gmmu_fault_hook): its

@@ -5,6 +5,8 @@
 
 #include "sm.h"
 #include "core/cache.h"
+#include "core/pfills.h"
+#include "core/slots.h"
 #include "workloads/workload.h"
 
 struct stats;
@@ -28,6 +30,7 @@ struct minst {
     uint32_t pending;           /* translations + lines not yet answered */
     uint8_t page_state[COAL_MAX];
     uint64_t inst;              /* the warp's memory-instruction number */
+    sim_time done_at;           /* sim.model fast: its lines' last answer (fast.c) */
     struct coalesced c;
 };
 
@@ -141,6 +144,13 @@ struct sm {
     bool acct_issuing;
     uint32_t nfault_warps;
     sim_time fw_t;              /* fault-stalled warp-cycles integrated to here */
+    /* sim.model fast (fast.c): memory instructions answered at a known
+     * time, the L1D's misses in flight and its port's occupancy counter */
+    struct theap fdone;
+    struct pfills fl1;
+    struct slots fl1_port, fxbar;
+    sim_time xq_pre_t;          /* translations sent early for this cycle (core.c xq_early) */
+    uint32_t xq_pre_n;
 };
 
 struct sm_stats {
@@ -168,6 +178,12 @@ struct gpu {
     /* sim.model fast: translations answered at lookup (gpu_set_xlate_now) */
     bool (*xlate_now)(void *ctx, unsigned sm, struct mem_req *r, sim_time now);
     void *xlate_ctx;
+    /* sim.model fast: an L1 TLB hit answered to the SM with its time */
+    bool (*xlate_hit)(void *ctx, unsigned sm, struct mem_req *r, sim_time now, sim_time *at);
+    /* sim.model fast: GPU-homed lines timed at send by the L2 (gpu_set_mem_now) */
+    bool (*mem_now)(void *ctx, enum req_kind k, uint64_t pa, uint8_t mask, sim_time sent,
+                    sim_time *done);
+    void *mem_ctx;
     struct oversub *to;                 /* thread oversubscription, or NULL */
     bool throttling;                    /* an SM has been throttled (throttle.c) */
     const struct domain *dom;
@@ -299,6 +315,24 @@ void oversub_check(struct sm *s, struct block_slot *b, sim_time now);
 sim_time sm_tick(struct component *c, sim_time now);
 void sm_dump(struct component *c, FILE *out);
 void warp_mem_done(struct sm *s, struct warp *w, struct minst *m, sim_time now);
+
+/* fast.c (sim.model fast) */
+void fast_sm_init(struct gpu *g, struct sm *s);
+void fast_sm_free(struct gpu *g, struct sm *s);
+/* The lines of page p of m, translated to `frame` at `now`, each timed at
+ * once through the L1D and the L2 (m->done_at: the last answer); false
+ * when the page's lines must take the queues (host-homed). */
+bool fast_page_lines(struct sm *s, struct warp *w, struct minst *m, uint32_t p,
+                     uint64_t frame, uint64_t paddr, sim_time now);
+/* m's last translation or line is in: answered now, or at m->done_at. */
+void fast_defer(struct sm *s, struct warp *w, struct minst *m, sim_time now);
+/* The memory instructions whose time has come are answered. */
+void fast_due(struct sm *s, sim_time now);
+static inline void minst_answered(struct sm *s, struct warp *w, struct minst *m, sim_time now)
+{
+    if (m->done_at > now) fast_defer(s, w, m, now);
+    else warp_mem_done(s, w, m, now);
+}
 
 /* l1d.c */
 void l1d_access(struct sm *s, struct mem_req *r, sim_time now, bool *stalled);

@@ -35,6 +35,11 @@ void tlb_set_walker(struct tlb *t, struct mq *walk_in);
  * tlb_l1_in as in the cycle model.  The hook form fits gpu_set_xlate_now. */
 bool tlb_l1_lookup_now(struct tlb *t, unsigned sm, struct mem_req *r, sim_time now);
 bool tlb_l1_lookup_hook(void *tlb, unsigned sm, struct mem_req *r, sim_time now);
+/* The same lookup when it hits: r translated in place, *at its answer time
+ * (the port cycle + tlb.l1.latency), nothing pushed; false: not a hit,
+ * nothing taken.  The hook form fits gpu_set_xlate_hit. */
+bool tlb_l1_hit_now(struct tlb *t, unsigned sm, struct mem_req *r, sim_time now, sim_time *at);
+bool tlb_l1_hit_hook(void *tlb, unsigned sm, struct mem_req *r, sim_time now, sim_time *at);
 
 /* Invalidate every cached translation of virtual page `vpn` (the driver
  * unmapped or remapped it).  When the GPU may hold it, the shootdown costs

@@ -46,6 +46,21 @@ static bool lookup_one(struct tlb_level *t, struct mem_req *r, sim_time now)
     return tlb_level_lookup(t, r, now);
 }
 
+bool tlb_level_hit(struct tlb_level *t, struct mem_req *r, sim_time now)
+{
+    struct tlb_entry *e = tlb_array_find(&t->arr, r->vaddr);
+    if (!e || !(e->flags & XLATE_DIRTY || !needs_dirty(r))) return false;
+    tlb_array_touch(&t->arr, e);
+    *t->st.hits += 1;
+    uint64_t size = 1ULL << e->shift;
+    r->paddr = e->pbase | (r->vaddr & (size - 1));
+    r->size = (uint32_t)size;
+    r->xflags = e->flags;
+    if (t->sm >= 0 && (e->flags & XLATE_REMOTE) && t->sh->remote)
+        t->sh->remote(t->sh->remote_ctx, (unsigned)t->sm, r->vaddr, now);
+    return true;
+}
+
 bool tlb_level_lookup(struct tlb_level *t, struct mem_req *r, sim_time now)
 {
     bool dirty = needs_dirty(r);

@@ -61,6 +61,9 @@ void tlb_level_free(struct tlb_level *t);
  * miss takes or merges into an MSHR and goes down; false when it must
  * wait (no MSHR free, or the level below full). */
 bool tlb_level_lookup(struct tlb_level *t, struct mem_req *r, sim_time now);
+/* sim.model fast: the hit half of tlb_level_lookup, r translated in place
+ * and answered to nobody (false: not a hit, nothing changed). */
+bool tlb_level_hit(struct tlb_level *t, struct mem_req *r, sim_time now);
 /* SM sm's L1 level (tlb.c). */
 struct tlb_level *tlb_l1_level(struct tlb *t, unsigned sm);
 

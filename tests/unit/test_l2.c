@@ -50,11 +50,15 @@ static const uint64_t *stat(const struct run *r, const char *name)
  * store allocates its line dirty (a miss, no fetch: 0 GDDR reads); the
  * last 8 of each slice stay, the other 120 are evicted dirty: 4 x 120 =
  * 480 write-backs. */
+/* The same counts in both models: sim.model fast keeps the tags and
+ * sectors exactly (l2_fast.c), only their times are coarser. */
+static const char *const models[] = { "sim.model=cycle", "sim.model=fast" };
+
 START_TEST(write_back_write_allocate)
 {
-    static const char *const x[] = { "l2.size=4KiB", "l2.assoc=8",
-                                     "workload.stream.footprint=64KiB",
-                                     "workload.stream.op=write" };
+    const char *const x[] = { "l2.size=4KiB", "l2.assoc=8",
+                              "workload.stream.footprint=64KiB",
+                              "workload.stream.op=write", models[_i] };
     struct run r = run(x, N(x));
     ck_assert_uint_eq(*stat(&r, "l2.misses"), 512);
     ck_assert_uint_eq(*stat(&r, "l2.hits"), 0);
@@ -66,9 +70,9 @@ START_TEST(write_back_write_allocate)
     done(&r);
     /* Read-modify-write of the same 64 KiB: each load misses and fetches
      * its line; the store then hits it.  Still 480 dirty evictions. */
-    static const char *const y[] = { "l2.size=4KiB", "l2.assoc=8",
-                                     "workload.stream.footprint=64KiB",
-                                     "workload.stream.op=readwrite" };
+    const char *const y[] = { "l2.size=4KiB", "l2.assoc=8",
+                              "workload.stream.footprint=64KiB",
+                              "workload.stream.op=readwrite", models[_i] };
     r = run(y, N(y));
     ck_assert_uint_eq(*stat(&r, "l2.misses"), 512);
     ck_assert_uint_eq(*stat(&r, "l2.hits"), 512);
@@ -226,12 +230,77 @@ START_TEST(slice_writes_back_dirty_victims)
 }
 END_TEST
 
+/* sim.model fast's slice (l2_fast.c) asked directly over a fast GDDR
+ * channel: one slice, 2 KiB 2-way = 8 sets.  A hit is answered exactly
+ * gpu.xbar.latency + l2.latency = 8 + 120 cycles after it is sent (the
+ * slice queue's latency; the port is free); a miss later (GDDR); a second
+ * load of the line while the first's fill is on the way merges, fetching
+ * nothing more, and is answered with it (behind it on the output port).  A dirty line pushed out of its
+ * set by two others (lines 1 KiB apart share a set) is written back once. */
+START_TEST(fast_slice_hit_merge_writeback)
+{
+    static const char *const sets[] = { "dram.channels=1", "l2.size=2KiB", "l2.assoc=2",
+                                        "sim.model=fast" };
+    struct bench b;
+    struct cfg_error err;
+    struct engine_limits lim = { 0, 0, 0 };
+    b.c = config_load(NULL, sets, N(sets), &err);
+    ck_assert_msg(b.c != NULL, "%s", err.msg);
+    b.e = engine_new(&lim);
+    b.st = stats_new();
+    req_pool_init(&b.pool);
+    b.core = (struct domain){ "core", cfg_period(b.c, "gpu.clock"), 0 };
+    b.dd = (struct domain){ "dram", cfg_period(b.c, "dram.clock"), 1 };
+    b.d = dram_fast_create(b.e, b.c, b.st, &b.dd);
+    b.l = l2_create(b.e, b.c, b.st, &b.pool, &b.core, b.d);
+    mq_init(&b.reply, "reply", 64, 0, NULL);
+    l2_set_fast(b.l);
+    sim_time p = b.core.period, t0 = 100 * p, d1, d2, d3;
+    ck_assert(l2_fast_access(b.l, REQ_LOAD, 0x1000, 0xf, t0, &d1));
+    ck_assert(l2_fast_access(b.l, REQ_LOAD, 0x1000, 0xf, t0 + p, &d2));
+    ck_assert_msg(d1 > t0 + 128 * p, "miss answered after %llu ps", (unsigned long long)(d1 - t0));
+    /* Ready with the fill, it leaves the port behind the first answer:
+     * 128 B at gpu.xbar.port_bw 32 B a cycle = 4 cycles later. */
+    ck_assert_uint_eq(d2, d1 + 4 * p);
+    ck_assert_uint_eq(bstat(&b, "l2.misses"), 1);
+    ck_assert_uint_eq(bstat(&b, "l2.mshr_merges"), 1);
+    ck_assert_uint_eq(bstat(&b, "l2.dram_reads"), 1);
+    sim_time t1 = d1 + 10 * p;
+    ck_assert(l2_fast_access(b.l, REQ_LOAD, 0x1000, 0xf, t1, &d3));
+    ck_assert_uint_eq(d3, t1 + 128 * p);
+    ck_assert_uint_eq(bstat(&b, "l2.hits"), 1);
+    /* A store allocates 0x1400 dirty (same set as 0x1000); the fills of
+     * 0x1800 and 0x1c00 enter the set when they arrive (seen at the next
+     * lookup after): the first pushes out the least recently used of the
+     * two, 0x1000 (clean, dropped), the second 0x1400: one write-back of
+     * its one sector.  0x1800 is then a hit. */
+    sim_time t2 = d3 + p;
+    ck_assert(l2_fast_access(b.l, REQ_STORE, 0x1400, 0x1, t2, &d3));
+    ck_assert_uint_eq(d3, t2 + 128 * p);       /* a store is answered at lookup */
+    ck_assert(l2_fast_access(b.l, REQ_LOAD, 0x1800, 0xf, t2 + p, &d3));
+    ck_assert_uint_eq(bstat(&b, "l2.writebacks"), 0);
+    ck_assert(l2_fast_access(b.l, REQ_LOAD, 0x1c00, 0xf, t2 + 2 * p, &d3));
+    ck_assert_uint_eq(bstat(&b, "l2.writebacks"), 0);
+    sim_time t3 = d3 + 10 * p, d4;
+    ck_assert(l2_fast_access(b.l, REQ_LOAD, 0x1800, 0xf, t3, &d4));
+    ck_assert_uint_eq(d4, t3 + 128 * p);
+    ck_assert_uint_eq(bstat(&b, "l2.hits"), 2);
+    ck_assert_uint_eq(bstat(&b, "l2.writebacks"), 1);
+    ck_assert_uint_eq(bstat(&b, "dram.writes"), 1);
+    /* Host-homed lines are not taken: they keep the slice's queue. */
+    ck_assert(!l2_fast_access(b.l, REQ_LOAD, PADDR_HOST | 0x2000, 0xf, t2, &d3));
+    ck_assert_uint_eq(engine_events(b.e), 0);  /* nothing went through the engine */
+    bench_free(&b);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("l2");
     TCase *t = tcase_create("l2");
     tcase_set_timeout(t, 60);
-    tcase_add_test(t, write_back_write_allocate);
+    tcase_add_loop_test(t, write_back_write_allocate, 0, 2);
+    tcase_add_test(t, fast_slice_hit_merge_writeback);
     tcase_add_test(t, line_hash_spreads_by_line);
     tcase_add_test(t, slice_hits_misses_merges_sectors);
     tcase_add_test(t, slice_writes_back_dirty_victims);
