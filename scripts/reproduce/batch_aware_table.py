@@ -10,8 +10,8 @@ Points the main sweep already ran (Fig. 17 at 50 % memory, Fig. 18 at
 Prints markdown tables: per workload where the paper gives the number,
 the averages (geometric mean of ratios, the spec's reading of "average";
 the arithmetic mean beside it), the paper's number, and a verdict per
-claim: the direction, and whether the average is within 25 % of the
-paper's.  Metrics as batch-sc19-thesis.md A.8: speedup = T_base / T_x
+claim by the one rule (uvmsim.verdict, issue 39; validation/claims.yaml
+holds the same claims and `make validation` the counted verdicts).  Metrics as batch-sc19-thesis.md A.8: speedup = T_base / T_x
 (sim_time_ps); batches = driver.batches; faults per batch = unique
 faulted driver pages per batch ((driver.faults - driver.duplicate_faults)
 / driver.batches); batch time = driver.batch_ps / driver.batches;

@@ -10,8 +10,8 @@ DIR/fig6.4/sweep.h5 ... DIR/fig6.8/sweep.h5 (scripts/reproduce/thesis_ch6.sh
 makes them); a sweep that is absent is skipped.  Prints Markdown: per
 workload and per claim the thesis's number (its text, Sec. 6.2-6.4, as
 ../shared/specs/batch-sc19-thesis.md C.3.4-C.3.5 quotes it) next to
-uvmsim's, and whether the claim is reproduced: in the thesis's direction
-and within +-25 % of its magnitude.  Performance is the hardware
+uvmsim's, and the claim's verdict by the one rule (uvmsim.verdict, issue
+39; validation/claims.yaml holds the same claims).  Performance is the hardware
 cache-coherent GPU's (HW CC: gpu.caching.remote all) simulated time over
 the scheme's; averages are geometric means over the 12 workloads.
 """
