@@ -10,8 +10,8 @@ DIR/fig6.4/sweep.h5 ... DIR/fig6.8/sweep.h5 (scripts/reproduce/thesis_ch6.sh
 makes them); a sweep that is absent is skipped.  Prints Markdown: per
 workload and per claim the thesis's number (its text, Sec. 6.2-6.4, as
 ../shared/specs/batch-sc19-thesis.md C.3.4-C.3.5 quotes it) next to
-uvmsim's, and whether the claim is reproduced: in the thesis's direction
-and within +-25 % of its magnitude.  Performance is the hardware
+uvmsim's, and the claim's verdict by the one rule (uvmsim.verdict, issue
+39; validation/claims.yaml holds the same claims).  Performance is the hardware
 cache-coherent GPU's (HW CC: gpu.caching.remote all) simulated time over
 the scheme's; averages are geometric means over the 12 workloads.
 """
@@ -237,9 +237,11 @@ def fig67(df, base_df, vt, rows):
     over = [perf[(w, c)] for w in works for _, c in cols[1:]]
     claim(rows, "RO caching with 20-40 us faults / HW CC, geomean over the three latencies "
           "(TH6-7: 89 %)", 0.89, gmean(over))
-    zc_best = all(perf[(w, "RO-ZeroCost")] >= perf[(w, "RO 20 us")] for w in works)
-    claim(rows, "RO-ZeroCost bounds RO caching from above (TH6-7)", "all",
-          "all" if zc_best else "not all", holds(zc_best))
+    # at least as fast as RO caching at every fault latency, counted (claims.yaml TH6-7b)
+    zc_best = sum(1 for w in works if all(perf[(w, "RO-ZeroCost")] >= perf[(w, c)] for _, c in cols[1:]))
+    claim(rows, "RO-ZeroCost bounds RO caching from above, at 20, 30 and 40 us (TH6-7)",
+          f"{len(works)} of {len(works)}", f"{zc_best} of {len(works)}",
+          count_verdict(zc_best, len(works)))
     if vt:
         imp = [w for w in works if perf[(w, "RO 20 us")] > vt.get((w, "RC+CC+VT"), float("inf"))]
         claim(rows, "workloads RO caching at 20 us improves over RC+CC+VT (TH6-7: 7 of 12)",
@@ -290,11 +292,13 @@ def remark(df, base_df, d67, vt, rows):
         print(f"| {w} | {f3(vt.get((w, 'RC+CC+VT'), float('nan')))} | {f3(a)} | {f3(b)} |")
     print(f"| **geomean** | {f3(gmean([vt.get((w, 'RC+CC+VT'), float('nan')) for w in works]))} "
           f"| {f3(gmean(la))} | {f3(gmean(nv))} |\n")
-    claim(rows, "RO caching at 20 us, pages never re-marked / HW CC, geomean (TH6-7's 89 % "
-          "at 20-40 us; not the thesis' mechanism: a bound on re-marking's cost)", 0.89, gmean(nv))
+    claim(rows, "RO caching at 20 us, pages never re-marked / HW CC, geomean (explanation row: "
+          "not the thesis' mechanism, a bound on re-marking's cost; TH6-7's 89 % is at 20-40 us)",
+          0.89, gmean(nv))
     if vt:
         imp = [w for w, b in zip(works, nv) if b > vt.get((w, "RC+CC+VT"), float("inf"))]
-        claim(rows, "workloads RO caching (never re-marked) improves over RC+CC+VT (TH6-7: 7 of 12)",
+        claim(rows, "workloads RO caching (never re-marked) improves over RC+CC+VT (explanation "
+              "row; TH6-7: 7 of 12)",
               "7 of 12", f"{len(imp)} of {len(works)}", count_verdict(len(imp), 7))
 
 

@@ -48,4 +48,16 @@ for f in validation/results/*.points.csv.gz; do
     check "$(basename "$f"): every point names its uvmsim version and model revision" \
         sh -c "gzip -dc '$f' | python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin)); sys.exit(not r or any(not x[\"uvmsim_version\"] or not x[\"model_revision\"] for x in r))'"
 done
+# Every "why" link of the generated tables names a heading of the document.
+check "every #anchor link names a heading of docs/validation.md" python3 - docs/validation.md <<'PY'
+import re, sys
+sys.path.insert(0, "scripts/validation")
+from validation_doc import anchor
+doc = open(sys.argv[1]).read()
+heads = {anchor(h) for h in re.findall(r"^#+ (.*)$", doc, re.M)}
+bad = sorted(set(re.findall(r"\]\(#([\w-]+)\)", doc)) - heads)
+for b in bad:
+    print("no heading for #" + b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
 [ "$FAILS" -eq 0 ]
