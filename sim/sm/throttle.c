@@ -33,6 +33,14 @@ void gpu_set_active_sms(void *gpu, unsigned active, sim_time now)
     for (unsigned i = 0; i < g->nsms && running < active; i++)
         if (g->sm[i].throttled) { set_off(&g->sm[i], false, now); running++; released = true; }
     if (released && g->kernel_active) launch_dispatch(g, now);
+    /* A running SM may already be dry (a kernel's tail) while the count
+     * just switched off one that holds blocks: it hands its turn over now,
+     * since no block will retire on it to trigger the hand-off (without
+     * this a gc_ttc ETC point ended in a deadlock, every block on a
+     * throttled SM). */
+    if (g->throttling && g->kernel_active)
+        for (unsigned i = 0; i < g->nsms; i++)
+            if (!g->sm[i].throttled && !g->sm[i].res_blocks) throttle_handoff(g, &g->sm[i], now);
 }
 
 void throttle_handoff(struct gpu *g, struct sm *s, sim_time now)
