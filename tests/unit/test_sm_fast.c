@@ -13,9 +13,7 @@
  * None of it is an engine event. */
 #include <check.h>
 #include "suite_main.h"
-#include "sm/sm_internal.h"
-#include "config/config.h"
-#include "core/stats.h"
+#include "gpu_rig.h"
 #include "workloads/workload.h"
 
 #define P 1000ULL
@@ -34,12 +32,10 @@ static bool stub_l2(void *ctx, enum req_kind k, uint64_t pa, uint8_t mask, sim_t
 }
 
 struct rig {
-    struct config *c;
+    struct gpu_rig gr;
+    struct gpu *g;
     struct engine *e;
     struct stats *st;
-    struct req_pool pool;
-    struct domain core;
-    struct gpu *g;
     struct stub stub;
 };
 
@@ -47,27 +43,15 @@ static void rig_init(struct rig *r, const char *mshrs)
 {
     const char *sets[] = { "gpu.sms=1", "gpu.l1d.latency=3", "gpu.l1d.ports=1",
                            "gpu.xbar.latency=8", mshrs };
-    struct cfg_error err;
-    r->c = config_load(NULL, sets, 5, &err);
-    ck_assert_msg(r->c != NULL, "%s", err.msg);
-    struct engine_limits lim = { 0, 0, 0 };
-    r->e = engine_new(&lim);
-    r->st = stats_new();
-    req_pool_init(&r->pool);
-    r->core = (struct domain){ "core", P, 0 };
-    r->g = gpu_create(r->e, r->c, r->st, &r->pool, &r->core, NULL);
+    gpu_rig_init(&r->gr, sets, 5, P);
+    r->g = r->gr.g;
+    r->e = r->gr.e;
+    r->st = r->gr.st;
     r->stub = (struct stub){0};
     gpu_set_mem_now(r->g, stub_l2, &r->stub);
 }
 
-static void rig_free(struct rig *r)
-{
-    gpu_free(r->g);
-    req_pool_free(&r->pool);
-    stats_free(r->st);
-    engine_free(r->e);
-    config_free(r->c);
-}
+static void rig_free(struct rig *r) { gpu_rig_free(&r->gr); }
 
 /* A load of whole lines at the given line addresses (one page, frame 0x5000),
  * translated at t: its answer time. */

@@ -5,41 +5,7 @@
  * blocks that sit on switched-off SMs. */
 #include <check.h>
 #include "suite_main.h"
-#include "config/config.h"
-#include "core/stats.h"
-#include "sm/sm_internal.h"
-
-struct rig {
-    struct config *c;
-    struct engine *e;
-    struct stats *st;
-    struct req_pool pool;
-    struct domain core;
-    struct gpu *g;
-};
-
-static void rig_init(struct rig *r)
-{
-    const char *sets[] = { "gpu.sms=2" };
-    struct cfg_error err;
-    r->c = config_load(NULL, sets, 1, &err);
-    ck_assert_msg(r->c != NULL, "%s", err.msg);
-    struct engine_limits lim = { 0, 0, 0 };
-    r->e = engine_new(&lim);
-    r->st = stats_new();
-    req_pool_init(&r->pool);
-    r->core = (struct domain){ "core", 1000, 0 };
-    r->g = gpu_create(r->e, r->c, r->st, &r->pool, &r->core, NULL);
-}
-
-static void rig_free(struct rig *r)
-{
-    gpu_free(r->g);
-    req_pool_free(&r->pool);
-    stats_free(r->st);
-    engine_free(r->e);
-    config_free(r->c);
-}
+#include "gpu_rig.h"
 
 /* A kernel's tail: SM 0 is dry, SM 1 holds the last block, nothing left
  * to dispatch.  Throttling to one SM switches off SM 1 (the highest
@@ -49,8 +15,9 @@ static void rig_free(struct rig *r)
  * retirement to trigger the hand-off: a deadlock. */
 START_TEST(count_change_at_a_kernels_tail_hands_over)
 {
-    struct rig r;
-    rig_init(&r);
+    static const char *const sets[] = { "gpu.sms=2" };
+    struct gpu_rig r;
+    gpu_rig_init(&r, sets, 1, 1000);
     struct gpu *g = r.g;
     g->kernel_active = true;
     g->next_block = g->nblocks = 1;
@@ -67,7 +34,7 @@ START_TEST(count_change_at_a_kernels_tail_hands_over)
     ck_assert(g->sm[1].throttled);
     g->sm[0].res_blocks = g->sm[1].res_blocks = 0;
     g->kernel_active = false;
-    rig_free(&r);
+    gpu_rig_free(&r);
 }
 END_TEST
 
