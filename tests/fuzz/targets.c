@@ -262,6 +262,7 @@ static int run_accelsim(const uint8_t *data, size_t size)
     if (lm) {
         size_t off = (size_t)(lm - data) + strlen(LIST_MARK);
         size_t end = am && am > lm ? (size_t)(am - data) : size;
+        if (end < off) end = off;       /* the marks overlap: "...---\n" is both */
         put_file(path_of("kernelslist.g"), data + off, end - off);
     } else {
         char l[128];
@@ -273,6 +274,7 @@ static int run_accelsim(const uint8_t *data, size_t size)
     if (am) {
         size_t off = (size_t)(am - data) + strlen(ALLOCS_MARK);
         size_t end = lm && lm > am ? (size_t)(lm - data) : size;
+        if (end < off) end = off;
         put_file(path_of("allocs.txt"), data + off, end - off);
         snprintf(allocs, sizeof allocs, "workload.accelsim.allocs=%s", path_of("allocs.txt"));
     } else {
