@@ -33,7 +33,7 @@ struct sweep_axis {
     char *key;
     const struct cfg_key *ck;
     size_t factor;
-    size_t nvals;
+    size_t nvals, cap;      /* cap: room in text/line/col (grown by doubling) */
     char **text;            /* values as written */
     int *line, *col;        /* where each value is in the sweep file */
 };

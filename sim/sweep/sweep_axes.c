@@ -46,9 +46,15 @@ static struct sweep_axis *new_axis(struct rd *r, const char *path,
 static void axis_add_value(struct sweep_axis *a, const char *text,
                            struct sweep_loc l)
 {
-    a->text = xrealloc(a->text, (a->nvals + 1) * sizeof *a->text);
-    a->line = xrealloc(a->line, (a->nvals + 1) * sizeof *a->line);
-    a->col = xrealloc(a->col, (a->nvals + 1) * sizeof *a->col);
+    /* Doubling: `seeds: 100000` adds one value at a time, and growing by
+     * one made that quadratic (the fuzzer's sweepfile target ran out of
+     * its 2 GiB under ASan, which keeps every freed block a while). */
+    if (a->nvals == a->cap) {
+        a->cap = a->cap ? 2 * a->cap : 4;
+        a->text = xrealloc(a->text, a->cap * sizeof *a->text);
+        a->line = xrealloc(a->line, a->cap * sizeof *a->line);
+        a->col = xrealloc(a->col, a->cap * sizeof *a->col);
+    }
     a->text[a->nvals] = xstrdup(text);
     a->line[a->nvals] = l.line;
     a->col[a->nvals] = l.col;
