@@ -74,3 +74,28 @@ def test_not_a_merged_sweep(tmp_path, capsys):
     assert _export()([str(p), str(tmp_path / "out")]) == 2
     assert "no /points" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_load_sweep_reads_the_export(tmp_path):
+    """load_sweep of the committed export gives the rows and values the
+    hand-made file holds (what the table scripts read from validation/results)."""
+    import sys
+    sys.path.insert(0, os.path.join(REPO, "python"))
+    from uvmsim import find_sweep, load_sweep
+    src = tmp_path / "sweep.h5"
+    _sweep(src)
+    assert _export()([str(src), str(tmp_path / "out")]) == 0
+    path = find_sweep(str(tmp_path / "out"), "toy", "toy")
+    assert path == str(tmp_path / "out" / "toy.points.csv.gz")
+    df = load_sweep(path)
+    assert list(df["name"]) == ["lru_75pct", "hpe_75pct"]
+    assert list(df["driver.eviction"]) == ["lru", "hpe"]
+    assert list(df["sim_time_ps"]) == [1000, 800]
+    assert df["driver.evictions"].iloc[1] == 0.1 + 0.2
+    assert df.attrs["axes"] == ["driver.eviction", "gpu.memory.fraction"]
+    assert df.attrs["missing"] == [("fifo_75pct", "failed", 1)]
+    # a sweep run here wins over the export in the same directory
+    os.makedirs(tmp_path / "out" / "toy")
+    _sweep(tmp_path / "out" / "toy" / "sweep.h5")
+    assert find_sweep(str(tmp_path / "out"), "toy", "toy").endswith("toy/sweep.h5")
+    assert find_sweep(str(tmp_path / "none"), "toy", "toy") is None

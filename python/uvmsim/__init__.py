@@ -10,7 +10,7 @@
 Needs h5py and pandas (Debian: python3-h5py, python3-pandas); the plots
 need matplotlib (python3-matplotlib).
 """
-from .results import (NotAResult, Run, is_sweep, load_arrays, load_config,
+from .results import (NotAResult, Run, find_sweep, is_sweep, load_arrays, load_config,
                       load_run, load_stats, load_sweep, load_table,
                       load_timeseries, open_run, table_names)
 from .sweep import (GM, Axis, Panel, Panels, SweepError, aggregate, axes_of,
@@ -27,7 +27,7 @@ verdicts = _sys.modules[__name__ + ".verdict"]
 __version__ = "0.1.0"
 
 __all__ = [
-    "NotAResult", "Run", "open_run", "load_sweep", "is_sweep",
+    "NotAResult", "Run", "open_run", "load_sweep", "find_sweep", "is_sweep",
     "load_stats", "load_arrays", "load_timeseries", "load_table",
     "table_names", "load_run", "load_config",
     "SweepError", "Axis", "axes_of", "select", "aggregate", "normalize",

@@ -301,7 +301,15 @@ def load_sweep(path):
     points without a valid result as (name, state, exit_code);
     df.attrs["path"] is the file (open_run(path, point=name) reads a
     point's whole run).
+
+    PATH may also be a committed export, validation/results/NAME.points.csv.gz
+    (scripts/validation/export_points.py): the same table and attrs, read
+    from it and NAME.meta.json beside it, so that every table script runs
+    on the results committed with the code (issue 39); open_run cannot
+    read its points (the export keeps only the /points table).
     """
+    if os.fspath(path).endswith(_COMMITTED):
+        return _load_committed(os.fspath(path))
     path = _sweep_file(path)
     with _open(path) as f:
         if "points" not in f:
@@ -320,5 +328,63 @@ def load_sweep(path):
     df.attrs["missing"] = [tuple(r) for r in
                            missing[["name", "state", "exit_code"]].itertuples(
                                index=False)]
+    df.attrs["path"] = path
+    return df
+
+
+_COMMITTED = ".points.csv.gz"
+
+
+def find_sweep(d, sub, committed):
+    """The merged sweep a table script reads from directory D: D/SUB/sweep.h5
+    (a sweep run here, e.g. by scripts/reproduce/*.sh) or, where D is
+    validation/results, D/COMMITTED.points.csv.gz (the committed export);
+    None when D holds neither."""
+    for p in (os.path.join(d, sub, "sweep.h5"), os.path.join(d, committed + _COMMITTED)):
+        if os.path.exists(p):
+            return p
+    return None
+
+
+def _load_committed(path):
+    """load_sweep of an export_points.py file (see load_sweep)."""
+    import json
+    import yaml
+    meta_path = path[:-len(_COMMITTED)] + ".meta.json"
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, "no such file", path)
+    if not os.path.exists(meta_path):
+        raise NotAResult(f"no {os.path.basename(meta_path)} beside it")
+    with open(meta_path) as f:
+        meta = json.load(f)
+    # The export writes floats as repr (read back exactly: round_trip) and
+    # NaN as 'nan'; text values such as 'none' or 'null' are values.
+    df = pd.read_csv(path, compression="gzip", keep_default_na=False,
+                     na_values=["nan"], low_memory=False,
+                     float_precision="round_trip")
+    axes = list(meta.get("axes", []))
+    written = {}
+    sweep_file = meta.get("sweep_file", "")
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(path))))
+    for cand in (sweep_file, os.path.join(root, sweep_file)):
+        if cand and os.path.isfile(cand):
+            with open(cand) as f:
+                doc = yaml.safe_load(f) or {}
+            written.update({k: list(v) for k, v in (doc.get("axes") or {}).items()})
+            for group in doc.get("zip") or []:
+                written.update({k: list(v) for k, v in group.items()})
+            break
+    df.attrs["axes"] = axes
+    df.attrs["axis_text"] = {}
+    df.attrs["axis_value"] = {}
+    for key in axes:
+        seen = list(dict.fromkeys(df[key].tolist())) if key in df else []
+        text = written.get(key)
+        if text is None or len(text) < len(seen):
+            text = [str(v) for v in seen]
+        df.attrs["axis_text"][key] = [str(t) for t in text]
+        df.attrs["axis_value"][key] = [v if isinstance(v, (int, float)) else float("nan")
+                                       for v in seen]
+    df.attrs["missing"] = [tuple(m) for m in meta.get("missing", [])]
     df.attrs["path"] = path
     return df

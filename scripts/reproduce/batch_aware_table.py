@@ -261,8 +261,11 @@ def fig18(path, main):
 
 
 def main():
-    if len(sys.argv) < 2:
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
         print(__doc__)
+        return 2 if len(sys.argv) < 2 else 0
+    if not os.path.exists(sys.argv[1]):
+        print(f"batch_aware_table.py: {sys.argv[1]}: no such file", file=sys.stderr)
         return 2
     main_tables(sys.argv[1])
     main = load_sweep(sys.argv[1])

@@ -25,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 from read_results import load_sweep  # noqa: E402
+from uvmsim import find_sweep  # noqa: E402
 from paper_table import gmean, verdict  # noqa: E402
 from uvmsim.verdict import effect_verdict, holds, ordering_share, ordering_verdict  # noqa: E402
 
@@ -56,8 +57,8 @@ def load(d):
     """{(workload, ratio, scheme): row} over every sweep found."""
     pts = {}
     for name in WORKS + ("bfs-scaling",):
-        p = os.path.join(d, name, "sweep.h5")
-        if not os.path.exists(p):
+        p = find_sweep(d, name, "sc19-" + name)
+        if p is None:
             continue
         df = load_sweep(p)
         if "status" in df:

@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 from read_results import load_sweep  # noqa: E402
+from uvmsim import find_sweep  # noqa: E402
 from paper_table import gmean, verdict  # noqa: E402
 from uvmsim.verdict import count_verdict, holds  # noqa: E402
 
@@ -43,8 +44,8 @@ def load(d, fig):
                                   and not x[len(fig) + 1:len(fig) + 2].isdigit())
     frames = []
     for x in dirs:
-        p = os.path.join(d, x, "sweep.h5")
-        if os.path.exists(p):
+        p = find_sweep(d, x, "thesis-ch4-" + x)
+        if p is not None:
             df = load_sweep(p)
             frames.append(df[df["status"] == "completed"] if "status" in df else df)
     return pd.concat(frames, ignore_index=True) if frames else None

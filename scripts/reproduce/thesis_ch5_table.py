@@ -25,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, ".."))
 from read_results import load_sweep, load_table  # noqa: E402
+from uvmsim import find_sweep  # noqa: E402
 from paper_table import effect_verdict, gmean, verdict  # noqa: E402
 from uvmsim.verdict import absolute_verdict, count_verdict, holds  # noqa: E402
 
@@ -55,8 +56,8 @@ def pct_verdict(got, paper):
 
 
 def load(d, name):
-    p = os.path.join(d, name, "sweep.h5")
-    if not os.path.exists(p):
+    p = find_sweep(d, name, "thesis-ch5-" + name)
+    if p is None:
         return None
     df = load_sweep(p)
     return df[df["status"] == "completed"] if "status" in df else df

@@ -13,8 +13,19 @@ leaving DOC alone), the text between each pair of markers
 
 NAME is claims-counts (the counts per paper), results-committed (the
 committed sweeps and their provenance) or claims-PAPER (one claims table
-per paper key).  Everything outside the markers is hand-written and left
-as it is.  Runs no simulation; needs PyYAML only (the results are CSV.gz).
+per paper key).  A data table of the prose sits between
+
+    <!-- BEGIN generated: table [SCRIPT ARGS...] HEADING -->
+    <!-- END generated: table [SCRIPT ARGS...] HEADING -->
+
+and is the section of `python3 scripts/reproduce/SCRIPT ARGS...` whose
+Markdown heading starts with HEADING (the heading line and what follows it
+up to the next heading, without the script's own "Verdict" lines: the
+claims tables are the verdicts); {results} in ARGS is the results directory, so
+the table scripts read the committed exports (uvmsim.find_sweep).
+Everything outside the markers is hand-written and left as it is.  Runs no
+simulation; the claims need PyYAML only (the results are CSV.gz), the
+tables the table scripts' pandas and h5py.
 A claim whose expression is null, or whose sweep has no committed results,
 is "not run".  Exit 2 on a malformed claims file, a marker without its
 pair, or a claim that cannot be evaluated (one line naming the claim).
@@ -251,6 +262,58 @@ def sections(doc, res):
     return out
 
 
+TABLE = re.compile(r"<!-- BEGIN generated: table \[([^\]\n]+)\] ([^\n]+?) -->\n.*?"
+                   r"<!-- END generated: table \[\1\] \2 -->", re.S)
+
+
+def table_sections(text, results):
+    """{(args, heading): the generated text} for every table marker of TEXT,
+    running each table script once."""
+    import subprocess
+    outputs, gen = {}, {}
+    for args, heading in TABLE.findall(text):
+        argv = [a.replace("{results}", results) for a in args.split()]
+        if not re.fullmatch(r"[\w.-]+\.py", argv[0]):
+            raise ClaimError(f"table marker [{args}]: not a script of scripts/reproduce")
+        absent = [a for a, raw in zip(argv[1:], args.split()[1:])
+                  if "{results}" in raw and raw != "{results}" and not os.path.exists(os.path.join(ROOT, a))]
+        if absent:
+            gen[(args, heading)] = f"(no table: {os.path.basename(absent[0])} is not committed)"
+            continue
+        if args not in outputs:
+            r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "reproduce", argv[0])] + argv[1:],
+                               cwd=ROOT, capture_output=True, text=True, timeout=600)
+            if r.returncode != 0:
+                last = (r.stderr.strip().splitlines() or ["no message"])[-1]
+                raise ClaimError(f"table marker [{args}]: {argv[0]} exit {r.returncode}: {last}")
+            outputs[args] = r.stdout
+        body = None
+        lines = outputs[args].splitlines()
+        for i, line in enumerate(lines):
+            if re.match(r"#+ ", line) and line.split(" ", 1)[1].startswith(heading):
+                j = i + 1
+                while j < len(lines) and not re.match(r"#+ ", lines[j]):
+                    j += 1
+                # The scripts' own "Verdict ..." lines stay out: the
+                # claims tables are the verdicts (one rule, one list).
+                keep = [x for x in lines[i:j] if not x.startswith("Verdict")]
+                body = re.sub(r"\n{3,}", "\n\n", "\n".join(keep)).rstrip()
+                break
+        gen[(args, heading)] = body if body is not None else \
+            f"(no table: {argv[0]} prints no section '{heading}' from these results)"
+    return gen
+
+
+def regenerate_tables(text, gen):
+    def sub(m):
+        args, heading = m.group(1), m.group(2)
+        return (f"<!-- BEGIN generated: table [{args}] {heading} -->\n{gen[(args, heading)]}\n"
+                f"<!-- END generated: table [{args}] {heading} -->")
+    if len(re.findall(r"<!-- BEGIN generated: table ", text)) != len(TABLE.findall(text)):
+        raise ClaimError("a table marker without its END")
+    return TABLE.sub(sub, text)
+
+
 def regenerate(text, gen):
     found = set()
 
@@ -283,6 +346,7 @@ def main(argv=None):
         res = Results(a.results)
         text = open(a.doc).read()
         new = regenerate(text, sections(doc, res))
+        new = regenerate_tables(new, table_sections(new, os.path.relpath(a.results, ROOT)))
     except (ClaimError, OSError) as e:
         print(f"validation_doc: {e}", file=sys.stderr)
         return 2
