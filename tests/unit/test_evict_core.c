@@ -95,6 +95,49 @@ START_TEST(prefetched_pages_are_not_wrong_evictions)
 }
 END_TEST
 
+/* What the policy was fed and its victims' history (issue 42), by hand:
+ * LRU, 2 frames: faults 1 (arrives at fault number 0), 2 (at 1); touch 1
+ * (last reference at 2); victim 2: age 2-1 = 1, idle 1, never referenced;
+ * fault 3 (at 2); victim 1 (its touch predates 3): age 3-0 = 3, idle
+ * 3-2 = 1.  Means: age 2, idle 1; 1 of 2 victims unreferenced.  A page
+ * forgotten (prefetched to the host) leaves without a victim's record. */
+START_TEST(feed_and_victim_history)
+{
+    struct cfg_error err;
+    struct config *c = config_load(NULL, NULL, 0, &err);
+    struct stats *st = stats_new();
+    struct evictor *ev = evictor_create(c, "lru", 2, st);
+    uint64_t v;
+    evictor_resident(ev, 1, false);
+    evictor_resident(ev, 2, false);
+    evictor_touch(ev, 1);
+    ck_assert(evictor_victim(ev, &v));
+    ck_assert_uint_eq(v, 2);
+    evictor_resident(ev, 3, false);
+    ck_assert(evictor_victim(ev, &v));
+    ck_assert_uint_eq(v, 1);
+    ck_assert_uint_eq(stat_u(st, "evict.fed_faults"), 3);
+    ck_assert_uint_eq(stat_u(st, "evict.fed_touches"), 1);
+    ck_assert_uint_eq(stat_u(st, "evict.victims_unreferenced"), 1);
+    const struct stat_avg *age = stats_find(st, "evict.victim_age")->p.avg;
+    const struct stat_avg *idle = stats_find(st, "evict.victim_idle")->p.avg;
+    ck_assert(age->count == 2 && age->sum == 4.0);
+    ck_assert(idle->count == 2 && idle->sum == 2.0);
+    evictor_resident(ev, 4, true);
+    ck_assert_uint_eq(stat_u(st, "evict.fed_prefetches"), 1);
+    ck_assert(evictor_can_forget(ev));
+    evictor_forget(ev, 4);
+    evictor_resident(ev, 5, false);
+    ck_assert(evictor_victim(ev, &v));
+    ck_assert_uint_eq(v, 3);     /* 4 left by forget, not as a victim */
+    ck_assert(age->count == 3 && age->sum == 4.0 + (4 - 2));
+    ck_assert_uint_eq(stat_u(st, "evict.victims_unreferenced"), 2);
+    evictor_free(ev);
+    stats_free(st);
+    config_free(c);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
     Suite *s = suite_create("evict_core");
@@ -102,6 +145,7 @@ static Suite *core_suite(void)
     tcase_add_test(t, wrong_evictions_within_the_window);
     tcase_add_test(t, replay_tlb_feeds_only_walks);
     tcase_add_test(t, prefetched_pages_are_not_wrong_evictions);
+    tcase_add_test(t, feed_and_victim_history);
     suite_add_tcase(s, t);
     return s;
 }

@@ -2,13 +2,29 @@
  * policy shares (evict.h).  Wrong evictions: a page mapped again while
  * among the last driver.evict.wrong_window victims (default 128, the HPE
  * paper's FIFO depth of two 64-fault intervals, Sec. V-A); counted at
- * mapping, the moment the driver knows both. */
+ * mapping, the moment the driver knows both.
+ *
+ * What the policy was fed and what it chose (issue 42: the HPE paper's
+ * comparators get "page walk hits and page faults ... in the exact
+ * reference order", Sec. V-B): counts of the faults, prefetches, touches
+ * and hit records handed over, and per victim its age and idle time in
+ * faults (since it became resident; since its last reference the policy
+ * saw) and whether the policy saw any reference to it after its arrival.
+ * The per-page record is one slot per frame behind a page_map, so it is
+ * O(1) per call and sized by GPU memory, never the footprint. */
 #include <stdlib.h>
 #include <string.h>
 #include "evict.h"
 #include "vpn_fifo.h"
+#include "driver/mem/mem.h"
 #include "config/config.h"
 #include "core/stats.h"
+
+#define NO_SLOT UINT32_MAX
+
+/* One resident page as the evictor saw it (fault numbers are the count of
+ * faults handed over before it). */
+struct seen { uint64_t arrived, last_ref; uint32_t refs, next_free; };
 
 struct evictor {
     const struct evict_ops *ops;
@@ -20,6 +36,13 @@ struct evictor {
     struct stat_avg *search;
     uint64_t own_victims, own_wrong, own_hits;   /* when no stats registry is given */
     struct stat_avg own_search;
+    /* The feed and the victims' history: only with a stats registry. */
+    uint64_t *fed_faults, *fed_prefetches, *fed_touches, *unreferenced;
+    struct stat_avg *victim_age, *victim_idle;
+    struct page_map seen_of;
+    struct seen *seen;
+    uint32_t seen_free;
+    uint64_t faults;
 };
 
 static unsigned feeds(const struct evictor *ev);
@@ -45,6 +68,23 @@ struct evictor *evictor_create(const struct config *cfg, const char *policy,
         ev->search = stat_average(st, "evict.search", "comparisons",
                                   "entries the policy examined per victim (HPE Fig. 14's search overhead)");
         if (ops->register_stats) ops->register_stats(ev->p, st);
+        ev->fed_faults = stat_counter(st, "evict.fed_faults", "pages",
+                                      "pages made resident by a fault, handed to the policy");
+        ev->fed_prefetches = stat_counter(st, "evict.fed_prefetches", "pages",
+                                          "pages made resident without a fault (prefetch, host step)");
+        ev->fed_touches = stat_counter(st, "evict.fed_touches", "references",
+                                       "references to resident pages handed to the policy (walk hits; replay: TLB misses)");
+        ev->unreferenced = stat_counter(st, "evict.victims_unreferenced", "pages",
+                                        "victims the policy saw no reference to (touch or hit record) after their arrival");
+        ev->victim_age = stat_average(st, "evict.victim_age", "faults",
+                                      "faults handed to the policy between a victim's arrival and its eviction");
+        ev->victim_idle = stat_average(st, "evict.victim_idle", "faults",
+                                       "faults handed to the policy between the last reference it saw to a victim and its eviction");
+        uint64_t n = capacity ? capacity : 1;
+        if (n >= NO_SLOT) sim_panic("evict", 0, "%llu frames exceed the evictor's slot index", (unsigned long long)n);
+        ev->seen = xcalloc(n, sizeof *ev->seen);
+        for (uint64_t i = 0; i < n; i++) ev->seen[i].next_free = i + 1 < n ? (uint32_t)(i + 1) : NO_SLOT;
+        page_map_init(&ev->seen_of, n);
     } else {
         ev->n_victims = &ev->own_victims;
         ev->n_wrong = &ev->own_wrong;
@@ -58,6 +98,10 @@ void evictor_free(struct evictor *ev)
 {
     if (!ev) return;
     ev->ops->destroy(ev->p);
+    if (ev->seen) {
+        page_map_free(&ev->seen_of);
+        free(ev->seen);
+    }
     if (ev->record) fclose(ev->record);
     vpn_fifo_free(&ev->recent);
     free(ev);
@@ -82,8 +126,60 @@ void evictor_reference(struct evictor *ev, const struct evict_ref *r)
     ev->ops->reference(ev->p, r);
 }
 
+/* Page vpn's record, or NULL (no stats registry, or not resident). */
+static struct seen *seen_get(struct evictor *ev, uint64_t vpn)
+{
+    if (!ev->seen) return NULL;
+    uint32_t i = page_map_get(&ev->seen_of, vpn);
+    return i == NO_SLOT ? NULL : &ev->seen[i];
+}
+
+static void seen_arrive(struct evictor *ev, uint64_t vpn, bool fault)
+{
+    if (!ev->seen) return;
+    *(fault ? ev->fed_faults : ev->fed_prefetches) += 1;
+    struct seen *x = seen_get(ev, vpn);
+    if (!x) {
+        /* A page the policy holds beyond the frame count (none today) is
+         * not followed rather than aborting a statistic. */
+        uint32_t i = ev->seen_free;
+        if (i == NO_SLOT) return;
+        ev->seen_free = ev->seen[i].next_free;
+        page_map_put(&ev->seen_of, vpn, i);
+        x = &ev->seen[i];
+    }
+    x->arrived = x->last_ref = ev->faults;
+    x->refs = 0;
+    if (fault) ev->faults++;
+}
+
+static void seen_reference(struct evictor *ev, uint64_t vpn)
+{
+    struct seen *x = seen_get(ev, vpn);
+    if (!x) return;
+    x->last_ref = ev->faults;
+    if (x->refs < UINT32_MAX) x->refs++;
+}
+
+static void seen_leave(struct evictor *ev, uint64_t vpn, bool victim)
+{
+    if (!ev->seen) return;
+    uint32_t i = page_map_get(&ev->seen_of, vpn);
+    if (i == NO_SLOT) return;
+    struct seen *x = &ev->seen[i];
+    if (victim) {
+        stat_avg_add(ev->victim_age, (double)(ev->faults - x->arrived));
+        stat_avg_add(ev->victim_idle, (double)(ev->faults - x->last_ref));
+        if (!x->refs) *ev->unreferenced += 1;
+    }
+    page_map_erase(&ev->seen_of, vpn);
+    x->next_free = ev->seen_free;
+    ev->seen_free = i;
+}
+
 void evictor_resident(struct evictor *ev, uint64_t vpn, bool prefetched)
 {
+    seen_arrive(ev, vpn, !prefetched);
     if (prefetched) {
         /* No fault asked for it (issue 11.1, 11.4c): not a wrong eviction,
          * not a reference of the recorded stream; it leaves the window so
@@ -102,6 +198,10 @@ void evictor_touch(struct evictor *ev, uint64_t vpn)
 {
     if (ev->record) fprintf(ev->record, "%llu\n", (unsigned long long)vpn);
     if (!ev->ops->touch) return;
+    if (ev->seen) {
+        *ev->fed_touches += 1;
+        seen_reference(ev, vpn);
+    }
     ev->ops->touch(ev->p, vpn);
 }
 
@@ -109,6 +209,7 @@ void evictor_hits(struct evictor *ev, uint64_t vpn, uint32_t count)
 {
     if (!evictor_wants_hits(ev)) return;
     *ev->n_hits += 1;
+    seen_reference(ev, vpn);
     ev->ops->hits(ev->p, vpn, count);
 }
 
@@ -118,11 +219,16 @@ bool evictor_victim(struct evictor *ev, uint64_t *vpn)
     *ev->n_victims += 1;
     stat_avg_add(ev->search, ev->ops->last_search ? (double)ev->ops->last_search(ev->p) : 1.0);
     vpn_fifo_push(&ev->recent, *vpn);
+    seen_leave(ev, *vpn, true);
     return true;
 }
 
 bool evictor_can_forget(const struct evictor *ev) { return ev->ops->forget != NULL; }
-void evictor_forget(struct evictor *ev, uint64_t vpn) { ev->ops->forget(ev->p, vpn); }
+void evictor_forget(struct evictor *ev, uint64_t vpn)
+{
+    seen_leave(ev, vpn, false);
+    ev->ops->forget(ev->p, vpn);
+}
 
 static unsigned feeds(const struct evictor *ev)
 {
