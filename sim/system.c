@@ -234,7 +234,7 @@ struct system *system_build(const struct config *cfg)
     if (sim_model_of(cfg)->mem_at_send) {
         l2_set_fast(s->l2);
         gpu_set_mem_now(s->gpu, l2_fast_hook, s->l2);
-        if (!getenv("NOHIT")) gpu_set_xlate_hit(s->gpu, tlb_l1_hit_hook);
+        gpu_set_xlate_hit(s->gpu, tlb_l1_hit_hook);
     }
     tlb_set_walker(s->tlb, gmmu_walk_in(s->gmmu));
     tlb_set_shootdown_hook(s->tlb, shootdown_stall, s);
@@ -281,7 +281,8 @@ struct system *system_build(const struct config *cfg)
     }
     /* Policies that rank pages by use see every walk hit (the HPE paper's
      * "ideal" feed; with the HIR on, HPE takes the HIR records instead). */
-    if (driver_wants_walk_hits(s->drv)) gmmu_set_walk_hit_hook(s->gmmu, walk_hit, s->drv);
+    if (driver_wants_walk_hits(s->drv))
+        gmmu_set_walk_hit_hook(s->gmmu, walk_hit, s->drv, cfg_is(cfg, "driver.evict.replay_walks", "feed"));
     /* Ideal marks each reference of its future made when it happens. */
     if (driver_wants_references(s->drv)) gpu_set_ref_hook(s->gpu, page_ref, s->drv);
 

@@ -199,10 +199,11 @@ void gmmu_set_dirty_hook(struct gmmu *g, gmmu_dirty_hook fn, void *ctx)
     g->dirty_ctx = ctx;
 }
 
-void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx)
+void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx, bool replayed)
 {
     g->hit_hook = fn;
     g->hit_ctx = ctx;
+    g->hit_replayed = replayed;
 }
 
 void gmmu_set_remote_walk_hook(struct gmmu *g, gmmu_remote_walk_hook fn, void *ctx)

@@ -66,9 +66,11 @@ void gmmu_set_replay_hook(struct gmmu *g, gmmu_replay_hook fn, void *ctx);
 typedef void (*gmmu_stall_hook)(void *ctx, unsigned sm, bool stalled, sim_time now);
 void gmmu_set_stall_hook(struct gmmu *g, gmmu_stall_hook fn, void *ctx);
 /* Called on every walk that finds its page resident (the references a
- * driver-side policy would see with an ideal walk-hit feed). */
+ * driver-side policy would see with an ideal walk-hit feed); the walk of
+ * an access replayed after its fault only when `replayed` (it is the
+ * reference that faulted: driver.evict.replay_walks). */
 typedef void (*gmmu_walk_hit_hook)(void *ctx, uint64_t vpn, sim_time now);
-void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx);
+void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx, bool replayed);
 /* Called on every walk that hands out a translation of a page mapped
  * remote: the GPU's TLB misses on host-homed pages, the hints of dynamic
  * migration (thesis Sec. 5.2.1). */

@@ -61,6 +61,7 @@ struct gmmu {
     gmmu_fault_hook fault_hook;
     gmmu_walk_hit_hook hit_hook;
     void *hit_ctx;
+    bool hit_replayed;     /* replayed accesses' walks reach hit_hook too */
     gmmu_dirty_hook dirty_hook;
     void *dirty_ctx;
     gmmu_remote_walk_hook rwalk_hook;

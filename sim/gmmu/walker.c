@@ -78,13 +78,16 @@ static void finish(struct gmmu *g, uint32_t slot, struct mem_req *r, sim_time st
         if (g->dirty_hook) g->dirty_hook(g->dirty_ctx, vpn);
     }
     /* The eviction policy's walk-hit feed (HPE Sec. V-B's "ideal model":
-     * page walk hits and page faults in the exact reference order) counts
-     * each program reference once.  The walk of a replayed access is the
-     * reference that faulted, already given to the policy as its fault
-     * (on_resident), so it is no hit: fed, RRIP-FP's frequency priority
-     * would lift every newcomer from distant to long at once and make its
-     * type II insertion a no-op. */
-    if (g->hit_hook && (p->flags & PTE_PRESENT) && !(r->xflags & XLATE_REPLAYED))
+     * page walk hits and page faults in the exact reference order).  By
+     * default it counts each program reference once: the walk of a
+     * replayed access is the reference that faulted, already given to the
+     * policy as its fault (on_resident), so it is no hit (fed, RRIP-FP's
+     * frequency priority lifts every newcomer from distant to long at once
+     * and CLOCK-Pro finds every newcomer re-referenced in its test
+     * period).  The paper's words also read as every walk that hits,
+     * which is what its HIR records for HPE: driver.evict.replay_walks
+     * feed (issue 42). */
+    if (g->hit_hook && (p->flags & PTE_PRESENT) && (g->hit_replayed || !(r->xflags & XLATE_REPLAYED)))
         g->hit_hook(g->hit_ctx, vpn, now);
     if (g->rwalk_hook && (p->flags & PTE_REMOTE)) g->rwalk_hook(g->rwalk_ctx, vpn, now);
     if (g->hir_on && (p->flags & PTE_PRESENT)) {

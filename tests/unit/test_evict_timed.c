@@ -172,13 +172,14 @@ END_TEST
  *     young, then s3 (page 0), s4-s6 (pages 4-6): 12 evictions, page 0
  *     not resident, page 7 resident.
  * With the replay walk fed as a hit, distant/4 gives long/0's outcome. */
-static uint64_t rrip_fp_run(const char *insert, const char *delay, bool *res0, bool *res7)
+static uint64_t rrip_fp_run_walks(const char *insert, const char *delay, const char *walks,
+                                  bool *res0, bool *res7)
 {
     const char *sets[] = { "workload.kind=pattern", "workload.pattern.type=thrashing",
                            "workload.pattern.pages=16", "gpu.memory.capacity=48KiB",
                            "gpu.sms=1", "gpu.sm.max_blocks=1", "driver.eviction=rrip-fp",
-                           insert, delay };
-    struct config *c = load(sets, 9);
+                           insert, delay, walks };
+    struct config *c = load(sets, 10);
     struct system *s = system_build(c);
     ck_assert_int_eq(system_run(s), RUN_COMPLETED);
     struct system_parts p;
@@ -190,6 +191,11 @@ static uint64_t rrip_fp_run(const char *insert, const char *delay, bool *res0, b
     system_free(s);
     config_free(c);
     return n;
+}
+
+static uint64_t rrip_fp_run(const char *insert, const char *delay, bool *res0, bool *res7)
+{
+    return rrip_fp_run_walks(insert, delay, "driver.evict.replay_walks=skip", res0, res7);
 }
 
 START_TEST(rrip_fp_distant_insertion_acts_in_timed_runs)
@@ -204,6 +210,19 @@ START_TEST(rrip_fp_distant_insertion_acts_in_timed_runs)
 }
 END_TEST
 
+/* driver.evict.replay_walks=feed (issue 42): each newcomer's replayed walk
+ * is a hit, which lifts it from distant to long at once, so distant/4 gives
+ * long/0's outcome (8 evictions, page 0 resident, 7 not), as the comment
+ * above derives; every faulted page reaches the policy once more. */
+START_TEST(rrip_fp_with_replay_walks_fed)
+{
+    bool r0, r7;
+    ck_assert_uint_eq(rrip_fp_run_walks("driver.evict.rrip_fp.insert=distant", "driver.evict.rrip_fp.delay=4",
+                                        "driver.evict.replay_walks=feed", &r0, &r7), 8);
+    ck_assert(r0 && !r7);
+}
+END_TEST
+
 static Suite *timed_suite(void)
 {
     Suite *s = suite_create("evict_timed");
@@ -214,6 +233,7 @@ static Suite *timed_suite(void)
     tcase_add_test(t, hpe_with_hir_forced_off_is_refused);
     tcase_add_test(t, ideal_is_a_lower_bound_on_the_hpe_patterns);
     tcase_add_test(t, rrip_fp_distant_insertion_acts_in_timed_runs);
+    tcase_add_test(t, rrip_fp_with_replay_walks_fed);
     suite_add_tcase(s, t);
     return s;
 }

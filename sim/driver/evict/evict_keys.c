@@ -19,6 +19,11 @@ const struct cfg_key evict_config_keys[] = {
     {"driver.evict.replay_tlb", CFG_INT, "0", 0, 1 << 24, NULL,
      "replay: entries of a fully associative LRU TLB in front of the policy; only its misses are fed as walk hits "
      "(0: every reference to a resident page is; HPE Table I's L2 TLB has 512)"},
+    {"driver.evict.replay_walks", CFG_ENUM, "skip", 0, -1, "skip|feed",
+     "timed runs: the page-walk hit of an access replayed after its fault, for policies fed walk hits "
+     "(lru, rrip, clock-pro; hpe with hit_feed ideal): skip (it is the reference that faulted, fed once as the fault) "
+     "or feed (a walk hit like any other, as the HIR records it: HPE Sec. V-B's 'page walk hits and page faults' "
+     "read literally; issue 42)"},
     {"driver.evict.record", CFG_STRING, "", 0, -1, NULL,
      "write the page-reference stream the policy is fed (faults and walk hits, in order) to this file, "
      "a trace for uvmsim replay"},
