@@ -2,6 +2,7 @@
 """Paper vs uvmsim tables for the HPE and cyclic-thrashing reproductions.
 
   paper_table.py hpe    DIR/sweep.h5 [-o FIG.png]   (configs/sweeps/hpe-table2.yaml)
+  paper_table.py hpe-feed DIR/sweep.h5 FED/sweep.h5 (hpe-table2 and hpe-table2-replay-walks.yaml)
   paper_table.py hpe-sens DIR/sweep.h5 ...          (configs/sweeps/hpe-sens-*.yaml)
   paper_table.py cyclic DIR/sweep.h5 [DIR2/sweep.h5 ...] [-o FIG.png]
                                                     (configs/sweeps/cyclic-*mb.yaml)
@@ -157,6 +158,93 @@ def hpe(df, out):
         fig.tight_layout()
         fig.savefig(out)
         print(f"\nfigure: {out}")
+
+
+FED = ("lru", "rrip-fp", "clock-pro")
+
+
+def hpe_feed(df, fed_df):
+    """Issue 42: what LRU, RRIP-FP and CLOCK-Pro are fed (hpe-table2, the
+    replayed accesses' walks skipped: the default) and how they fare when
+    those walks are fed too (hpe-table2-replay-walks); HPE, random and
+    Ideal take no walk hits, so hpe-table2's points are theirs in both."""
+    def index(d):
+        out = {}
+        for _, r in d.iterrows():
+            if r.get("status", "completed") == "completed":
+                out[(r["workload.kind"], r["driver.eviction"], round(float(r["gpu.memory.fraction"]), 4))] = r
+        return out
+    skip, fed = index(df), index(fed_df) if fed_df is not None else {}
+    works = [w for w in HPE_TYPE if any(k[0] == w for k in skip)]
+
+    def stat(ix, w, p, m, col):
+        r = ix.get((w, p, m))
+        return float(r[col]) if r is not None and col in r and r[col] == r[col] else float("nan")
+
+    def share(ix, w, p, m, num, den):
+        d = stat(ix, w, p, m, den)
+        return stat(ix, w, p, m, num) / d if d > 0 else float("nan")
+
+    for m in FRACS:
+        print(f"### What the policies are fed, {int(m * 100)} % (hpe-table2: replayed walks skipped)\n")
+        print("Per policy: references to resident pages handed over per fault (touches; HPE: hit records), "
+              "and the share of victims the policy saw no reference to after their arrival.\n")
+        print("| workload | type | " + " | ".join(f"{p} refs/fault, unreferenced victims" for p in FED + ("hpe",))
+              + " |")
+        print("|---|---|" + "---:|" * (len(FED) + 1))
+        for w in works:
+            cells = []
+            for p in FED + ("hpe",):
+                refs = share(skip, w, p, m, "evict.hit_records" if p == "hpe" else "evict.fed_touches",
+                             "evict.fed_faults")
+                cells.append(f"{f3(refs)}, {f3(share(skip, w, p, m, 'evict.victims_unreferenced', 'evict.victims'))}")
+            print(f"| {HPE_ABBR[w]} | {HPE_TYPE[w]} | " + " | ".join(cells) + " |")
+        print()
+
+    def sp(ix_a, pa, ix_b, pb, w, m):
+        a, b = stat(ix_a, w, pa, m, "sim_time_ps"), stat(ix_b, w, pb, m, "sim_time_ps")
+        return a / b if a > 0 and b > 0 else float("nan")
+
+    print("### Speedup over LRU with the replayed walks skipped / fed (LRU of the same reading), 75 % / 50 %\n")
+    print("| workload | type | rrip-fp | clock-pro | hpe |")
+    print("|---|---|---:|---:|---:|")
+    rows = {}
+    for w in works:
+        cells = []
+        for p in ("rrip-fp", "clock-pro", "hpe"):
+            vals = []
+            for m in FRACS:
+                a = sp(skip, "lru", skip, p, w, m)
+                b = sp(fed, "lru", fed if p != "hpe" else skip, p, w, m)
+                rows.setdefault((p, m), []).append((a, b))
+                vals.append(f"{f3(a)} / {f3(b)}")
+            cells.append(" ; ".join(vals))
+        print(f"| {HPE_ABBR[w]} | {HPE_TYPE[w]} | " + " | ".join(cells) + " |")
+
+    def gm(xs):
+        xs = [x for x in xs if x == x]
+        return gmean(xs) if len(xs) == len(works) else float("nan")
+    cells = []
+    for p in ("rrip-fp", "clock-pro", "hpe"):
+        cells.append(" ; ".join(f"{f3(gm([a for a, _ in rows[(p, m)]]))} / {f3(gm([b for _, b in rows[(p, m)]]))}"
+                                for m in FRACS))
+    print("| **gmean all** | | " + " | ".join(cells) + " |")
+    print("\nEach cell: 75 % skipped / fed ; 50 % skipped / fed (HPE's own run is the same in both readings; "
+          "its LRU is the reading's).\n")
+
+    print("### HPE over the comparators in both readings against the paper (Sec. V-B), geomean over the workloads\n")
+    print("| ratio | paper 75 % | skipped 75 % | fed 75 % | paper 50 % | skipped 50 % | fed 50 % |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for p, name, paper in (("lru", "LRU", HPE_PAPER["HPE over LRU"]),
+                           ("rrip-fp", "RRIP-FP", HPE_PAPER["HPE over RRIP-FP"]),
+                           ("clock-pro", "CLOCK-Pro", HPE_PAPER["HPE over CLOCK-Pro"])):
+        cells = []
+        for i, m in enumerate(FRACS):
+            a = gm([sp(skip, p, skip, "hpe", w, m) for w in works])
+            b = gm([sp(fed, p, skip, "hpe", w, m) for w in works])
+            cells += [str(paper[i]), f3(a), f3(b)]
+        print(f"| HPE over {name} | " + " | ".join(cells) + " |")
+    print()
 
 
 # HPE Sec. V-A: the studies, what each varies, its default and the value the
@@ -506,12 +594,16 @@ def cyclic(dfs, out):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("paper", choices=("hpe", "hpe-sens", "cyclic"))
+    p.add_argument("paper", choices=("hpe", "hpe-feed", "hpe-sens", "cyclic"))
     p.add_argument("sweeps", nargs="+", help="DIR/sweep.h5 written by uvmsim sweep")
     p.add_argument("-o", "--output", help="figure file (.png, .pdf, .svg)")
     a = p.parse_args()
     if a.paper == "hpe":
         hpe(load_sweep(a.sweeps[0]), a.output)
+    elif a.paper == "hpe-feed":
+        import os as _os
+        second = a.sweeps[1] if len(a.sweeps) > 1 and _os.path.exists(a.sweeps[1]) else None
+        hpe_feed(load_sweep(a.sweeps[0]), load_sweep(second) if second else None)
     elif a.paper == "hpe-sens":
         dfs = [load_sweep(sw) for sw in a.sweeps]
         for df in dfs:
