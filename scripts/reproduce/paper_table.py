@@ -188,12 +188,16 @@ def hpe_feed(df, fed_df):
     for m in FRACS:
         print(f"### What the policies are fed, {int(m * 100)} % (hpe-table2: replayed walks skipped)\n")
         print("Per policy: references to resident pages handed over per fault (touches; HPE: hit records), "
-              "and the share of victims the policy saw no reference to after their arrival.\n")
-        print("| workload | type | " + " | ".join(f"{p} refs/fault, unreferenced victims" for p in FED + ("hpe",))
-              + " |")
-        print("|---|---|" + "---:|" * (len(FED) + 1))
+              "and the share of victims the policy saw no reference to after their arrival; first, the "
+              "page references of the program (Ideal's future, `evict.ideal.references`) per reference "
+              "LRU was fed (its faults and touches).\n")
+        print("| workload | type | program / fed refs | "
+              + " | ".join(f"{p} refs/fault, unreferenced victims" for p in FED + ("hpe",)) + " |")
+        print("|---|---|---:|" + "---:|" * (len(FED) + 1))
         for w in works:
-            cells = []
+            fed_lru = stat(skip, w, "lru", m, "evict.fed_faults") + stat(skip, w, "lru", m, "evict.fed_touches")
+            prog = stat(skip, w, "ideal", m, "evict.ideal.references")
+            cells = [f3(prog / fed_lru) if fed_lru > 0 else "-"]
             for p in FED + ("hpe",):
                 refs = share(skip, w, p, m, "evict.hit_records" if p == "hpe" else "evict.fed_touches",
                              "evict.fed_faults")

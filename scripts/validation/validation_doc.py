@@ -114,6 +114,10 @@ class Results:
         conds = [c.split("=", 1) for c in sel.split()]
         rows = [r for r in self.tables[sweep] if r.get("status") == "completed"
                 and all(k in r and self._eq(r[k], v) for k, v in conds)]
+        if not rows and self.meta.get(sweep, {}).get("missing"):
+            # A sweep committed with points missing (meta.json lists them):
+            # a claim over one of those is not run, not an error.
+            raise NoResults(f"{sweep} is committed without some of its points (meta.json: missing)")
         if len(rows) != 1:
             raise ClaimError(f"pt({sweep!r}, {stat!r}, {sel!r}): {len(rows)} points match, not 1")
         if stat not in rows[0]:
@@ -150,7 +154,9 @@ def evaluate(claim, res):
             m = re.match(r"^\s*(\d+) of \d+", str(want))
             return value, judge(kind, value, int(m.group(1)) if m else want)
         return value, judge(kind, value, claim["paper_value"])
-    except NoResults:
+    except NoResults as e:
+        if " " in str(e):
+            claim["_why"] = str(e)
         return None, NOT_RUN
     except ClaimError as e:
         raise ClaimError(f"claim {claim['id']}: {e}")
@@ -247,7 +253,7 @@ def sections(doc, res):
             if c["paper"] != key:
                 continue
             if v == NOT_RUN:
-                note = "not run: " + (c.get("reason") or "results not committed")
+                note = "not run: " + (c.get("_why") or c.get("reason") or "results not committed")
             elif v in (REPRODUCED,):
                 note = ""
             else:
