@@ -79,6 +79,14 @@ def hpe(df, out):
     def sp(w, p, m, base="lru"):
         return stat(w, base, m, "sim_time_ps") / stat(w, p, m, "sim_time_ps")
 
+    def mean_over(ws, p, m, f):
+        """gmean of f(w) over ws, or NaN when a point of p or LRU is not
+        there (a partly committed sweep must not average over what it
+        has); a ratio that is undefined (nothing evicted) is left out."""
+        if any((w, q, m) not in val for w in ws for q in (p, "lru")):
+            return float("nan")
+        return gmean([f(w) for w in ws])
+
     def ev(w, p, m, base="lru"):
         b, v = stat(w, base, m, "driver.evictions"), stat(w, p, m, "driver.evictions")
         return v / b if b > 0 else float("nan")
@@ -93,8 +101,8 @@ def hpe(df, out):
         ws = [w for w in works if t is None or HPE_TYPE[w] == t]
         if not ws:
             continue
-        cells = [f"{f3(gmean([sp(w, p, 0.75) for w in ws]))} / {f3(gmean([sp(w, p, 0.5) for w in ws]))}"
-                 for p in pols]
+        cells = [f"{f3(mean_over(ws, p, 0.75, lambda w: sp(w, p, 0.75)))} / "
+                 f"{f3(mean_over(ws, p, 0.5, lambda w: sp(w, p, 0.5)))}" for p in pols]
         print(f"| **gmean {t or 'all'}** | | " + " | ".join(cells) + " |")
 
     print("\n### Evictions relative to LRU (policy / LRU: below 1 is fewer), 75 % / 50 %\n")
@@ -103,8 +111,8 @@ def hpe(df, out):
     for w in works:
         print(f"| {HPE_ABBR[w]} | " + " | ".join(f"{f3(ev(w, p, 0.75))} / {f3(ev(w, p, 0.5))}" for p in pols) + " |")
     print("| **gmean** | " + " | ".join(
-        f"{f3(gmean([ev(w, p, 0.75) for w in works]))} / {f3(gmean([ev(w, p, 0.5) for w in works]))}"
-        for p in pols) + " |")
+        f"{f3(mean_over(works, p, 0.75, lambda w: ev(w, p, 0.75)))} / "
+        f"{f3(mean_over(works, p, 0.5, lambda w: ev(w, p, 0.5)))}" for p in pols) + " |")
 
     print("\n### HPE's class, strategy and adjustment per workload\n")
     print("| workload | class 75 % / 50 % | ratio1, ratio2 (75 %) | final strategy | switches | jumps "
