@@ -616,8 +616,7 @@ def main():
     if a.paper == "hpe":
         hpe(load_sweep(a.sweeps[0]), a.output)
     elif a.paper == "hpe-feed":
-        import os as _os
-        second = a.sweeps[1] if len(a.sweeps) > 1 and _os.path.exists(a.sweeps[1]) else None
+        second = a.sweeps[1] if len(a.sweeps) > 1 and os.path.exists(a.sweeps[1]) else None
         hpe_feed(load_sweep(a.sweeps[0]), load_sweep(second) if second else None)
     elif a.paper == "hpe-sens":
         dfs = [load_sweep(sw) for sw in a.sweeps]
