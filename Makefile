@@ -5,6 +5,9 @@ PREFIX   ?= /usr/local
 OPT      ?= -O2
 EXTRA_CFLAGS  ?=
 EXTRA_LDFLAGS ?=
+# The Debian interpreter: scripts/debian-packages.txt installs h5py and pandas
+# for it, not for a python3 that a version manager puts first on PATH.
+PYTHON   ?= /usr/bin/python3
 
 # The one package list: scripts/debian-packages.txt (groups build, test, scripts).
 DEB_PKGS := $(shell sh scripts/packages.sh build test scripts 2>/dev/null)
@@ -84,7 +87,7 @@ bench: $(BUILD)/uvmsim
 # validation/claims.yaml and the committed validation/results/ (issue 39):
 # no simulation; tests/e2e/validation.sh checks the document matches.
 validation:
-	@python3 scripts/validation/validation_doc.py docs/validation.md
+	@$(PYTHON) scripts/validation/validation_doc.py docs/validation.md
 
 docs: $(BUILD)/uvmsim
 	$(BUILD)/uvmsim config doc > docs/config.md
