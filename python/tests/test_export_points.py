@@ -99,3 +99,102 @@ def test_load_sweep_reads_the_export(tmp_path):
     _sweep(tmp_path / "out" / "toy" / "sweep.h5")
     assert find_sweep(str(tmp_path / "out"), "toy", "toy").endswith("toy/sweep.h5")
     assert find_sweep(str(tmp_path / "none"), "toy", "toy") is None
+
+
+def _part(path, points, missing, rev=1, extra_col=False):
+    """A merged sweep file of the toy plan hpe, lru, fifo (plan.tsv beside
+    it) holding POINTS (name -> CPU s) and listing MISSING as not run."""
+    cols = [("name", "S16"), ("driver.eviction", "S8"), ("status", "S12"), ("sim_time_ps", "<u8")]
+    if extra_col:
+        cols.append(("evict.fed_faults", "<f8"))
+    rows = [tuple([n.encode(), n.split("_")[0].encode(), b"completed", 100 * (i + 1)] +
+                  ([0.0] if extra_col else [])) for i, n in enumerate(points)]
+    with h5py.File(path, "w") as f:
+        f.create_dataset("points", data=np.array(rows, dtype=np.dtype(cols)))
+        f.attrs["axes"] = np.array(["driver.eviction"], dtype=object)
+        f.attrs["sweep_file"] = "configs/sweeps/toy.yaml"
+        f.attrs["points_planned"] = 3
+        f.attrs["model_revision"] = rev
+        f.create_dataset("missing", data=np.array([(m.encode(), b"not run", -1) for m in missing],
+                         dtype=[("name", "S16"), ("state", "S8"), ("exit_code", "<i4")]))
+        for n, cpu in points.items():
+            r = f.create_group(f"runs/{n}")
+            r.attrs["uvmsim_version"] = "0.1.0"
+            r.attrs["model_revision"] = rev
+            r.attrs["seed"] = 1
+            f.create_group(f"host/{n}").attrs["cpu_seconds"] = cpu
+    with open(os.path.join(os.path.dirname(path), "plan.tsv"), "w") as f:
+        f.write("uvmsim-sweep-plan\t1\nsweep\tconfigs/sweeps/toy.yaml\naxis\tdriver.eviction\thpe\tlru\tfifo\n")
+        for n in ("hpe_75pct", "lru_75pct", "fifo_75pct"):
+            f.write(f"point\t{n}\t0123456789abcdef\t{n.split('_')[0]}\n")
+
+
+def _rows(out):
+    with gzip.open(out / "toy.points.csv.gz", "rt") as f:
+        return list(csv.DictReader(f))
+
+
+def test_join_completes_a_partial_sweep(tmp_path):
+    """A sweep committed in part, completed by a later binary that ran only
+    its missing points: rows in plan order, each part's provenance kept."""
+    main, out = _export(), tmp_path / "out"
+    os.makedirs(tmp_path / "a")
+    os.makedirs(tmp_path / "b")
+    _part(str(tmp_path / "a" / "sweep.h5"), {"lru_75pct": 2.0}, ["hpe_75pct", "fifo_75pct"])
+    assert main([str(tmp_path / "a" / "sweep.h5"), str(out), "--binary-commit", "aaaaaaa"]) == 0
+    committed = [r["name"] for r in _rows(out)]
+    _part(str(tmp_path / "b" / "sweep.h5"), {"hpe_75pct": 3.0, "fifo_75pct": 5.0}, ["lru_75pct"])
+    assert main([str(tmp_path / "b" / "sweep.h5"), str(out), "--binary-commit", "bbbbbbb",
+                 "--cpu-seconds", "8.5", "--join"]) == 0
+    rows = _rows(out)
+    assert committed == ["lru_75pct"]
+    assert [r["name"] for r in rows] == ["hpe_75pct", "lru_75pct", "fifo_75pct"]
+    # the committed row is kept as it was (its value: the first part's)
+    assert rows[1]["sim_time_ps"] == "100"
+    meta = json.load(open(out / "toy.meta.json"))
+    assert meta["points_merged"] == 3 and meta["missing"] == []
+    assert [(p["binary_commit"], p["points"]) for p in meta["parts"]] == \
+        [("aaaaaaa", ["lru_75pct"]), ("bbbbbbb", ["hpe_75pct", "fifo_75pct"])]
+    assert meta["cpu_seconds_points"] == 10.0
+    # the first part's whole run was not measured: no measured total
+    assert meta["cpu_seconds_measured"] is None
+    assert meta["parts"][1]["cpu_seconds_measured"] == 8.5
+
+
+def test_join_refuses(tmp_path, capsys):
+    main, out = _export(), tmp_path / "out"
+    os.makedirs(tmp_path / "a")
+    _part(str(tmp_path / "a" / "sweep.h5"), {"lru_75pct": 2.0}, ["hpe_75pct", "fifo_75pct"])
+    assert main([str(tmp_path / "a" / "sweep.h5"), str(out)]) == 0
+    before = (out / "toy.points.csv.gz").read_bytes()
+    cases = [({"lru_75pct": 1.0}, ["hpe_75pct", "fifo_75pct"], {}, "committed already"),
+             ({"hpe_75pct": 1.0}, ["lru_75pct", "fifo_75pct"], {"rev": 2}, "model revisions differ"),
+             ({"hpe_75pct": 1.0}, ["lru_75pct", "fifo_75pct"], {"extra_col": True},
+              "columns differ: evict.fed_faults")]
+    for i, (pts, miss, kw, msg) in enumerate(cases):
+        d = tmp_path / f"b{i}"
+        os.makedirs(d)
+        _part(str(d / "sweep.h5"), pts, miss, **kw)
+        assert main([str(d / "sweep.h5"), str(out), "--join"]) == 2
+        err = capsys.readouterr().err
+        assert msg in err and err.count("\n") == 1
+        assert (out / "toy.points.csv.gz").read_bytes() == before
+    # a point the committed file does not list as missing
+    json_p = out / "toy.meta.json"
+    meta = json.load(open(json_p))
+    meta["missing"] = [["fifo_75pct", "not run", -1]]
+    json.dump(meta, open(json_p, "w"))
+    d = tmp_path / "c"
+    os.makedirs(d)
+    _part(str(d / "sweep.h5"), {"hpe_75pct": 1.0}, ["lru_75pct", "fifo_75pct"])
+    assert main([str(d / "sweep.h5"), str(out), "--join"]) == 2
+    assert "hpe_75pct is not one of the committed file's missing points" in capsys.readouterr().err
+    # nothing committed to join
+    assert main([str(d / "sweep.h5"), str(tmp_path / "empty"), "--join"]) == 2
+    assert "nothing committed to join" in capsys.readouterr().err
+    # no plan.tsv beside the sweep file
+    os.remove(d / "plan.tsv")
+    meta["missing"] = [["hpe_75pct", "not run", -1], ["fifo_75pct", "not run", -1]]
+    json.dump(meta, open(json_p, "w"))
+    assert main([str(d / "sweep.h5"), str(out), "--join"]) == 2
+    assert "plan.tsv not found" in capsys.readouterr().err

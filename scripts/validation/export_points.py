@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Export a merged sweep's /points table for committing (issue 39).
 
-  scripts/validation/export_points.py DIR/sweep.h5 OUT [--binary-commit HASH] [--cpu-seconds S]
+  scripts/validation/export_points.py DIR/sweep.h5 OUT [--binary-commit HASH] [--cpu-seconds S] [--join]
 
 Writes, for the sweep file NAME.yaml the merged sweep.h5 was run from,
 
@@ -17,6 +17,15 @@ Writes, for the sweep file NAME.yaml the merged sweep.h5 was run from,
                           the CPU time: the sum of the points' own, and the
                           whole `sweep run` as measured outside
                           (--cpu-seconds, e.g. /usr/bin/time's user + sys)
+
+--join completes a sweep committed with points missing: DIR ran (with
+`uvmsim sweep point`) only points that OUT/NAME.meta.json lists as
+missing; the committed rows are kept as they are and the new ones put
+among them in DIR/plan.tsv's order.  The two parts must have the same
+axes, columns and model revision and no point in common; meta.json's
+`parts` then names, per binary, its commit, its points and its CPU time
+(each point's provenance), and the top-level CPU time is their sum
+(measured only when every part was).
 
 The CSV is written byte-for-byte reproducibly (gzip mtime 0, floats as
 repr) so that a re-export of the same sweep.h5 gives the same file.
@@ -48,6 +57,80 @@ def cell(v):
     return str(v)
 
 
+class JoinError(Exception):
+    pass
+
+
+def part(meta, names):
+    return {"binary_commit": meta["binary_commit"], "points": names,
+            "cpu_seconds_points": meta["cpu_seconds_points"],
+            "cpu_seconds_measured": meta["cpu_seconds_measured"]}
+
+
+def plan_order(sweep_h5):
+    """Point names in plan order, from the plan.tsv beside DIR/sweep.h5
+    (`point NAME HASH VALUES...` lines)."""
+    p = os.path.join(os.path.dirname(os.path.abspath(sweep_h5)), "plan.tsv")
+    if not os.path.exists(p):
+        raise JoinError(f"{p} not found: the joined rows are put in its plan order")
+    names = []
+    with open(p) as f:
+        for line in f:
+            c = line.rstrip("\n").split("\t")
+            if c[0] == "point" and len(c) >= 2:
+                names.append(c[1])
+    return names
+
+
+def join(a, name, head, rows, meta):
+    csv_p = os.path.join(a.out, f"{name}.points.csv.gz")
+    meta_p = os.path.join(a.out, f"{name}.meta.json")
+    if not (os.path.exists(csv_p) and os.path.exists(meta_p)):
+        raise JoinError(f"nothing committed to join: {csv_p} or {meta_p} missing")
+    old = json.load(open(meta_p))
+    with gzip.open(csv_p, "rt", newline="") as f:
+        r = csv.reader(f)
+        old_head = next(r)
+        old_rows = list(r)
+    if old.get("axes") != meta["axes"]:
+        raise JoinError(f"axes differ: committed {old.get('axes')}, new {meta['axes']}")
+    if old_head != head:
+        diff = sorted(set(old_head) ^ set(head)) or ["(the order)"]
+        raise JoinError("columns differ: " + ", ".join(diff))
+    if old.get("model_revisions") != meta["model_revisions"]:
+        raise JoinError(f"model revisions differ: committed {old.get('model_revisions')}, "
+                        f"new {meta['model_revisions']}")
+    old_names = [x[0] for x in old_rows]
+    new_names = [x[0] for x in rows]
+    both = sorted(set(old_names) & set(new_names))
+    if both:
+        raise JoinError(f"{len(both)} points are committed already, e.g. {both[0]}")
+    waiting = {m[0] for m in old.get("missing", [])}
+    extra = [n for n in new_names if n not in waiting]
+    if extra:
+        raise JoinError(f"{extra[0]} is not one of the committed file's missing points")
+    order = {n: i for i, n in enumerate(plan_order(a.sweep_h5))}
+    unplanned = [n for n in old_names + new_names if n not in order]
+    if unplanned:
+        raise JoinError(f"{unplanned[0]} is not in the plan")
+    joined = sorted(old_rows + rows, key=lambda x: order[x[0]])
+    have = set(old_names) | set(new_names)
+    parts = old.get("parts") or [part(old, old_names)]
+    parts = parts + meta["parts"]
+    measured = [p["cpu_seconds_measured"] for p in parts]
+    out = dict(meta)
+    out.update({
+        "points_merged": len(joined),
+        "missing": [m for m in meta["missing"] if m[0] not in have],
+        "uvmsim_versions": sorted(set(old.get("uvmsim_versions", [])) | set(meta["uvmsim_versions"])),
+        "binary_commit": ", ".join(p["binary_commit"] or "?" for p in parts),
+        "cpu_seconds_points": round(sum(p["cpu_seconds_points"] for p in parts), 3),
+        "cpu_seconds_measured": (round(sum(measured), 3) if None not in measured else None),
+        "parts": parts,
+    })
+    return head, joined, out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("sweep_h5")
@@ -56,6 +139,8 @@ def main(argv=None):
                     help="the git commit the uvmsim binary was built from")
     ap.add_argument("--cpu-seconds", type=float, default=None,
                     help="measured CPU seconds of the whole sweep run (user + sys)")
+    ap.add_argument("--join", action="store_true",
+                    help="add these points to the committed OUT/NAME files (a sweep committed in part)")
     a = ap.parse_args(argv)
     try:
         f = h5py.File(a.sweep_h5, "r")
@@ -104,6 +189,13 @@ def main(argv=None):
             "cpu_seconds_points": round(cpu, 3),
             "cpu_seconds_measured": a.cpu_seconds,
         }
+    meta["parts"] = [part(meta, [r[0] for r in rows])]
+    if a.join:
+        try:
+            head, rows, meta = join(a, name, head, rows, meta)
+        except JoinError as e:
+            print(f"export_points: --join {name}: {e}", file=sys.stderr)
+            return 2
     os.makedirs(a.out, exist_ok=True)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")

@@ -237,9 +237,19 @@ def sections(doc, res):
         cpu = m.get("cpu_seconds_measured")
         cpu_s = (f"{cpu:.1f} s measured (sweep run, user + sys); " if cpu is not None else "") + \
             f"{m.get('cpu_seconds_points', float('nan')):.1f} s in the points"
+        commit = m.get("binary_commit") or "commit not recorded"
+        parts = m.get("parts") or []
+        if len(parts) > 1:
+            # A sweep completed in parts (export_points.py --join): each
+            # binary with its points and its own measured time.
+            commit = ", ".join(f"{p['binary_commit'] or '?'} ({len(p['points'])} points)" for p in parts)
+            if cpu is None:
+                cpu_s += "".join(f"; {p['cpu_seconds_measured']:.1f} s measured for the "
+                                 f"{p['binary_commit']} part" for p in parts
+                                 if p.get("cpu_seconds_measured") is not None)
         lines.append(f"| `{m.get('sweep_file', name)}` | {m.get('points_merged', len(res.tables[name]))} "
                      f"of {m.get('points_planned', '?')} | uvmsim {ver}, revision {rev}, "
-                     f"{m.get('binary_commit') or 'commit not recorded'} | {cpu_s} |")
+                     f"{commit} | {cpu_s} |")
     if not res.tables:
         lines.append("| (none) | | | |")
     out["results-committed"] = "\n".join(lines)
