@@ -125,10 +125,34 @@ class Results:
         return float(rows[0][stat])
 
 
+def sweep_names(claim):
+    """The sweeps of a claim's `sweep`: one file, or a list of them (a
+    claim over several sweeps); None where one is not a sweep file."""
+    s = claim.get("sweep")
+    names = []
+    for f in (s if isinstance(s, list) else [s or ""]):
+        m = re.match(r"configs/sweeps/([\w.-]+)\.yaml$", str(f).strip())
+        if not m:
+            return None
+        names.append(m.group(1))
+    return names
+
+
 def sweep_name(claim):
-    s = claim.get("sweep") or ""
-    m = re.match(r"configs/sweeps/([\w.-]+)\.yaml$", s.strip())
-    return m.group(1) if m else None
+    """The first (or only) sweep of a claim."""
+    names = sweep_names(claim)
+    return names[0] if names else None
+
+
+# The names an expression may use besides pt (validation/claims.yaml's
+# header): the helpers and the few builtins a comprehension needs.
+NAMES = {"gmean": gmean, "ordering_share": ordering_share,
+         "all": all, "any": any, "len": len, "sum": sum, "min": min, "max": max, "abs": abs,
+         "sorted": sorted, "list": list, "int": int, "round": round}
+
+
+def expr_env(res):
+    return dict(NAMES, __builtins__={}, pt=res.pt)
 
 
 def evaluate(claim, res):
@@ -136,11 +160,10 @@ def evaluate(claim, res):
     expr = claim.get("expr")
     if expr is None:
         return None, NOT_RUN
-    name = sweep_name(claim)
-    if name is None or name not in res.tables:
+    names = sweep_names(claim)
+    if not names or any(n not in res.tables for n in names):
         return None, NOT_RUN
-    env = {"__builtins__": {}, "pt": res.pt, "gmean": gmean, "ordering_share": ordering_share,
-           "all": all, "any": any, "len": len, "sum": sum, "min": min, "max": max, "abs": abs}
+    env = expr_env(res)
     try:
         value = eval(expr, env)  # the claims file is the project's own, reviewed like code
         kind = claim["kind"]

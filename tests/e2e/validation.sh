@@ -43,6 +43,17 @@ printf '<!-- BEGIN generated: claims-counts -->\n<!-- END generated: claims-coun
 check "a claim naming an uncommitted second sweep exits 0" [ $? -eq 0 ]
 check "... and is not run" grep -q '^| X-2 |.*| not run |' "$TMP/two.md"
 
+# Every expression evaluates on its sweeps' plans (synthetic tables from
+# `uvmsim sweep plan`): a selector matching no planned point or several, or
+# an axis the sweep lacks, fails now, not when the results are committed.
+"$PY" scripts/validation/check_exprs.py --uvmsim "$UVMSIM" >"$TMP/chk" 2>&1
+check "every claim's expression selects one planned point per pt()" [ $? -eq 0 ]
+sed "s/workload.kind={w} driver.eviction=lru gpu.memory.fraction=0.75'/workload.kind={w} driver.eviction=lru gpu.memory.fraction=75%'/" \
+    validation/claims.yaml > "$TMP/badsel.yaml"
+"$PY" scripts/validation/check_exprs.py --uvmsim "$UVMSIM" --claims "$TMP/badsel.yaml" 2>"$TMP/chk2" >/dev/null
+check "a selector in other than base units (75% for 0.75) fails the check" [ $? -eq 1 ]
+check "... naming the claim" grep -q 'claim HPE-B1: .*0 planned points match' "$TMP/chk2"
+
 # A malformed claims file: one line, exit 2, the document untouched.
 printf 'papers: {a: {baseline: x}}\nclaims:\n- {id: X-1, paper: b, claim: c, kind: ratio, expr: null, reason: r}\n' > "$TMP/bad.yaml"
 cp docs/validation.md "$TMP/doc4.md"
