@@ -96,6 +96,11 @@ static void walk_hit(void *ctx, uint64_t vpn, sim_time now)
     driver_walk_hit(ctx, vpn);
 }
 
+static void hir_landed(void *ctx, sim_time now)
+{
+    driver_take_hir(ctx, now);
+}
+
 static void page_ref(void *ctx, const struct gpu_ref *r)
 {
     driver_reference(ctx, r->kernel, r->block, r->inst, r->warp, r->vpn);
@@ -283,6 +288,11 @@ struct system *system_build(const struct config *cfg)
      * "ideal" feed; with the HIR on, HPE takes the HIR records instead). */
     if (driver_wants_walk_hits(s->drv))
         gmmu_set_walk_hit_hook(s->gmmu, walk_hit, s->drv, cfg_is(cfg, "driver.evict.replay_walks", "feed"));
+    /* gmmu.hir.drain=landing: HPE's chain takes each HIR transfer as it
+     * lands (Sec. V-C: the update runs beside fault handling), so the
+     * host buffer holds one transfer, not a batch's worth of them. */
+    if (cfg_is(cfg, "gmmu.hir.drain", "landing"))
+        gmmu_set_hir_landed_hook(s->gmmu, hir_landed, s->drv);
     /* Ideal marks each reference of its future made when it happens. */
     if (driver_wants_references(s->drv)) gpu_set_ref_hook(s->gpu, page_ref, s->drv);
 

@@ -53,6 +53,9 @@ bool driver_wants_walk_hits(const struct driver *d);
 /* HIR transfer records: `count` walk hits on vpn since the last transfer
  * (HPE Sec. IV-B); only HPE with driver.evict.hpe.hit_feed=hir uses them. */
 void driver_hit_info(struct driver *d, uint64_t vpn, uint32_t count);
+/* Take every HIR record that has landed in the host buffer by `now` into
+ * the policy (at each batch; also as they land with gmmu.hir.drain=landing). */
+void driver_take_hir(struct driver *d, sim_time now);
 /* Every page reference of a warp memory instruction at its logical place
  * (sim/sm gpu_ref), for Ideal's future; false from wants for the others. */
 bool driver_wants_references(const struct driver *d);

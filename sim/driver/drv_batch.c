@@ -24,7 +24,7 @@ static int by_vpn(const void *a, const void *b)
 
 /* HIR records that have landed in the driver's buffer feed the eviction
  * policy (HPE Sec. IV-B: HPE updates its page-set chain from them). */
-static void take_hir_records(struct driver *d, sim_time now)
+void driver_take_hir(struct driver *d, sim_time now)
 {
     struct hir_record rec[32];
     size_t n;
@@ -36,7 +36,7 @@ static void take_hir_records(struct driver *d, sim_time now)
 
 void drv_fetch_batch(struct driver *d, sim_time now)
 {
-    take_hir_records(d, now);
+    driver_take_hir(d, now);
     d->batch.nfaults = gmmu_fetch_faults(d->gmmu, d->batch.fetched, d->cost.batch_size, now);
     for (size_t i = 0; i < d->batch.nfaults; i++)
         d->batch.pages[i] = (struct batch_page){ drv_unit_base(d, d->batch.fetched[i].vpn), d->batch.fetched[i].access };

@@ -40,6 +40,10 @@ const struct cfg_key gmmu_config_keys[] = {
      "link bytes per transferred HIR entry (HPE Sec. V-C: 80 bits)"},
     {"gmmu.hir.host_records", CFG_INT, "1024", 1, 16777216, NULL,
      "records the driver's host buffer holds (HPE Sec. V-C: 10 KB)"},
+    {"gmmu.hir.drain", CFG_ENUM, "batch", 0, -1, "batch|landing",
+     "when the driver takes landed HIR records: batch (as it fetches each fault batch; records finding the "
+     "host buffer full are dropped) or landing (as each transfer lands, beside fault handling: HPE Sec. V-C's "
+     "update is 'not on the critical path' and its 10 KB buffer holds one HIR's records; issue 42)"},
     {"gmmu.access_counters.enabled", CFG_BOOL, "true", 0, -1, NULL,
      "count accesses to remote memory and notify the driver (Volta+)"},
     {"gmmu.access_counters.granularity", CFG_SIZE, "64KiB", 4096, 2147483648.0, NULL,
@@ -204,6 +208,12 @@ void gmmu_set_walk_hit_hook(struct gmmu *g, gmmu_walk_hit_hook fn, void *ctx, bo
     g->hit_hook = fn;
     g->hit_ctx = ctx;
     g->hit_replayed = replayed;
+}
+
+void gmmu_set_hir_landed_hook(struct gmmu *g, gmmu_hir_landed_hook fn, void *ctx)
+{
+    g->hir_landed = fn;
+    g->hir_landed_ctx = ctx;
 }
 
 void gmmu_set_remote_walk_hook(struct gmmu *g, gmmu_remote_walk_hook fn, void *ctx)

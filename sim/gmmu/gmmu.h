@@ -149,6 +149,11 @@ void gmmu_hir_flush(struct gmmu *g, sim_time now);
 /* Records that have reached the driver's host buffer by `now`, in the
  * order they were first touched; removes them. */
 size_t gmmu_hir_fetch(struct gmmu *g, struct hir_record *out, size_t max, sim_time now);
+/* Called when a transfer of records has landed in the host buffer (they
+ * can be fetched at `now`); unset, they wait for the driver's next batch
+ * (gmmu.hir.drain). */
+typedef void (*gmmu_hir_landed_hook)(void *ctx, sim_time now);
+void gmmu_set_hir_landed_hook(struct gmmu *g, gmmu_hir_landed_hook fn, void *ctx);
 
 /* ---- access counters (Volta-style) ---- */
 struct access_notification {

@@ -66,6 +66,8 @@ struct gmmu {
     void *dirty_ctx;
     gmmu_remote_walk_hook rwalk_hook;
     void *rwalk_ctx;
+    gmmu_hir_landed_hook hir_landed;
+    void *hir_landed_ctx;
     void *fault_ctx;
     gmmu_stall_hook stall_hook;
     void *stall_ctx;

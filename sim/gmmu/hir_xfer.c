@@ -9,9 +9,13 @@
 #include "core/stats.h"
 #include "link/link.h"
 
+/* The records carry their landing time; a driver that takes them as they
+ * land (gmmu.hir.drain=landing) is told. */
 static void landed(void *obj, uint64_t arg, sim_time now)
 {
-    (void)obj; (void)arg; (void)now;   /* the records carry their landing time */
+    struct gmmu *g = obj;
+    (void)arg;
+    if (g->hir_landed) g->hir_landed(g->hir_landed_ctx, now);
 }
 
 void gmmu_hir_transfer(struct gmmu *g, sim_time now)
@@ -28,6 +32,7 @@ void gmmu_hir_transfer(struct gmmu *g, sim_time now)
         h->rec = g->hir_tmp[i];
         h->avail = t;
     }
+    if (!g->link) landed(g, 0, now);
 }
 
 void gmmu_hir_flush(struct gmmu *g, sim_time now)

@@ -56,6 +56,33 @@ START_TEST(hpe_defaults_receive_hir_records)
 }
 END_TEST
 
+/* gmmu.hir.drain=landing installs the driver's take-as-they-land hook
+ * (system.c).  The run of hpe_defaults_receive_hir_records with a host
+ * buffer of one record: drained only at each batch, every transfer after
+ * the first finds the buffer holding a record and loses its records;
+ * drained as each transfer lands, only transfers that overlap in flight
+ * do, so strictly fewer records are dropped. */
+START_TEST(hir_drained_as_it_lands_drops_fewer)
+{
+    uint64_t dropped[2];
+    for (int landing = 0; landing < 2; landing++) {
+        const char *sets[] = { "workload.kind=pattern", "workload.pattern.pages=1024",
+                               "gpu.memory.fraction=75%", "driver.eviction=hpe",
+                               "gmmu.hir.host_records=1",
+                               landing ? "gmmu.hir.drain=landing" : "gmmu.hir.drain=batch" };
+        struct config *c = load(sets, 6);
+        struct system *s = system_build(c);
+        ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+        ck_assert_uint_gt(counter(s, "gmmu.hir.transfers"), 1);
+        dropped[landing] = counter(s, "gmmu.hir.host_dropped");
+        system_free(s);
+        config_free(c);
+    }
+    ck_assert_uint_gt(dropped[0], 0);
+    ck_assert_uint_lt(dropped[1], dropped[0]);
+}
+END_TEST
+
 /* The HIR is HPE's hardware: other policies leave it off (no link bytes),
  * HPE fed otherwise (hit_feed ideal or none) too. */
 START_TEST(hir_stays_off_without_a_consumer)
@@ -229,6 +256,7 @@ static Suite *timed_suite(void)
     TCase *t = tcase_create("timed");
     tcase_set_timeout(t, 120);
     tcase_add_test(t, hpe_defaults_receive_hir_records);
+    tcase_add_test(t, hir_drained_as_it_lands_drops_fewer);
     tcase_add_test(t, hir_stays_off_without_a_consumer);
     tcase_add_test(t, hpe_with_hir_forced_off_is_refused);
     tcase_add_test(t, ideal_is_a_lower_bound_on_the_hpe_patterns);

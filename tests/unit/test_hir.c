@@ -165,6 +165,63 @@ START_TEST(sixteenth_unique_fault_transfers)
 }
 END_TEST
 
+struct taker { struct rig *r; unsigned calls, taken; sim_time at[4]; };
+static void take_landed(void *ctx, sim_time now)
+{
+    struct taker *k = ctx;
+    struct hir_record out[8];
+    if (k->calls < 4) k->at[k->calls] = now;
+    k->calls++;
+    k->taken += (unsigned)gmmu_hir_fetch(k->r->gmmu, out, 8, now);
+}
+
+/* The host buffer holds 2 records (gmmu.hir.host_records=2).  Two
+ * transfers of 2 records each (page sets 0 and 1, then 2 and 3), the
+ * second after the first has landed (land = flush + 3.087 ns + 1 us, as
+ * in flush_carries_records_over_the_link: 2 records = 20 B).  Drained at
+ * the batch (no hook: nobody takes them before the second arrives) the
+ * second pair finds the buffer full: 2 dropped.  Drained as each lands
+ * (gmmu.hir.drain=landing: the hook fetches) the buffer is empty again
+ * when the second arrives: nothing dropped, 4 records taken, each pair at
+ * its own landing time. */
+START_TEST(records_drained_as_they_land_are_not_dropped)
+{
+    static const char *const sets[] = { "gmmu.hir.enabled=true", "gmmu.hir.host_records=2" };
+    for (int landing = 0; landing < 2; landing++) {
+        struct rig *r = rig_new(sets, 2, 1, 0);
+        struct taker k = { r, 0, 0, {0} };
+        if (landing) gmmu_set_hir_landed_hook(r->gmmu, take_landed, &k);
+        for (unsigned p = 0; p < 4; p++) rig_map(r, p * 16);
+        rig_walk(r, 0, PG(0), REQ_LOAD);
+        rig_walk(r, 10 * CYC, PG(16), REQ_LOAD);
+        rig_run(r);
+        sim_time t1 = 100 * CYC, land1 = t1 + 3087 + 1000000;
+        gmmu_hir_flush(r->gmmu, t1);
+        rig_walk(r, land1 + 10 * CYC, PG(32), REQ_LOAD);
+        rig_walk(r, land1 + 20 * CYC, PG(48), REQ_LOAD);
+        rig_run(r);
+        sim_time t2 = land1 + 100 * CYC, land2 = t2 + 3087 + 1000000;
+        gmmu_hir_flush(r->gmmu, t2);
+        rig_run(r);
+        ck_assert_uint_eq(rig_counter(r, "gmmu.hir.transfers"), 2);
+        if (landing) {
+            ck_assert_uint_eq(rig_counter(r, "gmmu.hir.host_dropped"), 0);
+            ck_assert_uint_eq(k.calls, 2);
+            ck_assert_uint_eq(k.taken, 4);
+            ck_assert_uint_eq(k.at[0], land1);
+            ck_assert_uint_eq(k.at[1], land2);
+        } else {
+            ck_assert_uint_eq(rig_counter(r, "gmmu.hir.host_dropped"), 2);
+            struct hir_record out[8];
+            ck_assert_uint_eq(gmmu_hir_fetch(r->gmmu, out, 8, land2), 2);
+            ck_assert_uint_eq(out[0].first_vpn, PG(0) >> 12);
+            ck_assert_uint_eq(out[1].first_vpn, PG(16) >> 12);
+        }
+        rig_free(r);
+    }
+}
+END_TEST
+
 static Suite *hir_suite(void)
 {
     Suite *s = suite_create("hir");
@@ -174,6 +231,7 @@ static Suite *hir_suite(void)
     tcase_add_test(t, flush_carries_records_over_the_link);
     tcase_add_test(t, every_sixteenth_fault_transfers);
     tcase_add_test(t, sixteenth_unique_fault_transfers);
+    tcase_add_test(t, records_drained_as_they_land_are_not_dropped);
     suite_add_tcase(s, t);
     return s;
 }
