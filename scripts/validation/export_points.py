@@ -22,7 +22,8 @@ Writes, for the sweep file NAME.yaml the merged sweep.h5 was run from,
 `uvmsim sweep point`) only points that OUT/NAME.meta.json lists as
 missing; the committed rows are kept as they are and the new ones put
 among them in DIR/plan.tsv's order.  The two parts must have the same
-axes, columns and model revision and no point in common; meta.json's
+axes and model revision and no point in common; the columns are the union
+of theirs (NaN where a part's points have no such statistic); meta.json's
 `parts` then names, per binary, its commit, its points and its CPU time
 (each point's provenance), and the top-level CPU time is their sum
 (measured only when every part was).
@@ -94,9 +95,19 @@ def join(a, name, head, rows, meta):
         old_rows = list(r)
     if old.get("axes") != meta["axes"]:
         raise JoinError(f"axes differ: committed {old.get('axes')}, new {meta['axes']}")
-    if old_head != head:
-        diff = sorted(set(old_head) ^ set(head)) or ["(the order)"]
-        raise JoinError("columns differ: " + ", ".join(diff))
+    # A merged table holds the union of its points' statistics (a
+    # policy's own counters exist only in its points; a point without one
+    # reads NaN), so each part's columns are those of the points it ran:
+    # the joined file has the union, NaN where a part's points lack one,
+    # as one merge of all the points would.
+    fixed = ["name"] + meta["axes"] + ["status", "uvmsim_version", "model_revision", "seed", "cpu_seconds"]
+    if old_head[:len(fixed)] != fixed or head[:len(fixed)] != fixed:
+        raise JoinError("the leading columns are not name, the axes, status and the binary's")
+    union = old_head + [c for c in head if c not in old_head]
+    old_rows = [r + ["nan"] * (len(union) - len(old_head)) for r in old_rows]
+    pos = {c: i for i, c in enumerate(head)}
+    rows = [[r[pos[c]] if c in pos else "nan" for c in union] for r in rows]
+    head = union
     if old.get("model_revisions") != meta["model_revisions"]:
         raise JoinError(f"model revisions differ: committed {old.get('model_revisions')}, "
                         f"new {meta['model_revisions']}")
