@@ -45,6 +45,7 @@ struct system {
     struct readback *rb;        /* workload.read_back, or NULL */
     double *ipc;
     uint64_t *cycles, *footprint, *host_steps;
+    bool copies_managed;          /* workload.copies=managed */
     const uint64_t *warp_insts;
 };
 
@@ -87,6 +88,11 @@ static void host_step_done(void *ctx, sim_time now)
 static void host_step(void *ctx, const struct wl_step *step, sim_time now)
 {
     struct system *s = ctx;
+    /* workload.copies=managed: a demand-paged program has no copies. */
+    if (s->copies_managed && step->kind == WL_STEP_MEMCPY) {
+        gpu_host_step_done(s->gpu, now);
+        return;
+    }
     driver_host_step(s->drv, step, host_step_done, s, now);
 }
 
@@ -277,6 +283,7 @@ struct system *system_build(const struct config *cfg)
     driver_set_oversub_hook(s->drv, gpu_set_oversub_extra, s->gpu);
     /* SM throttling (ETC's MT): the driver's policy disables SMs. */
     driver_set_throttle_hook(s->drv, gpu_set_active_sms, s->gpu);
+    s->copies_managed = cfg_is(cfg, "workload.copies", "managed");
     gpu_set_host_step_hook(s->gpu, host_step, s);
     if (s->rt) gpu_set_step_source(s->gpu, runtime_step, s->rt);
     s->rb = readback_create(cfg, s->wl, s->rt, s->st);

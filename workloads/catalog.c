@@ -69,6 +69,12 @@ static const struct wl_info *const catalog[] = {
 const struct cfg_key workload_config_keys[] = {
     {"workload.kind", CFG_ENUM, "stream", 0, -1, NULL /* catalog[] */,
      "which generator produces the warps' instructions (uvmsim workloads)"},
+    {"workload.copies", CFG_ENUM, "copy", 0, -1, "copy|managed",
+     "the program's cudaMemcpy steps: copy (as the CUDA program makes them: H2D brings the range into "
+     "GPU memory, D2H copies GPU-resident pages out) or managed (the program converted to demand-paged "
+     "unified memory, HPE Sec. I's 'the GPU can begin execution before any data transfer has occurred': "
+     "the host writes and reads its managed data in place, GPU pages fault in on first touch; the steps "
+     "are not run and count in workload.host_steps_skipped; issue 42)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 

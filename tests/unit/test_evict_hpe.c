@@ -348,6 +348,50 @@ START_TEST(prefetched_pages_do_not_advance_the_interval)
 }
 END_TEST
 
+/* When HPE classifies (issue 42: a program's copies can fill memory before
+ * its first fault).  Sets of 2 pages, 4 frames, no hit feed.  Pages 0-3
+ * arrive by prefetch (sets 0 and 1, counters 0: untouched), filling
+ * memory.  first_victim classifies at the first victim, over two counters
+ * of 0 (divisible by the set size: "regular", neither small nor large):
+ * ratio1 0, ratio2 0, regular, MRU-C.  faulted_fill waits for 4 faults
+ * (the frames): victims 0, 1, 2, 3 go LRU-first unclassified, each making
+ * room for a fault on 10, 12, 14, 16 (sets 5-8, one page each: counter 1,
+ * irregular); the fifth victim classifies over four irregular counters and
+ * no regular one: ratio1 infinite, irregular#2 (Table III), LRU. */
+START_TEST(classification_waits_for_a_faulted_fill)
+{
+    for (int ff = 0; ff < 2; ff++) {
+        const char *sets[] = { "driver.evict.hpe.set_pages=2", "driver.evict.hpe.hit_feed=none",
+                               ff ? "driver.evict.hpe.classify=faulted_fill"
+                                  : "driver.evict.hpe.classify=first_victim" };
+        struct config *c = cfg_sets(sets, 3);
+        struct stats *st = stats_new();
+        struct evictor *ev = evictor_create(c, "hpe", 4, st);
+        void *p = evictor_policy(ev);
+        for (uint64_t v = 0; v < 4; v++) evictor_resident(ev, v, true);
+        uint64_t *cls = stats_find(st, "evict.hpe.class")->p.u;
+        if (!ff) {
+            ck_assert_uint_eq(victim(p), 2);        /* MRU-C: the newer set first */
+            ck_assert_uint_eq(*cls, HPE_CLASS_REGULAR);
+            ck_assert_uint_eq(*stats_find(st, "evict.hpe.strategy")->p.u, 1);
+        } else {
+            for (uint64_t k = 0; k < 4; k++) {
+                ck_assert_uint_eq(victim(p), k);
+                ck_assert_uint_eq(*cls, 0);
+                evictor_resident(ev, 10 + 2 * k, false);
+            }
+            ck_assert_uint_eq(victim(p), 10);
+            ck_assert_uint_eq(*cls, HPE_CLASS_IRREGULAR2);
+            ck_assert(isinf(*stats_find(st, "evict.hpe.ratio1")->p.real));
+            ck_assert_uint_eq(*stats_find(st, "evict.hpe.strategy")->p.u, 0);
+        }
+        evictor_free(ev);
+        stats_free(st);
+        config_free(c);
+    }
+}
+END_TEST
+
 /* A victim brought back by a prefetch is no wrong eviction, neither of
  * the evictor's window nor of HPE's strategy FIFOs: the setup of
  * irregular2_switches_strategy (two faults on LRU's victims switch to
@@ -395,6 +439,7 @@ static Suite *hpe_suite(void)
     tcase_add_test(t, type_two_loop_hpe_evicts_clearly_fewer_than_lru);
     tcase_add_test(t, prefetched_pages_do_not_advance_the_interval);
     tcase_add_test(t, prefetched_victims_are_not_wrong_evictions);
+    tcase_add_test(t, classification_waits_for_a_faulted_fill);
     suite_add_tcase(s, t);
     return s;
 }

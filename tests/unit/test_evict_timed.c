@@ -1,4 +1,5 @@
-/* Eviction policies in timed runs of the whole machine (system.c):
+/* Eviction policies in timed runs of the whole machine (system.c), and
+ * what feeds them (the HIR's host buffer, the program's copies):
  * HPE with its defaults receives the HIR's records (issue 11.1), the
  * configuration that would starve it is refused, and Ideal is a lower
  * bound on the HPE pattern workloads (issue 11.13). */
@@ -80,6 +81,39 @@ START_TEST(hir_drained_as_it_lands_drops_fewer)
     }
     ck_assert_uint_gt(dropped[0], 0);
     ck_assert_uint_lt(dropped[1], dropped[0]);
+}
+END_TEST
+
+/* workload.copies=managed runs the program as demand-paged unified memory
+ * (HPE Sec. I): backprop's eight cudaMemcpy steps (rodinia_backprop.c: two
+ * in, forward kernel, one out, three in, adjust kernel, two out) are not
+ * run and count as skipped, so no page arrives as a copy's prefetch and
+ * every page the kernels touch faults in; with copy all eight run and the
+ * two inputs of the first kernel arrive before it starts. */
+START_TEST(managed_copies_are_not_run)
+{
+    uint64_t steps[2], skipped[2], prefetched[2], faults[2];
+    for (int managed = 0; managed < 2; managed++) {
+        const char *sets[] = { "workload.kind=backprop", "workload.backprop.in=4096",
+                               "driver.eviction=lru",
+                               managed ? "workload.copies=managed" : "workload.copies=copy" };
+        struct config *c = load(sets, 4);
+        struct system *s = system_build(c);
+        ck_assert_int_eq(system_run(s), RUN_COMPLETED);
+        steps[managed] = counter(s, "driver.host_steps");
+        skipped[managed] = counter(s, "workload.host_steps_skipped");
+        prefetched[managed] = counter(s, "evict.fed_prefetches");
+        faults[managed] = counter(s, "evict.fed_faults");
+        system_free(s);
+        config_free(c);
+    }
+    ck_assert_uint_eq(steps[0], 8);
+    ck_assert_uint_eq(skipped[0], 0);
+    ck_assert_uint_gt(prefetched[0], 0);
+    ck_assert_uint_eq(steps[1], 0);
+    ck_assert_uint_eq(skipped[1], 8);
+    ck_assert_uint_eq(prefetched[1], 0);
+    ck_assert_uint_gt(faults[1], faults[0]);
 }
 END_TEST
 
@@ -257,6 +291,7 @@ static Suite *timed_suite(void)
     tcase_set_timeout(t, 120);
     tcase_add_test(t, hpe_defaults_receive_hir_records);
     tcase_add_test(t, hir_drained_as_it_lands_drops_fewer);
+    tcase_add_test(t, managed_copies_are_not_run);
     tcase_add_test(t, hir_stays_off_without_a_consumer);
     tcase_add_test(t, hpe_with_hir_forced_off_is_refused);
     tcase_add_test(t, ideal_is_a_lower_bound_on_the_hpe_patterns);

@@ -66,6 +66,7 @@ static void *hpe_create(const struct config *cfg, uint64_t capacity)
     h->adjust = cfg_bool(cfg, "driver.evict.hpe.adjust");
     const char *strat = "driver.evict.hpe.strategy";
     h->fixed = !cfg_is(cfg, strat, "auto");
+    h->fill_faults = cfg_is(cfg, "driver.evict.hpe.classify", "faulted_fill") ? capacity : 0;
     h->strategy = cfg_is(cfg, strat, "mru-c") ? MRUC : LRU;
     /* every set in the chain holds a resident page: at most `capacity` */
     h->s = xcalloc(capacity ? capacity : 1, sizeof *h->s);
@@ -263,7 +264,7 @@ static bool hpe_victim(void *p, uint64_t *vpn)
     struct hpe *h = p;
     h->steps = 0;
     if (h->head == NIL) return false;
-    if (!h->cls) hpe_classify(h);
+    if (!h->cls && h->faults >= h->fill_faults) hpe_classify(h);
     uint32_t i = h->cur_set;
     if (i == NIL || h->s[i].stamp != h->cur_set_stamp || !h->s[i].resident) {
         i = hpe_choose_set(h);

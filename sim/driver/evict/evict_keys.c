@@ -64,6 +64,11 @@ const struct cfg_key evict_config_keys[] = {
      "HPE hit information: hir (batched transfers, Sec. IV-B), ideal (every walk hit in order, Sec. V-A), none (faults only)"},
     {"driver.evict.hpe.hir_interval", CFG_INT, "16", 1, 1 << 24, NULL,
      "replay: hit information is handed to HPE every this many faults, as the HIR transfers do (Sec. V-A: 16)"},
+    {"driver.evict.hpe.classify", CFG_ENUM, "first_victim", 0, -1, "first_victim|faulted_fill",
+     "HPE: when the classification is made: first_victim (the first time the driver needs a frame, whatever "
+     "filled the memory) or faulted_fill (the first victim once faults have brought in as many pages as the "
+     "memory holds: Sec. IV-D's 'when the GPU memory is full for the first time' in its demand-paged runs, "
+     "where no program copy fills memory with untouched pages; until then the strategy is LRU; issue 42)"},
     {"driver.evict.hpe.strategy", CFG_ENUM, "auto", 0, -1, "auto|mru-c|lru",
      "HPE: auto (classification at first fill), or a fixed strategy as in the sensitivity study (Sec. V-A)"},
     {"driver.evict.hpe.adjust", CFG_BOOL, "true", 0, -1, NULL,

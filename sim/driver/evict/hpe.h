@@ -40,6 +40,10 @@ struct hpe {
     uint64_t faults, cur, in_interval;
     /* strategy */
     int cls;                      /* HPE_CLASS_* */
+    /* driver.evict.hpe.classify=faulted_fill: classify only once faults
+     * have brought in `fill_faults` pages (the frames); 0: at the first
+     * victim (first_victim). */
+    uint64_t fill_faults;
     int strategy;
     uint64_t jump_offset, old_at_fill, stint, last_stint[2];
     bool tried[2];
