@@ -125,3 +125,22 @@ def test_a_claim_over_a_list_of_sweeps_is_not_run_while_one_is_missing():
     assert validation_doc.evaluate(c, res) == (None, validation_doc.NOT_RUN)
     c["sweep"] = ["configs/sweeps/hpe.yaml"]
     assert validation_doc.evaluate(c, res)[0] == 1.0
+    # why it is not run is derived, naming the sweep that has no results
+    c["sweep"] = ["configs/sweeps/hpe.yaml", "configs/sweeps/no-such-sweep.yaml"]
+    validation_doc.evaluate(c, res)
+    assert c["_why"].startswith("no committed results of no-such-sweep ")
+    assert "configs/sweeps/no-such-sweep.yaml" in c["_why"]
+
+
+@pytest.mark.parametrize("extra,message", [
+    (dict(state="not run"), "`state` is derived"),
+    (dict(reason="results not committed"), "`reason` is only for a claim without an expr"),
+])
+def test_a_stored_verdict_or_reason_is_refused(tmp_path, extra, message):
+    """A verdict or a not-run reason stored beside an expression went stale
+    once the results were committed (issue 39): the loader refuses both."""
+    p = claims_file(tmp_path, claim("X-1", "1.0", **extra))
+    with pytest.raises(validation_doc.ClaimError, match=message):
+        validation_doc.load_claims(p)
+    ok = claims_file(tmp_path, claim("X-2", None, reason="no sweep yet"))
+    assert validation_doc.load_claims(ok)["claims"][0]["id"] == "X-2"

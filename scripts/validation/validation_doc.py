@@ -161,7 +161,14 @@ def evaluate(claim, res):
     if expr is None:
         return None, NOT_RUN
     names = sweep_names(claim)
-    if not names or any(n not in res.tables for n in names):
+    missing = [n for n in (names or []) if n not in res.tables]
+    if not names or missing:
+        # Derived, not stored: a hand-written reason went stale as soon as
+        # the results were committed (issue 39).
+        s = claim.get("sweep")
+        files = ", ".join(map(str, s)) if isinstance(s, list) else str(s or "its sweep")
+        claim["_why"] = ("no committed results of " + (", ".join(missing) or files)
+                         + f" (run {files} and export it with scripts/validation/export_points.py)")
         return None, NOT_RUN
     env = expr_env(res)
     try:
@@ -228,6 +235,13 @@ def load_claims(path):
             raise ClaimError(f"{path}: claim {c['id']}: unknown kind {c['kind']!r}")
         if c.get("expr") is None and not c.get("reason"):
             raise ClaimError(f"{path}: claim {c['id']}: expr null needs a `reason`")
+        # A verdict and a missing-results reason are computed from the
+        # committed results; a stored copy is one more number to go stale.
+        if "state" in c:
+            raise ClaimError(f"{path}: claim {c['id']}: `state` is derived from the results; remove it")
+        if c.get("expr") is not None and "reason" in c:
+            raise ClaimError(f"{path}: claim {c['id']}: `reason` is only for a claim without an expr "
+                             "(a claim with one says itself why it is not run)")
     return doc
 
 
