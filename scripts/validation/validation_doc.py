@@ -73,6 +73,13 @@ class NoResults(Exception):
     claim over two sweeps, one of them missing): the claim is not run."""
 
 
+def not_committed(names):
+    """Why a claim over these uncommitted sweeps is not run, and the fix."""
+    files = ", ".join(f"configs/sweeps/{n}.yaml" for n in names)
+    return (f"no committed results of {', '.join(names)} (run {files} and export it"
+            " with scripts/validation/export_points.py)")
+
+
 def gmean(xs):
     xs = [x for x in xs]
     if not xs or any(not (x > 0) for x in xs):
@@ -110,7 +117,7 @@ class Results:
 
     def pt(self, sweep, stat, sel):
         if sweep not in self.tables:
-            raise NoResults(sweep)
+            raise NoResults(not_committed([sweep]))
         conds = [c.split("=", 1) for c in sel.split()]
         rows = [r for r in self.tables[sweep] if r.get("status") == "completed"
                 and all(k in r and self._eq(r[k], v) for k, v in conds)]
@@ -161,14 +168,13 @@ def evaluate(claim, res):
     if expr is None:
         return None, NOT_RUN
     names = sweep_names(claim)
-    missing = [n for n in (names or []) if n not in res.tables]
-    if not names or missing:
+    if not names:
+        return None, NOT_RUN
+    missing = [n for n in names if n not in res.tables]
+    if missing:
         # Derived, not stored: a hand-written reason went stale as soon as
         # the results were committed (issue 39).
-        s = claim.get("sweep")
-        files = ", ".join(map(str, s)) if isinstance(s, list) else str(s or "its sweep")
-        claim["_why"] = ("no committed results of " + (", ".join(missing) or files)
-                         + f" (run {files} and export it with scripts/validation/export_points.py)")
+        claim["_why"] = not_committed(missing)
         return None, NOT_RUN
     env = expr_env(res)
     try:
@@ -185,8 +191,7 @@ def evaluate(claim, res):
             return value, judge(kind, value, int(m.group(1)) if m else want)
         return value, judge(kind, value, claim["paper_value"])
     except NoResults as e:
-        if " " in str(e):
-            claim["_why"] = str(e)
+        claim["_why"] = str(e)
         return None, NOT_RUN
     except ClaimError as e:
         raise ClaimError(f"claim {claim['id']}: {e}")
