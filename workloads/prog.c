@@ -50,7 +50,7 @@ void wl_prog_host(struct wl_prog *p, enum wl_step_kind kind, uint32_t alloc,
 {
     struct wl_step *s = add_step(p);
     s->kind = kind;
-    s->host = (struct wl_host_step){ alloc, offset, bytes, dir, advice, false };
+    s->host = (struct wl_host_step){ alloc, offset, bytes, dir, advice, false, false };
 }
 
 static void push(struct wl_prog *p, uint32_t i)

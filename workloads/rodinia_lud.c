@@ -96,7 +96,7 @@ static bool lud_next_step(void *impl, struct wl_step *out)
     if (s == 0 || s == 3 * iters + 2) {
         out->kind = WL_STEP_MEMCPY;
         out->host = (struct wl_host_step){ 0, 0, bytes, s ? WL_TO_HOST : WL_TO_GPU,
-                                           WL_ADV_NONE, false };
+                                           WL_ADV_NONE, false, false };
         return true;
     }
     if (s > 3 * iters + 2) return false;

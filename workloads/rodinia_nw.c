@@ -78,7 +78,7 @@ static bool nw_next_step(void *impl, struct wl_step *out)
     uint64_t s = m->step++, bw = m->bw, bytes = m->cols * m->cols * 4;
     if (s < 2) {
         out->kind = WL_STEP_MEMCPY;
-        out->host = (struct wl_host_step){ (uint32_t)s, 0, bytes, WL_TO_GPU, WL_ADV_NONE, false };
+        out->host = (struct wl_host_step){ (uint32_t)s, 0, bytes, WL_TO_GPU, WL_ADV_NONE, false, false };
         return true;
     }
     s -= 2;
@@ -99,7 +99,7 @@ static bool nw_next_step(void *impl, struct wl_step *out)
     }
     if (s == 2 * bw - 1) {
         out->kind = WL_STEP_MEMCPY;
-        out->host = (struct wl_host_step){ 1, 0, bytes, WL_TO_HOST, WL_ADV_NONE, false };
+        out->host = (struct wl_host_step){ 1, 0, bytes, WL_TO_HOST, WL_ADV_NONE, false, false };
         return true;
     }
     return false;

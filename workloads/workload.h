@@ -85,6 +85,9 @@ struct wl_host_step {
     enum wl_dir dir;      /* PREFETCH and MEMCPY */
     enum wl_advice advice;    /* ADVISE: exactly one bit */
     bool unset;           /* ADVISE: cudaMemAdviseUnset* instead of Set* */
+    bool device;          /* PREFETCH to GPU standing for cudaMalloc'd device
+                           * memory (the explicit Baseline's written-only
+                           * objects): no UVM driver CPU work is charged */
 };
 
 struct wl_step {

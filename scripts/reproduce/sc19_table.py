@@ -6,8 +6,8 @@ management) vs uvmsim.
 
 DIR holds the merged sweeps of configs/sweeps/sc19-*.yaml as DIR/W/sweep.h5
 (W = nn, hotspot, srad, kmeans, backprop, bfs, cfd, minivite, bfs-scaling,
-edges;
-scripts/reproduce/sc19.sh makes them); an absent sweep is skipped.  Prints
+edges; scripts/reproduce/sc19.sh makes them), or is validation/results with
+their committed exports (sc19-W.points.csv.gz); an absent sweep is skipped.  Prints
 Markdown: per workload and footprint/GPU-memory ratio each scheme's speedup
 over UM (T_UM / T_X, the paper's metric, spec B.8) and CPU-GPU traffic, then
 every claim SC-1 ... SC-14 of spec B.7 with the paper's number, uvmsim's,
@@ -295,8 +295,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
     a = ap.parse_args()
-    ep = os.path.join(a.dir, "edges", "sweep.h5")
-    edges = load_sweep(ep) if os.path.exists(ep) else None
+    ep = find_sweep(a.dir, "edges", "sc19-edges")
+    edges = load_sweep(ep) if ep is not None else None
     if edges is not None and "status" in edges:
         edges = edges[edges["status"] == "completed"]
     D = Data(load(a.dir), edges)

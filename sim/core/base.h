@@ -23,8 +23,12 @@ typedef uint64_t sim_time;
  * "Sweep resumption across upgrades").  Results written before it existed
  * count as revision 1.  Revision 2 (issue 40): the real-driver baseline
  * (configs/driver-real.yaml and the presets on it) pays fitted CPU-side
- * costs and reads back written objects; every other config is unchanged. */
-#define UVMSIM_MODEL_REVISION 2
+ * costs and reads back written objects; every other config is unchanged.
+ * Revision 3: a prefetch to the GPU pays those costs' per-page and
+ * new-block parts too (uvm_migrate is uvm_va_block_make_resident);
+ * again only configs with driver.page_cost or new_block_cost set (the
+ * real-driver ones) change. */
+#define UVMSIM_MODEL_REVISION 3
 /* How a time reads to a person (the stepper and its `show` views, issue
  * 36): microseconds to read, picoseconds beside them to be exact, e.g.
  * "12.345678 us (12345678 ps)".  Writes into BUF (TIME_STR_MAX bytes) and

@@ -272,8 +272,13 @@ bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
  * and driver.new_block_cost the first time a fault batch services the
  * block (uvm_va_block_find_create, uvm_va_block_gpu_state_get_alloc,
  * block_pre_populate_pde1_gpu, the root chunk's alloc_root_chunk and
- * block_zero_new_gpu_chunk).  With both 0 nothing waits. */
-static sim_time block_cpu_cost(struct driver *d, uint64_t base)
+ * block_zero_new_gpu_chunk).  With both 0 nothing waits.  A prefetch to
+ * the GPU (drv_step.c) runs the same functions: uvm_migrate.c's
+ * uvm_va_block_migrate_locked calls uvm_va_block_make_resident and then
+ * adds the mappings, creating the block first (uvm_va_block_find_create).
+ * driver.first_fault_cost stays the first fault batch's (drv_batch.c): the
+ * fit cannot split its fault set-up from the page tree's first levels. */
+sim_time drv_block_cpu_cost(struct driver *d, uint64_t base)
 {
     sim_time t = d->cost.page_cost * bb_count(&d->blk.want);
     if (d->cost.new_block_cost && page_map_get(&d->seen_blocks, base / VA_BLOCK_PAGES) == PAGE_MAP_NONE) {
@@ -294,7 +299,7 @@ bool drv_service(struct driver *d, sim_time now)
         if (!d->blk.block_ready) {
             d->blk.blk_t0 = now;
             compute_block(d, now);
-            d->blk.ready_at = now + block_cpu_cost(d, block_base(d));
+            d->blk.ready_at = now + drv_block_cpu_cost(d, block_base(d));
         }
         if (now < d->blk.ready_at) return false;    /* drv_service_wake */
         if (!drv_block_fill(d, block_base(d), now)) return false;

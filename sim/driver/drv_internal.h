@@ -198,6 +198,7 @@ struct driver {
     struct drv_step {
         int kind, dir, advice;
         bool unset;
+        bool device;                /* cudaMalloc'd memory: no UVM CPU work */
         uint32_t alloc;
         uint64_t first, end, next;  /* pages [first, end); next block base */
         uint64_t bytes;             /* the step's byte count */
@@ -255,6 +256,9 @@ bool drv_service(struct driver *d, sim_time now);
 /* When drv_service, having returned false, is next due by the clock (the
  * block's CPU work ending); TIME_NEVER: a landing wakes it. */
 sim_time drv_service_wake(const struct driver *d, sim_time now);
+/* The CPU work of making the block at base resident once its pages are in
+ * blk.want (driver.page_cost, driver.new_block_cost). */
+sim_time drv_block_cpu_cost(struct driver *d, uint64_t base);
 /* drv_frames.c */
 void drv_frames_init(struct driver *d);
 void drv_frames_free(struct driver *d);

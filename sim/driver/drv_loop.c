@@ -74,7 +74,8 @@ sim_time drv_tick(struct component *c, sim_time now)
             d->state = D_WAIT;
             break;
         case D_STEP:
-            if (!drv_step_service(d, now)) return TIME_NEVER;
+            /* a landing wakes us, or a prefetched block's CPU work ends */
+            if (!drv_step_service(d, now)) return drv_service_wake(d, now);
             d->step.active = false;
             d->state = D_IDLE;
             d->step.done(d->step.ctx, now);    /* may hand the next step */

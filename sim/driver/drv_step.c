@@ -3,8 +3,9 @@
  *   prefetch to GPU (cudaMemPrefetchAsync): the range's absent pages are
  *     migrated block by block exactly as faulted pages are (frames,
  *     eviction, runs of contiguous pages as one copy), without a fault
- *     batch's handling time; as the real driver's uvm_migrate, which makes
- *     each 2 MiB VA block resident in turn;
+ *     batch's handling time but with its per-page and new-block CPU work;
+ *     as the real driver's uvm_migrate, which makes each 2 MiB VA block
+ *     resident in turn;
  *   memcpy H2D (the legacy explicit-copy baseline): the same copy into
  *     GPU frames, plus a copy of the range's pages already resident;
  *   prefetch to host: the range's GPU-resident pages (whole driver pages)
@@ -52,7 +53,7 @@ void driver_host_step(struct driver *d, const struct wl_step *step,
     const struct drv_alloc *a = &d->allocs[s->alloc];
     uint64_t first = a->first_vpn + (s->offset >> PAGE_SHIFT);
     uint64_t end = a->first_vpn + ((s->offset + s->bytes + PAGE_SIZE - 1) >> PAGE_SHIFT);
-    d->step = (struct drv_step){ (int)step->kind, s->dir, s->advice, s->unset, s->alloc,
+    d->step = (struct drv_step){ (int)step->kind, s->dir, s->advice, s->unset, s->device, s->alloc,
                                  first, end, first, s->bytes, false, true, done, ctx };
     d->blk.block_ready = false;
     *d->stat.n_steps += 1;
@@ -152,7 +153,15 @@ static bool bring_in(struct driver *d, sim_time now)
             *d->stat.n_step_h2d += (uint64_t)bb_count(&d->blk.want) * PAGE_SIZE;
             d->blk.want_next = 0;
             d->blk.block_ready = true;
+            /* cudaMemPrefetchAsync is uvm_migrate: the fault path's CPU
+             * work per page and per new block (drv_block_cpu_cost).  A
+             * memcpy (or the Baseline's stand-in for cudaMalloc) writes
+             * device memory the UVM driver does not manage. */
+            d->blk.ready_at = now;
+            if (d->step.kind == WL_STEP_PREFETCH && !d->step.device && bb_count(&d->blk.want))
+                d->blk.ready_at += drv_block_cpu_cost(d, base);
         }
+        if (now < d->blk.ready_at) return false;    /* drv_service_wake */
         if (!drv_block_fill(d, base, now)) return false;
         d->blk.block_ready = false;
         d->step.next = base + VA_BLOCK_PAGES;

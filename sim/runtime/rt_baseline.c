@@ -26,6 +26,7 @@ static void copy_in(struct runtime *rt, uint32_t d)
         rt_row(rt, d, "copy_h2d", size);
     } else {
         rt_push(rt, WL_STEP_PREFETCH, d, 0, size, WL_TO_GPU, WL_ADV_NONE, false);
+        rt->q[rt->qn - 1].host.device = true;    /* cudaMalloc, not uvm_migrate */
         rt_row(rt, d, "alloc_gpu", size);
     }
 }

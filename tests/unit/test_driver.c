@@ -555,7 +555,7 @@ static void host_step(struct drig *g, enum wl_step_kind kind, enum wl_dir dir,
                       struct step_log *log)
 {
     struct wl_step st = { .kind = kind };
-    st.host = (struct wl_host_step){ 0, offset, bytes, dir, adv, false };
+    st.host = (struct wl_host_step){ 0, offset, bytes, dir, adv, false, false };
     /* The rig has no front end: the step starts when the engine is idle. */
     driver_host_step(g->d, &st, step_done, log, engine_now(g->r->e));
     rig_run(g->r);
@@ -601,7 +601,7 @@ START_TEST(host_steps_prefetch_memcpy_advise)
     ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 11);
     /* Unset read-mostly, set preferred location host. */
     struct wl_step st = { .kind = WL_STEP_ADVISE };
-    st.host = (struct wl_host_step){ 0, 0, 256 * 1024, WL_TO_GPU, WL_ADV_READ_MOSTLY, true };
+    st.host = (struct wl_host_step){ 0, 0, 256 * 1024, WL_TO_GPU, WL_ADV_READ_MOSTLY, true, false };
     driver_host_step(g->d, &st, step_done, &log, engine_now(g->r->e));
     rig_run(g->r);
     host_step(g, WL_STEP_ADVISE, WL_TO_GPU, 0, 256 * 1024, WL_ADV_PREFERRED_HOST, &log);
@@ -612,6 +612,54 @@ START_TEST(host_steps_prefetch_memcpy_advise)
     ck_assert_uint_eq(rig_counter(g->r, "driver.remote_mapped"), 1);
     ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 11);
     ck_assert_uint_eq(rig_counter(g->r, "driver.host_steps"), 5);
+    assert_conserved(g);
+    drig_free(g);
+}
+END_TEST
+
+/* cudaMemPrefetchAsync runs the fault path's per-page and new-block CPU
+ * work (uvm_migrate -> uvm_va_block_make_resident), a memcpy and the
+ * Baseline's cudaMalloc stand-in (host.device) none, and the first-fault
+ * cost stays with the first fault batch.  Costs 2 us per page, 30 us per
+ * new VA block, 100 us first batch; a 4 MiB allocation (blocks 0 and 1):
+ *   prefetch pages 0..9 (block 0, new):  2 x 10 + 30 = 50 us, then the
+ *     copy 10 x 280 ns + 1 us;
+ *   prefetch pages 10..19 (block 0 again): 20 us + the copy;
+ *   memcpy H2D pages 20..29: the copy only;
+ *   device prefetch pages 512..521 (block 1): the copy only;
+ *   a fault on page 40 (block 0, seen): handling 20 + 100 us, then 2 us
+ *     and one page's copy. */
+START_TEST(prefetch_pays_the_service_costs)
+{
+    static const char *const extra[] = { "driver.page_cost=2us", "driver.new_block_cost=30us",
+                                         "driver.first_fault_cost=100us" };
+    struct drig *g = drig_new(extra, NSETS(extra));
+    struct workload wl = { .nallocs = 1, .footprint = 4 << 20 };
+    wl.allocs[0] = (struct wl_alloc){ "a", 4 << 20, PG(0), WL_PLACE_DEFAULT, 0, WL_HINT_NONE, 0 };
+    driver_set_workload(g->d, &wl);
+    struct step_log log = { {0}, 0 };
+    const uint64_t copy10 = 10 * PAGE_WIRE_PS + LAT_PS;
+    host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 0, 40 * 1024, 0, &log);
+    ck_assert_uint_eq(log.done[0], 50 * US + copy10);
+    host_step(g, WL_STEP_PREFETCH, WL_TO_GPU, 40 * 1024, 40 * 1024, 0, &log);
+    ck_assert_uint_eq(log.done[1] - log.done[0], 20 * US + copy10);
+    host_step(g, WL_STEP_MEMCPY, WL_TO_GPU, 80 * 1024, 40 * 1024, 0, &log);
+    ck_assert_uint_eq(log.done[2] - log.done[1], copy10);
+    struct wl_step st = { .kind = WL_STEP_PREFETCH };
+    st.host = (struct wl_host_step){ 0, 2 << 20, 40 * 1024, WL_TO_GPU, WL_ADV_NONE, false, true };
+    driver_host_step(g->d, &st, step_done, &log, engine_now(g->r->e));
+    rig_run(g->r);
+    ck_assert_uint_eq(log.n, 4);
+    ck_assert_uint_eq(log.done[3] - log.done[2], copy10);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 40);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 0);
+    sim_time t = engine_now(g->r->e);
+    rig_walk(g->r, t, PG(40), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.batches"), 1);
+    ck_assert_uint_eq(brow(g->r, 0, "start_ps"), t + 8 * CYC);
+    ck_assert_uint_eq(brow(g->r, 0, "handling_ps"), 120 * US);
+    ck_assert_uint_eq(brow(g->r, 0, "end_ps"), t + 8 * CYC + 122 * US + PAGE_WIRE_PS + LAT_PS);
     assert_conserved(g);
     drig_free(g);
 }
@@ -1133,6 +1181,7 @@ static Suite *driver_suite(void)
     tcase_add_test(tc, eviction_serialised_before_migration);
     tcase_add_test(tc, prefetch_larger_than_memory_is_dropped);
     tcase_add_test(tc, host_steps_prefetch_memcpy_advise);
+    tcase_add_test(tc, prefetch_pays_the_service_costs);
     tcase_add_test(tc, accessed_by_keeps_the_gpu_mapped);
     tcase_add_test(tc, whole_block_prefetch_takes_a_root_chunk);
     tcase_add_test(tc, prefetch_to_host_moves_pages_out);
