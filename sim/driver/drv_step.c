@@ -150,7 +150,8 @@ static bool bring_in(struct driver *d, sim_time now)
                     if (drv_advice(d, v) & WL_ADV_READ_MOSTLY) bb_set(&d->blk.ro, (unsigned)(v - base));
                 }
             }
-            *d->stat.n_step_h2d += (uint64_t)bb_count(&d->blk.want) * PAGE_SIZE;
+            unsigned nwant = bb_count(&d->blk.want);
+            *d->stat.n_step_h2d += (uint64_t)nwant * PAGE_SIZE;
             d->blk.want_next = 0;
             d->blk.block_ready = true;
             /* cudaMemPrefetchAsync is uvm_migrate: the fault path's CPU
@@ -158,7 +159,7 @@ static bool bring_in(struct driver *d, sim_time now)
              * memcpy (or the Baseline's stand-in for cudaMalloc) writes
              * device memory the UVM driver does not manage. */
             d->blk.ready_at = now;
-            if (d->step.kind == WL_STEP_PREFETCH && !d->step.device && bb_count(&d->blk.want))
+            if (d->step.kind == WL_STEP_PREFETCH && !d->step.device && nwant)
                 d->blk.ready_at += drv_block_cpu_cost(d, base);
         }
         if (now < d->blk.ready_at) return false;    /* drv_service_wake */
