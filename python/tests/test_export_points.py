@@ -101,13 +101,15 @@ def test_load_sweep_reads_the_export(tmp_path):
     assert find_sweep(str(tmp_path / "none"), "toy", "toy") is None
 
 
-def _part(path, points, missing, rev=1, extra_col=False):
+def _part(path, points, missing, rev=1, extra_col=False, sim=None):
     """A merged sweep file of the toy plan hpe, lru, fifo (plan.tsv beside
-    it) holding POINTS (name -> CPU s) and listing MISSING as not run."""
+    it) holding POINTS (name -> CPU s) and listing MISSING as not run;
+    sim_time_ps 100, 200, ... in POINTS' order unless SIM names it."""
     cols = [("name", "S16"), ("driver.eviction", "S8"), ("status", "S12"), ("sim_time_ps", "<u8")]
     if extra_col:
         cols.append(("evict.fed_faults", "<f8"))
-    rows = [tuple([n.encode(), n.split("_")[0].encode(), b"completed", 100 * (i + 1)] +
+    sim = sim or {}
+    rows = [tuple([n.encode(), n.split("_")[0].encode(), b"completed", sim.get(n, 100 * (i + 1))] +
                   ([0.0] if extra_col else [])) for i, n in enumerate(points)]
     with h5py.File(path, "w") as f:
         f.create_dataset("points", data=np.array(rows, dtype=np.dtype(cols)))
@@ -178,6 +180,74 @@ def test_join_takes_the_union_of_the_columns(tmp_path):
     assert list(rows[0])[-1] == "evict.fed_faults"
 
 
+def test_join_across_revisions_with_identical_check_points(tmp_path):
+    """A part run at a later model revision joins when it reran a committed
+    point and got every statistic the same: that row stays the committed
+    one, the part names it as checked and carries its revision."""
+    main, out = _export(), tmp_path / "out"
+    os.makedirs(tmp_path / "a")
+    os.makedirs(tmp_path / "b")
+    _part(str(tmp_path / "a" / "sweep.h5"), {"lru_75pct": 2.0}, ["hpe_75pct", "fifo_75pct"])
+    assert main([str(tmp_path / "a" / "sweep.h5"), str(out), "--binary-commit", "aaaaaaa"]) == 0
+    # lru first: sim_time_ps 100 as committed; a different CPU time is no difference
+    _part(str(tmp_path / "b" / "sweep.h5"), {"lru_75pct": 9.0, "hpe_75pct": 3.0, "fifo_75pct": 5.0},
+          [], rev=2)
+    assert main([str(tmp_path / "b" / "sweep.h5"), str(out), "--binary-commit", "bbbbbbb",
+                 "--join"]) == 0
+    rows = _rows(out)
+    assert [r["name"] for r in rows] == ["hpe_75pct", "lru_75pct", "fifo_75pct"]
+    assert [r["model_revision"] for r in rows] == ["2", "1", "2"]
+    assert rows[1]["cpu_seconds"] == "2.0"
+    meta = json.load(open(out / "toy.meta.json"))
+    assert meta["model_revisions"] == [1, 2] and meta["missing"] == []
+    assert [(p["points"], p.get("checked"), p["model_revisions"]) for p in meta["parts"]] == \
+        [(["lru_75pct"], None, [1]), (["hpe_75pct", "fifo_75pct"], ["lru_75pct"], [2])]
+    # the CPU time spent includes the check point's rerun
+    assert meta["cpu_seconds_points"] == 2.0 + 9.0 + 3.0 + 5.0
+
+
+def test_replace_reruns_the_points_a_change_reaches(tmp_path, capsys):
+    """A model change reaching only the hpe points: the rerun's hpe row
+    replaces the committed one, lru (rerun identically) is the check point,
+    fifo keeps its committed row; each part keeps the points it holds."""
+    main, out = _export(), tmp_path / "out"
+    for d in "abcde":
+        os.makedirs(tmp_path / d)
+    _part(str(tmp_path / "a" / "sweep.h5"), {"hpe_75pct": 1.0, "lru_75pct": 2.0, "fifo_75pct": 4.0}, [])
+    assert main([str(tmp_path / "a" / "sweep.h5"), str(out), "--binary-commit", "aaaaaaa",
+                 "--cpu-seconds", "7.5"]) == 0
+    before = (out / "toy.points.csv.gz").read_bytes()
+    # committed: hpe 100, lru 200, fifo 300
+    refusals = [
+        ("b", {"lru_75pct": 1.0}, {"lru_75pct": 200}, "1 committed points with driver.eviction=hpe were not rerun"),
+        ("c", {"hpe_75pct": 1.0}, {"hpe_75pct": 90}, "no check point"),
+        ("d", {"hpe_75pct": 1.0, "lru_75pct": 1.0}, {"hpe_75pct": 90, "lru_75pct": 210},
+         "--replace driver.eviction=hpe and check point lru_75pct's sim_time_ps differs: committed 200, new 210"),
+    ]
+    for d, pts, sim, msg in refusals:
+        _part(str(tmp_path / d / "sweep.h5"), pts, [], rev=2, sim=sim)
+        assert main([str(tmp_path / d / "sweep.h5"), str(out), "--replace", "driver.eviction=hpe"]) == 2
+        err = capsys.readouterr().err
+        assert msg in err and err.count("\n") == 1, err
+        assert (out / "toy.points.csv.gz").read_bytes() == before
+    assert main([str(tmp_path / "d" / "sweep.h5"), str(out), "--replace", "workload.kind=bfs"]) == 2
+    assert "not AXIS=VALUE with an axis of the sweep" in capsys.readouterr().err
+    _part(str(tmp_path / "e" / "sweep.h5"), {"hpe_75pct": 3.0, "lru_75pct": 1.5}, [], rev=2,
+          sim={"hpe_75pct": 90, "lru_75pct": 200})
+    assert main([str(tmp_path / "e" / "sweep.h5"), str(out), "--binary-commit", "eeeeeee",
+                 "--replace", "driver.eviction=hpe"]) == 0
+    rows = _rows(out)
+    assert [(r["name"], r["sim_time_ps"], r["model_revision"]) for r in rows] == \
+        [("hpe_75pct", "90", "2"), ("lru_75pct", "200", "1"), ("fifo_75pct", "300", "1")]
+    meta = json.load(open(out / "toy.meta.json"))
+    assert meta["model_revisions"] == [1, 2] and meta["points_merged"] == 3
+    assert [(p["binary_commit"], p["points"], p.get("checked"), p.get("replaced_where"))
+            for p in meta["parts"]] == [("aaaaaaa", ["lru_75pct", "fifo_75pct"], None, None),
+                                        ("eeeeeee", ["hpe_75pct"], ["lru_75pct"], "driver.eviction=hpe")]
+    assert meta["cpu_seconds_points"] == 7.0 + 4.5
+    assert meta["cpu_seconds_measured"] is None       # the rerun's whole run was not measured
+
+
 def test_join_refuses(tmp_path, capsys):
     main, out = _export(), tmp_path / "out"
     os.makedirs(tmp_path / "a")
@@ -185,7 +255,11 @@ def test_join_refuses(tmp_path, capsys):
     assert main([str(tmp_path / "a" / "sweep.h5"), str(out)]) == 0
     before = (out / "toy.points.csv.gz").read_bytes()
     cases = [({"lru_75pct": 1.0}, ["hpe_75pct", "fifo_75pct"], {}, "committed already"),
-             ({"hpe_75pct": 1.0}, ["lru_75pct", "fifo_75pct"], {"rev": 2}, "model revisions differ")]
+             ({"hpe_75pct": 1.0}, ["lru_75pct", "fifo_75pct"], {"rev": 2},
+              "model revisions differ (committed [1], new [2]): rerun one or more committed points"),
+             # the check point's sim_time_ps is 200 here, 100 committed
+             ({"hpe_75pct": 1.0, "lru_75pct": 1.0}, ["fifo_75pct"], {"rev": 2},
+              "check point lru_75pct's sim_time_ps differs: committed 100, new 200")]
     for i, (pts, miss, kw, msg) in enumerate(cases):
         d = tmp_path / f"b{i}"
         os.makedirs(d)

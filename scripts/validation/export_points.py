@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Export a merged sweep's /points table for committing (issue 39).
 
-  scripts/validation/export_points.py DIR/sweep.h5 OUT [--binary-commit HASH] [--cpu-seconds S] [--join]
+  scripts/validation/export_points.py DIR/sweep.h5 OUT [--binary-commit HASH] [--cpu-seconds S]
+                                     [--join | --replace AXIS=VALUE]
 
 Writes, for the sweep file NAME.yaml the merged sweep.h5 was run from,
 
@@ -22,11 +23,30 @@ Writes, for the sweep file NAME.yaml the merged sweep.h5 was run from,
 `uvmsim sweep point`) only points that OUT/NAME.meta.json lists as
 missing; the committed rows are kept as they are and the new ones put
 among them in DIR/plan.tsv's order.  The two parts must have the same
-axes and model revision and no point in common; the columns are the union
+axes and no point in common but check points; the columns are the union
 of theirs (NaN where a part's points have no such statistic); meta.json's
 `parts` then names, per binary, its commit, its points and its CPU time
 (each point's provenance), and the top-level CPU time is their sum
 (measured only when every part was).
+
+A part run at another model revision joins only when it shows that the
+model did not change for this sweep: DIR also reran one or more committed
+points (check points), and every statistic of each (all columns but the
+binary's version, revision and CPU seconds) is identical to the committed
+row.  A revision counts every change to the model anywhere; a sweep's
+configs may not reach the changed code, and rerunning a committed point is
+the evidence that they did not.  The check points' committed rows are kept;
+the part records them (`checked`) and its revisions.
+
+--replace AXIS=VALUE reruns part of a committed sweep after a model change
+that reaches only its points with that axis value (as the CSV writes it:
+booleans 1 / 0), e.g. driver.access_counters.migrate=1: DIR reran every
+committed point with the value, whose rows it replaces, and one or more
+points without it (check points), each identical to its committed row on
+every statistic, the evidence that the change does not reach them.  The
+replaced points leave their old parts; the new part names them, its check
+points (`checked`), the value (`replaced_where`) and its revisions.  CPU
+time stays the sum of every part's: the replaced runs were spent too.
 
 The CSV is written byte-for-byte reproducibly (gzip mtime 0, floats as
 repr) so that a re-export of the same sweep.h5 gives the same file.
@@ -64,6 +84,7 @@ class JoinError(Exception):
 
 def part(meta, names):
     return {"binary_commit": meta["binary_commit"], "points": names,
+            "model_revisions": meta["model_revisions"],
             "cpu_seconds_points": meta["cpu_seconds_points"],
             "cpu_seconds_measured": meta["cpu_seconds_measured"]}
 
@@ -83,7 +104,25 @@ def plan_order(sweep_h5):
     return names
 
 
-def join(a, name, head, rows, meta):
+# Host-dependent or provenance columns: the check compares all the others.
+NOT_MODEL = ("uvmsim_version", "model_revision", "cpu_seconds")
+
+
+def same_model(head, old_rows, rows, names, why):
+    """Every statistic of each check point identical in both parts (rows
+    already on the union of the columns, HEAD)."""
+    old_by = {r[0]: r for r in old_rows}
+    new_by = {r[0]: r for r in rows}
+    for n in names:
+        for i, c in enumerate(head):
+            if c not in NOT_MODEL and old_by[n][i] != new_by[n][i]:
+                raise JoinError(f"{why} and check point {n}'s {c} "
+                                f"differs: committed {old_by[n][i]}, new {new_by[n][i]}")
+
+
+def committed(a, name, head, rows, meta):
+    """The committed meta and rows of NAME, and both parts' rows on the
+    union of their columns: (old, head, old_rows, rows)."""
     csv_p = os.path.join(a.out, f"{name}.points.csv.gz")
     meta_p = os.path.join(a.out, f"{name}.meta.json")
     if not (os.path.exists(csv_p) and os.path.exists(meta_p)):
@@ -108,13 +147,43 @@ def join(a, name, head, rows, meta):
     pos = {c: i for i, c in enumerate(head)}
     rows = [[r[pos[c]] if c in pos else "nan" for c in union] for r in rows]
     head = union
-    if old.get("model_revisions") != meta["model_revisions"]:
-        raise JoinError(f"model revisions differ: committed {old.get('model_revisions')}, "
-                        f"new {meta['model_revisions']}")
+    return old, head, old_rows, rows
+
+
+def totals(out, parts):
+    measured = [p["cpu_seconds_measured"] for p in parts]
+    out.update({
+        "binary_commit": ", ".join(p["binary_commit"] or "?" for p in parts),
+        "cpu_seconds_points": round(sum(p["cpu_seconds_points"] for p in parts), 3),
+        "cpu_seconds_measured": (round(sum(measured), 3) if None not in measured else None),
+        "parts": parts,
+    })
+    return out
+
+
+def old_parts(old, old_names):
+    parts = old.get("parts") or [part(old, old_names)]
+    return [dict(p, model_revisions=p.get("model_revisions", old.get("model_revisions"))) for p in parts]
+
+
+def join(a, name, head, rows, meta):
+    old, head, old_rows, rows = committed(a, name, head, rows, meta)
     old_names = [x[0] for x in old_rows]
     new_names = [x[0] for x in rows]
     both = sorted(set(old_names) & set(new_names))
-    if both:
+    checked = []
+    if old.get("model_revisions") != meta["model_revisions"]:
+        revs = f"committed {old.get('model_revisions')}, new {meta['model_revisions']}"
+        if not both:
+            raise JoinError(f"model revisions differ ({revs}): rerun one or more committed "
+                            f"points with the new binary to show the model is the same for this sweep")
+        same_model(head, old_rows, rows, both, f"model revisions differ ({revs})")
+        checked = both
+        rows = [r for r in rows if r[0] not in checked]
+        new_names = [x[0] for x in rows]
+        meta = dict(meta)
+        meta["parts"] = [dict(meta["parts"][0], points=new_names, checked=checked)]
+    elif both:
         raise JoinError(f"{len(both)} points are committed already, e.g. {both[0]}")
     waiting = {m[0] for m in old.get("missing", [])}
     extra = [n for n in new_names if n not in waiting]
@@ -126,20 +195,49 @@ def join(a, name, head, rows, meta):
         raise JoinError(f"{unplanned[0]} is not in the plan")
     joined = sorted(old_rows + rows, key=lambda x: order[x[0]])
     have = set(old_names) | set(new_names)
-    parts = old.get("parts") or [part(old, old_names)]
-    parts = parts + meta["parts"]
-    measured = [p["cpu_seconds_measured"] for p in parts]
     out = dict(meta)
     out.update({
         "points_merged": len(joined),
         "missing": [m for m in meta["missing"] if m[0] not in have],
         "uvmsim_versions": sorted(set(old.get("uvmsim_versions", [])) | set(meta["uvmsim_versions"])),
-        "binary_commit": ", ".join(p["binary_commit"] or "?" for p in parts),
-        "cpu_seconds_points": round(sum(p["cpu_seconds_points"] for p in parts), 3),
-        "cpu_seconds_measured": (round(sum(measured), 3) if None not in measured else None),
-        "parts": parts,
+        "model_revisions": sorted(set(old.get("model_revisions", [])) | set(meta["model_revisions"])),
     })
-    return head, joined, out
+    return head, joined, totals(out, old_parts(old, old_names) + meta["parts"])
+
+
+def replace(a, name, head, rows, meta):
+    where = a.replace
+    key, eq, val = where.partition("=")
+    if not eq or key not in meta["axes"]:
+        raise JoinError(f"--replace {where}: not AXIS=VALUE with an axis of the sweep ({', '.join(meta['axes'])})")
+    old, head, old_rows, rows = committed(a, name, head, rows, meta)
+    k = head.index(key)
+    old_names = [x[0] for x in old_rows]
+    new_by = {r[0]: r for r in rows}
+    hit = [n for n, r in zip(old_names, old_rows) if r[k] == val]
+    if not hit:
+        raise JoinError(f"no committed point has {where}")
+    lacking = [n for n in hit if n not in new_by]
+    if lacking:
+        raise JoinError(f"{len(lacking)} committed points with {where} were not rerun, e.g. {lacking[0]}")
+    stray = [n for n in new_by if n not in old_names]
+    if stray:
+        raise JoinError(f"{stray[0]} is not a committed point")
+    checks = [n for n in new_by if new_by[n][k] != val]
+    if not checks:
+        raise JoinError(f"no check point: rerun one or more committed points without {where} "
+                        f"to show the change does not reach them")
+    same_model(head, old_rows, rows, checks, f"--replace {where}")
+    joined = [new_by[n] if n in hit else r for n, r in zip(old_names, old_rows)]
+    parts = [dict(p, points=[n for n in p["points"] if n not in hit]) for p in old_parts(old, old_names)]
+    new = dict(meta["parts"][0], points=hit, checked=checks, replaced_where=where)
+    parts = [p for p in parts if p["points"]] + [new]
+    out = dict(old)
+    out.update({
+        "uvmsim_versions": sorted(set(old.get("uvmsim_versions", [])) | set(meta["uvmsim_versions"])),
+        "model_revisions": sorted({r for p in parts for r in p["model_revisions"]}),
+    })
+    return head, joined, totals(out, parts)
 
 
 def main(argv=None):
@@ -152,6 +250,8 @@ def main(argv=None):
                     help="measured CPU seconds of the whole sweep run (user + sys)")
     ap.add_argument("--join", action="store_true",
                     help="add these points to the committed OUT/NAME files (a sweep committed in part)")
+    ap.add_argument("--replace", metavar="AXIS=VALUE", default=None,
+                    help="these points replace the committed ones with AXIS=VALUE (the others run are check points)")
     a = ap.parse_args(argv)
     try:
         f = h5py.File(a.sweep_h5, "r")
@@ -201,11 +301,14 @@ def main(argv=None):
             "cpu_seconds_measured": a.cpu_seconds,
         }
     meta["parts"] = [part(meta, [r[0] for r in rows])]
-    if a.join:
+    if a.join and a.replace:
+        print("export_points: --join and --replace are two different completions: give one", file=sys.stderr)
+        return 2
+    if a.join or a.replace:
         try:
-            head, rows, meta = join(a, name, head, rows, meta)
+            head, rows, meta = (join if a.join else replace)(a, name, head, rows, meta)
         except JoinError as e:
-            print(f"export_points: --join {name}: {e}", file=sys.stderr)
+            print(f"export_points: {'--join' if a.join else '--replace'} {name}: {e}", file=sys.stderr)
             return 2
     os.makedirs(a.out, exist_ok=True)
     buf = io.StringIO()

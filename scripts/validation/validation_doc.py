@@ -284,7 +284,14 @@ def sections(doc, res):
         if len(parts) > 1:
             # A sweep completed in parts (export_points.py --join): each
             # binary with its points and its own measured time.
-            commit = ", ".join(f"{p['binary_commit'] or '?'} ({len(p['points'])} points)" for p in parts)
+            # A part at another revision names the committed points it
+            # reran identically (its evidence that the model is the same).
+            commit = ", ".join(f"{p['binary_commit'] or '?'} ({len(p['points'])} points"
+                               + (f", revision {', '.join(str(x) for x in p['model_revisions'])}"
+                                  if len(m.get("model_revisions", [])) > 1 and p.get("model_revisions") else "")
+                               + (f"; {len(p['checked'])} committed points rerun identically"
+                                  if p.get("checked") else "") + ")"
+                               for p in parts)
             if cpu is None:
                 cpu_s += "".join(f"; {p['cpu_seconds_measured']:.1f} s measured for the "
                                  f"{p['binary_commit']} part" for p in parts
