@@ -27,8 +27,11 @@ typedef uint64_t sim_time;
  * Revision 3: a prefetch to the GPU pays those costs' per-page and
  * new-block parts too (uvm_migrate is uvm_va_block_make_resident);
  * again only configs with driver.page_cost or new_block_cost set (the
- * real-driver ones) change. */
-#define UVMSIM_MODEL_REVISION 3
+ * real-driver ones) change.  Revision 4: access-counter migrations pay
+ * them too (service_va_block_locked is uvm_va_block_service_locked):
+ * only configs with driver.access_counters.migrate and those costs set
+ * (the SC19 UM runs on sc19-summit.yaml) change. */
+#define UVMSIM_MODEL_REVISION 4
 /* How a time reads to a person (the stepper and its `show` views, issue
  * 36): microseconds to read, picoseconds beside them to be exact, e.g.
  * "12.345678 us (12345678 ps)".  Writes into BUF (TIME_STR_MAX bytes) and

@@ -21,11 +21,13 @@ const struct cfg_key driver_config_keys[] = {
     {"driver.block_cost", CFG_TIME, "0ns", 0, 1e12, NULL,
      "extra handling time per 2 MiB VA block a batch touches (real driver: per-block locking and state)"},
     {"driver.page_cost", CFG_TIME, "0ns", 0, 1e12, NULL,
-     "driver CPU time per page a fault batch or a prefetch to the GPU migrates, before its VA block's "
+     "driver CPU time per page a fault batch, a prefetch to the GPU or an access-counter batch "
+     "migrates, before its VA block's "
      "copies start (real driver: uvm_va_block_make_resident's per-page work: block_populate_pages, DMA "
      "mapping, block_unmap_cpu, the PTE writes of uvm_va_block_map; docs/driver.md)"},
     {"driver.new_block_cost", CFG_TIME, "0ns", 0, 1e12, NULL,
-     "driver CPU time the first time a fault batch or a prefetch to the GPU services a 2 MiB VA block (real driver: "
+     "driver CPU time the first time a fault batch, a prefetch to the GPU or an access-counter batch "
+     "migrates into a 2 MiB VA block (real driver: "
      "uvm_va_block_find_create, uvm_va_block_gpu_state_get_alloc, block_pre_populate_pde1_gpu, "
      "the root chunk's alloc_root_chunk and block_zero_new_gpu_chunk)"},
     {"driver.first_fault_cost", CFG_TIME, "0ns", 0, 1e12, NULL,

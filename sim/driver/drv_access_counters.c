@@ -15,9 +15,12 @@
  *     uvm_perf_access_counter_batch_count) notifications per fetch,
  *     fetched until the buffer is empty (no per-wake-up limit).  A batch
  *     costs driver.access_counters.batch_latency plus driver.block_cost
- *     per 2 MiB VA block it touches, then its copies run and the next batch
- *     waits for them to land, as a fault batch (the same
- *     uvm_va_block_service_locked migrates both).
+ *     per 2 MiB VA block it touches; each block then pays driver.page_cost
+ *     per page it migrates and, the first time any service reaches the
+ *     block, driver.new_block_cost (drv_block_cpu_cost: the same
+ *     uvm_va_block_service_locked -> uvm_va_block_make_resident migrates
+ *     both), its copies run and the next batch waits for them to land, as
+ *     a fault batch.
  *   - pages: a notification names one gmmu.access_counters.granularity
  *     region (64 KiB here; the driver's 64K counters have sub_granularity
  *     1: the whole region); its pages inside an allocation's VA block that
@@ -107,6 +110,7 @@ struct drv_ac {
     bool ready;                       /* d->blk.want holds the block at note[next] */
     bool unreplayed;                  /* d->unreplayed when the service began */
     sim_time busy_until, t0;
+    sim_time ready_at;                /* the block's CPU work done (drv_block_cpu_cost) */
     uint64_t *n_batches, *n_notes, *n_pages, *n_kept, *n_stale, *n_dropped,
              *n_evicted_mapped, *busy_ps;
 };
@@ -337,7 +341,15 @@ bool drv_ac_service(struct driver *d, sim_time now, sim_time *wake)
         case AC_SERVICE:
             while (a->next < a->n) {
                 uint64_t base = block_of(&a->note[a->next]);
-                if (!a->ready && !prepare(d, base, now)) { *wake = TIME_NEVER; return false; }
+                if (!a->ready) {
+                    if (!prepare(d, base, now)) { *wake = TIME_NEVER; return false; }
+                    /* service_va_block_locked runs uvm_va_block_service_locked ->
+                     * uvm_va_block_make_resident, as a fault's block does: the same
+                     * per-page and first-touch CPU work (driver.page_cost,
+                     * driver.new_block_cost).  A block moving nothing does none. */
+                    a->ready_at = bb_count(&d->blk.want) ? now + drv_block_cpu_cost(d, base) : now;
+                }
+                if (now < a->ready_at) { *wake = a->ready_at; return false; }
                 if (!drv_block_fill(d, base, now)) { *wake = TIME_NEVER; return false; }
                 a->ready = false;
                 a->next = a->block_end;

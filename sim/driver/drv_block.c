@@ -275,7 +275,9 @@ bool drv_block_fill(struct driver *d, uint64_t base, sim_time now)
  * block_zero_new_gpu_chunk).  With both 0 nothing waits.  A prefetch to
  * the GPU (drv_step.c) runs the same functions: uvm_migrate.c's
  * uvm_va_block_migrate_locked calls uvm_va_block_make_resident and then
- * adds the mappings, creating the block first (uvm_va_block_find_create).
+ * adds the mappings, creating the block first (uvm_va_block_find_create),
+ * and so does an access-counter migration (drv_access_counters.c:
+ * service_va_block_locked -> uvm_va_block_service_locked).
  * driver.first_fault_cost stays the first fault batch's (drv_batch.c): the
  * fit cannot split its fault set-up from the page tree's first levels. */
 sim_time drv_block_cpu_cost(struct driver *d, uint64_t base)

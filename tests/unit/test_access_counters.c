@@ -214,6 +214,58 @@ START_TEST(evicted_pages_stay_mapped_and_come_back)
 }
 END_TEST
 
+/* The service costs of a migrated block (drv_block_cpu_cost), with
+ * driver.page_cost 2 us and new_block_cost 30 us.  First the case above:
+ * the prefetch of pages 0-3 created A's block, so the notification's 12
+ * pages pay 12 x 2 us after the batch's 20 us, then their copy.  Then a
+ * second allocation B (pages 512-1023) only ever mapped remotely: its
+ * first migration is the block's first service, 16 pages: 20 + 16 x 2 +
+ * 30 us, then 16 x 280 ns + 1 us.  busy_ps sums both batches. */
+START_TEST(migrated_blocks_pay_the_service_costs)
+{
+    static const char *const sets[] = {
+        "gmmu.access_counters.enabled=true", "gmmu.access_counters.threshold=4",
+        "driver.access_counters.migrate=true", "driver.page_cost=2us", "driver.new_block_cost=30us",
+    };
+    struct drig *g = drig_new(sets, NSETS(sets));
+    static struct workload wl;
+    memset(&wl, 0, sizeof wl);
+    wl.nallocs = 2;
+    wl.footprint = 4 * MiB;
+    wl.allocs[0] = (struct wl_alloc){ "A", 2 * MiB, PG(0), WL_PLACE_DEFAULT, 0, WL_HINT_NONE, 0 };
+    wl.allocs[1] = (struct wl_alloc){ "B", 2 * MiB, PG(512), WL_PLACE_DEFAULT, 0, WL_HINT_NONE, 0 };
+    driver_set_workload(g->d, &wl);
+    step(g, WL_STEP_PREFETCH, WL_ADV_NONE, 4 * 4096);
+    step(g, WL_STEP_ADVISE, WL_ADV_ACCESSED_BY_GPU, 2 * MiB);
+    struct wl_step adv;
+    memset(&adv, 0, sizeof adv);
+    adv.kind = WL_STEP_ADVISE;
+    adv.host = (struct wl_host_step){ .alloc = 1, .offset = 0, .bytes = 2 * MiB, .dir = WL_TO_GPU,
+                                      .advice = WL_ADV_ACCESSED_BY_GPU, .unset = false };
+    driver_host_step(g->d, &adv, step_done, NULL, engine_now(g->r->e));
+    rig_run(g->r);
+    ck_assert_uint_eq(count(g, 512, 512, true), 512);
+
+    sim_time t0 = engine_now(g->r->e) + 1000 * CYC;
+    for (unsigned k = 0; k < 4; k++) rig_send(g->r, t0 + k * 50 * CYC, 0, PG(5), REQ_LOAD);
+    rig_run(g->r);
+    const sim_time first = 20 * US + 12 * 2 * US + 12 * PAGE_WIRE_PS + LAT_PS;
+    ck_assert_uint_eq(rig_counter(g->r, "driver.access_counters.pages_migrated"), 12);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.access_counters.busy_ps"), first);
+
+    t0 = engine_now(g->r->e) + 1000 * CYC;
+    for (unsigned k = 0; k < 4; k++) rig_send(g->r, t0 + k * 50 * CYC, 0, PG(512 + 5), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.access_counters.batches"), 2);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.access_counters.pages_migrated"), 12 + 16);
+    ck_assert_uint_eq(count(g, 512, 16, false), 16);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.access_counters.busy_ps"),
+                      first + 20 * US + 16 * 2 * US + 30 * US + 16 * PAGE_WIRE_PS + LAT_PS);
+    ck_assert_uint_eq(rig_counter(g->r, "gmmu.faults"), 0);
+    drig_free(g);
+}
+END_TEST
+
 /* Static placement decides where pages live: migrating on notifications
  * would undo it, so the combination is refused at the key. */
 START_TEST(placement_refused)
@@ -235,6 +287,7 @@ int main(void)
     tcase_add_test(tc, preferred_host_keeps_them);
     tcase_add_test(tc, read_mostly_comes_read_only);
     tcase_add_test(tc, evicted_pages_stay_mapped_and_come_back);
+    tcase_add_test(tc, migrated_blocks_pay_the_service_costs);
     tcase_add_test(tc, placement_refused);
     suite_add_tcase(s, tc);
     return run_suite(s);
