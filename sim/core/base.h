@@ -30,8 +30,11 @@ typedef uint64_t sim_time;
  * real-driver ones) change.  Revision 4: access-counter migrations pay
  * them too (service_va_block_locked is uvm_va_block_service_locked):
  * only configs with driver.access_counters.migrate and those costs set
- * (the SC19 UM runs on sc19-summit.yaml) change. */
-#define UVMSIM_MODEL_REVISION 4
+ * (the SC19 UM runs on sc19-summit.yaml) change.  Revision 5: a thrashing
+ * pin's expiry no longer holds the run open once the work is over
+ * (engine_defer_at): only runs with a pin still pending at their end
+ * change (end time, driver.thrashing.unpinned). */
+#define UVMSIM_MODEL_REVISION 5
 /* How a time reads to a person (the stepper and its `show` views, issue
  * 36): microseconds to read, picoseconds beside them to be exact, e.g.
  * "12.345678 us (12345678 ps)".  Writes into BUF (TIME_STR_MAX bytes) and

@@ -64,6 +64,15 @@ struct periodic {
     void *ctx;
 };
 
+/* A deferred action (engine_defer_at) waiting in the heap; free slots are
+ * chained through `next_free`. */
+struct deferred {
+    event_fn fn;
+    void *obj;
+    uint64_t arg;
+    uint32_t next_free;
+};
+
 struct engine {
     struct engine_hot hot;          /* must stay first (engine_progress) */
     struct event *heap;             /* one-shot callbacks */
@@ -80,13 +89,15 @@ struct engine {
     uint64_t mark_hw;               /* largest key popped at mark_t */
     sim_time last_work;             /* time of the last non-housekeeping event */
     uint64_t events;
-    size_t housekeeping_pending;    /* events in the heap that are periodic */
+    size_t housekeeping_pending;    /* events in the heap that are periodic or deferred */
     struct engine_limits lim;
     struct component *comps, **comps_tail;
     bool (*busy)(void *);
     void *busy_ctx;
     struct periodic *per;
     size_t nper;
+    struct deferred *def;           /* deferred actions, by slot */
+    uint32_t ndef, defcap, def_free;
     void (*progress_fn)(void *, sim_time);
     void *progress_ctx;
     uint64_t watchdog_mark;
@@ -115,6 +126,7 @@ struct engine *engine_new(const struct engine_limits *lim)
     e->comps_tail = &e->comps;
     e->seq = 1;
     e->mark_t = TIME_NEVER;
+    e->def_free = NO_SLOT;
     return e;
 }
 
@@ -127,6 +139,7 @@ void engine_free(struct engine *e)
     for (uint32_t i = 0; i < e->ncomps; i++) free(e->gh[i].g);
     free(e->gh);
     free(e->per);
+    free(e->def);
     free(e);
 }
 
@@ -451,6 +464,38 @@ static void periodic_fire(void *obj, uint64_t idx, sim_time now)
     }
 }
 
+/* A deferred action that fires after the run is over would only move the
+ * end time: the program waits for none of them (engine.h). */
+static void deferred_fire(void *obj, uint64_t slot, sim_time now)
+{
+    struct engine *e = obj;
+    struct deferred d = e->def[slot];
+    e->def[slot].next_free = e->def_free;
+    e->def_free = (uint32_t)slot;
+    e->housekeeping_pending--;
+    /* Without a busy function the engine cannot tell the end of the work:
+     * everything runs (unit rigs). */
+    if (!e->busy || busy(e)) d.fn(d.obj, d.arg, now);
+}
+
+void engine_defer_at(struct engine *e, sim_time t, const struct domain *dom,
+                     event_fn fn, void *obj, uint64_t arg)
+{
+    uint32_t slot = e->def_free;
+    if (slot != NO_SLOT) {
+        e->def_free = e->def[slot].next_free;
+    } else {
+        if (e->ndef == e->defcap) {
+            e->defcap = e->defcap ? 2 * e->defcap : 64;
+            e->def = xrealloc(e->def, e->defcap * sizeof *e->def);
+        }
+        slot = e->ndef++;
+    }
+    e->def[slot] = (struct deferred){ fn, obj, arg, NO_SLOT };
+    e->housekeeping_pending++;
+    schedule(e, t, dom ? dom->order : 0, deferred_fire, e, slot);
+}
+
 void engine_every(struct engine *e, sim_time period,
                   void (*fn)(void *ctx, sim_time now), void *ctx)
 {
@@ -570,7 +615,7 @@ bool engine_run_until(struct engine *e, sim_time until, bool (*stop)(void *ctx),
             struct event ev = heap_pop(e);
             note_pop(e, t, ev.key);
             ev.fn(ev.obj, ev.arg, t);
-            if (ev.fn != periodic_fire) e->last_work = t;
+            if (ev.fn != periodic_fire && ev.fn != deferred_fire) e->last_work = t;
         }
         if (e->progress_fn && (e->events & 0xffff) == 0)
             e->progress_fn(e->progress_ctx, e->now);
@@ -616,6 +661,7 @@ bool engine_next(const struct engine *e, sim_time *t, const char **what)
     }
     *t = e->heap[0].t;
     *what = e->heap[0].fn == periodic_fire ? "housekeeping (statistics epoch or watchdog)"
+          : e->heap[0].fn == deferred_fire ? "a deferred driver action (a pin's expiry)"
           : "a scheduled callback (a landing, a launch, a timer)";
     return true;
 }

@@ -458,6 +458,75 @@ START_TEST(panic_dumps_components_only_while_running)
 }
 END_TEST
 
+/* ---- deferred actions: fire while busy, dropped after, never work ---- */
+
+static bool work_left;
+static bool while_work(void *ctx) { (void)ctx; return work_left; }
+static void last_work(void *obj, uint64_t arg, sim_time now)
+{ (void)obj; (void)arg; (void)now; work_left = false; }
+static sim_time fired_at[512];
+static int fired_n;
+static void deferred_log(void *obj, uint64_t arg, sim_time now)
+{ (void)obj; (void)arg; fired_at[fired_n++] = now; }
+
+START_TEST(deferred_actions_fire_only_while_busy_and_never_hold_the_run)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    engine_set_busy_fn(e, while_work, NULL);
+    work_left = true;
+    fired_n = 0;
+    engine_at(e, 10, &fast, log_ev, NULL, 0);
+    engine_at(e, 30, &fast, last_work, NULL, 0);   /* the work ends at 30 */
+    engine_defer_at(e, 15, &fast, deferred_log, NULL, 0);
+    engine_defer_at(e, 1000, &fast, deferred_log, NULL, 0);   /* after the end */
+    engine_defer_at(e, 25, &slow, deferred_log, NULL, 0);
+    order_n = 0;
+    ck_assert_int_eq(engine_run(e), RUN_COMPLETED);
+    ck_assert_int_eq(fired_n, 2);
+    ck_assert_uint_eq(fired_at[0], 15);
+    ck_assert_uint_eq(fired_at[1], 25);
+    /* The 1000 ps action would have moved the end to 1000. */
+    ck_assert_uint_eq(engine_end_time(e), 30);
+    engine_free(e);
+}
+END_TEST
+
+/* Slots are reused: 300 actions in flight at once, then 300 more after
+ * the first ones fired; each fires once, at its own time, in time order. */
+START_TEST(deferred_action_slots_are_reused)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    engine_set_busy_fn(e, while_work, NULL);
+    work_left = true;
+    fired_n = 0;
+    for (sim_time t = 1; t <= 300; t++) engine_defer_at(e, t, &fast, deferred_log, NULL, 0);
+    engine_at(e, 1000, &fast, last_work, NULL, 0);
+    ck_assert(!engine_run_until(e, 500, NULL, NULL, &(enum run_status){0}));
+    ck_assert_int_eq(fired_n, 300);
+    for (sim_time t = 501; t <= 700; t++) engine_defer_at(e, t, &fast, deferred_log, NULL, 0);
+    ck_assert_int_eq(engine_run(e), RUN_COMPLETED);
+    ck_assert_int_eq(fired_n, 500);
+    for (int i = 0; i < 500; i++)
+        ck_assert_uint_eq(fired_at[i], i < 300 ? (sim_time)i + 1 : (sim_time)i + 201);
+    ck_assert_uint_eq(engine_end_time(e), 1000);
+    engine_free(e);
+}
+END_TEST
+
+/* Nothing may wait on a deferred action: work outstanding with only one
+ * pending is a deadlock (exit 3), not a wait. */
+START_TEST(deadlock_detected_when_only_a_deferred_action_is_left)
+{
+    struct engine_limits lim = {0};
+    struct engine *e = engine_new(&lim);
+    engine_set_busy_fn(e, always, NULL);
+    engine_defer_at(e, 100, &fast, deferred_log, NULL, 0);
+    engine_run(e);
+}
+END_TEST
+
 START_TEST(deadlock_detected_when_queue_has_only_housekeeping)
 {
     struct engine_limits lim = {0};
@@ -483,6 +552,9 @@ int main(void)
     tcase_add_exit_test(t, watchdog_aborts_without_progress, 3);
     tcase_add_exit_test(t, deadlock_detected_when_queue_has_only_housekeeping, 3);
     tcase_add_test(t, panic_dumps_components_only_while_running);
+    tcase_add_test(t, deferred_actions_fire_only_while_busy_and_never_hold_the_run);
+    tcase_add_test(t, deferred_action_slots_are_reused);
+    tcase_add_exit_test(t, deadlock_detected_when_only_a_deferred_action_is_left, 3);
     suite_add_tcase(s, t);
     return run_suite(s);
 }

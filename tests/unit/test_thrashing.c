@@ -390,6 +390,41 @@ START_TEST(driver_maps_a_host_pinned_page_remotely)
 }
 END_TEST
 
+/* The run is over when the work is (the rig's: every walk answered, as
+ * the system's is every kernel finished): a pin that runs out later is
+ * the driver's delayed work (thrashing_unpin_pages), which no program
+ * waits for, so it must not stretch the run.  The same walks as above,
+ * with the rig's end of work: the 750 us walk is the last work, the pin
+ * would run out at 790 us. */
+static bool walks_unanswered(void *ctx)
+{
+    const struct rig *r = ctx;
+    return r->nans < r->nsent;
+}
+
+START_TEST(a_pin_running_out_after_the_work_does_not_hold_the_run)
+{
+    static const char *const ex[] = { "driver.thrashing.lapse=100us",
+                                      "driver.thrashing.pin_threshold=2", "driver.thrashing.pin=3" };
+    struct drig *g = drig_new(ex, NSETS(ex));
+    struct thrashing *t = g->d->pol.thrash;
+    const uint64_t v = PG(0) >> 12;
+    ping_pong_to_600(t, v);
+    engine_set_busy_fn(g->r->e, walks_unanswered, g->r);
+    rig_walk(g->r, 690 * US, PG(0), REQ_LOAD);
+    rig_walk(g->r, 750 * US, PG(0), REQ_LOAD);
+    rig_run(g->r);
+    ck_assert_uint_eq(g->r->nans, 2);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.thrashing.pinned_host"), 1);
+    const struct rig_ans *last = rig_ans(g->r, PG(0), 1);
+    ck_assert_uint_lt(last->t, 790 * US);
+    ck_assert_uint_eq(engine_end_time(g->r->e), last->t);
+    ck_assert_uint_eq(rig_counter(g->r, "driver.thrashing.unpinned"), 0);
+    ck_assert(thrashing_is_pinned(t, v));
+    drig_free(g);
+}
+END_TEST
+
 static Suite *thrashing_suite(void)
 {
     Suite *s = suite_create("thrashing");
@@ -403,6 +438,7 @@ static Suite *thrashing_suite(void)
     tcase_add_test(tc, driver_throttles_a_thrashing_page);
     tcase_add_test(tc, driver_without_thrashing_serves_every_fault);
     tcase_add_test(tc, driver_maps_a_host_pinned_page_remotely);
+    tcase_add_test(tc, a_pin_running_out_after_the_work_does_not_hold_the_run);
     suite_add_tcase(s, tc);
     return s;
 }

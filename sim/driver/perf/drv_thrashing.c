@@ -225,7 +225,7 @@ static void pin_page(struct thrashing *t, struct thr_block *b, struct thr_page *
     if (pg->pinned_at == NOBODY) {
         if (t->pin) {
             pg->pin_deadline = now + t->pin;
-            engine_at(t->eng, pg->pin_deadline, t->dom, pin_expired, t, vpn);
+            engine_defer_at(t->eng, pg->pin_deadline, t->dom, pin_expired, t, vpn);
         }
         pg->throttling_count = 0;
         b->npinned++;
