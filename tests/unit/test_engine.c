@@ -492,7 +492,7 @@ START_TEST(deferred_actions_fire_only_while_busy_and_never_hold_the_run)
 }
 END_TEST
 
-/* Slots are reused: 300 actions in flight at once, then 300 more after
+/* Slots are reused: 300 actions in flight at once, then 200 more after
  * the first ones fired; each fires once, at its own time, in time order. */
 START_TEST(deferred_action_slots_are_reused)
 {

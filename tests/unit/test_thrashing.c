@@ -369,17 +369,24 @@ END_TEST
  * thrashing processors: pinned in host memory, mapped remotely.  A walk
  * at 750 us finds the remote mapping (no fault); at 790 us the pin ends
  * and the mapping goes. */
-START_TEST(driver_maps_a_host_pinned_page_remotely)
+static struct drig *host_pin_rig(bool (*busy)(void *ctx))
 {
     static const char *const ex[] = { "driver.thrashing.lapse=100us",
                                       "driver.thrashing.pin_threshold=2", "driver.thrashing.pin=3" };
     struct drig *g = drig_new(ex, NSETS(ex));
-    struct thrashing *t = g->d->pol.thrash;
-    const uint64_t v = PG(0) >> 12;
-    ping_pong_to_600(t, v);
+    ping_pong_to_600(g->d->pol.thrash, PG(0) >> 12);
+    if (busy) engine_set_busy_fn(g->r->e, busy, g->r);
     rig_walk(g->r, 690 * US, PG(0), REQ_LOAD);
     rig_walk(g->r, 750 * US, PG(0), REQ_LOAD);
     rig_run(g->r);
+    return g;
+}
+
+START_TEST(driver_maps_a_host_pinned_page_remotely)
+{
+    struct drig *g = host_pin_rig(NULL);
+    struct thrashing *t = g->d->pol.thrash;
+    const uint64_t v = PG(0) >> 12;
     ck_assert_uint_eq(rig_counter(g->r, "driver.thrashing.pinned_host"), 1);
     ck_assert_uint_eq(rig_counter(g->r, "driver.pages_migrated"), 0);
     ck_assert_uint_eq(rig_counter(g->r, "gmmu.faults"), 1);
@@ -404,16 +411,9 @@ static bool walks_unanswered(void *ctx)
 
 START_TEST(a_pin_running_out_after_the_work_does_not_hold_the_run)
 {
-    static const char *const ex[] = { "driver.thrashing.lapse=100us",
-                                      "driver.thrashing.pin_threshold=2", "driver.thrashing.pin=3" };
-    struct drig *g = drig_new(ex, NSETS(ex));
+    struct drig *g = host_pin_rig(walks_unanswered);
     struct thrashing *t = g->d->pol.thrash;
     const uint64_t v = PG(0) >> 12;
-    ping_pong_to_600(t, v);
-    engine_set_busy_fn(g->r->e, walks_unanswered, g->r);
-    rig_walk(g->r, 690 * US, PG(0), REQ_LOAD);
-    rig_walk(g->r, 750 * US, PG(0), REQ_LOAD);
-    rig_run(g->r);
     ck_assert_uint_eq(g->r->nans, 2);
     ck_assert_uint_eq(rig_counter(g->r, "driver.thrashing.pinned_host"), 1);
     const struct rig_ans *last = rig_ans(g->r, PG(0), 1);
