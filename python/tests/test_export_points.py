@@ -241,6 +241,7 @@ def test_replace_reruns_the_points_a_change_reaches(tmp_path, capsys):
         [("hpe_75pct", "90", "2"), ("lru_75pct", "200", "1"), ("fifo_75pct", "300", "1")]
     meta = json.load(open(out / "toy.meta.json"))
     assert meta["model_revisions"] == [1, 2] and meta["points_merged"] == 3
+    assert meta["file_model_revision"] == 2            # the file the replacing rows came from
     assert [(p["binary_commit"], p["points"], p.get("checked"), p.get("replaced_where"))
             for p in meta["parts"]] == [("aaaaaaa", ["lru_75pct", "fifo_75pct"], None, None),
                                         ("eeeeeee", ["hpe_75pct"], ["lru_75pct"], "driver.eviction=hpe")]

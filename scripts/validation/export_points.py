@@ -166,6 +166,16 @@ def old_parts(old, old_names):
     return [dict(p, model_revisions=p.get("model_revisions", old.get("model_revisions"))) for p in parts]
 
 
+def provenance(old, meta, revisions):
+    """What a completed file ran with: the old file's binaries and the new
+    one's, the revisions of the parts kept, and the new file's own."""
+    return {
+        "uvmsim_versions": sorted(set(old.get("uvmsim_versions", [])) | set(meta["uvmsim_versions"])),
+        "model_revisions": sorted(revisions),
+        "file_model_revision": meta["file_model_revision"],
+    }
+
+
 def join(a, name, head, rows, meta):
     old, head, old_rows, rows = committed(a, name, head, rows, meta)
     old_names = [x[0] for x in old_rows]
@@ -199,8 +209,7 @@ def join(a, name, head, rows, meta):
     out.update({
         "points_merged": len(joined),
         "missing": [m for m in meta["missing"] if m[0] not in have],
-        "uvmsim_versions": sorted(set(old.get("uvmsim_versions", [])) | set(meta["uvmsim_versions"])),
-        "model_revisions": sorted(set(old.get("model_revisions", [])) | set(meta["model_revisions"])),
+        **provenance(old, meta, set(old.get("model_revisions", [])) | set(meta["model_revisions"])),
     })
     return head, joined, totals(out, old_parts(old, old_names) + meta["parts"])
 
@@ -233,10 +242,7 @@ def replace(a, name, head, rows, meta):
     new = dict(meta["parts"][0], points=hit, checked=checks, replaced_where=where)
     parts = [p for p in parts if p["points"]] + [new]
     out = dict(old)
-    out.update({
-        "uvmsim_versions": sorted(set(old.get("uvmsim_versions", [])) | set(meta["uvmsim_versions"])),
-        "model_revisions": sorted({r for p in parts for r in p["model_revisions"]}),
-    })
+    out.update(provenance(old, meta, {r for p in parts for r in p["model_revisions"]}))
     return head, joined, totals(out, parts)
 
 
