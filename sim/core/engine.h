@@ -90,14 +90,12 @@ void engine_at(struct engine *e, sim_time t, const struct domain *dom,
                event_fn fn, void *obj, uint64_t arg);
 
 /* A deferred action at time t: runs as engine_at's callback while the run
- * is busy (always, without a busy function), and is dropped once the run
- * is over; it never counts as work
- * (neither in the end time nor against the deadlock check), so nothing may
- * wait on it.  For the driver's delayed housekeeping, whose firing after
- * the program ended would only stretch the run: a thrashing pin's expiry
- * 150 ms on (drv_thrashing.c) is the real driver's delayed work item
- * (uvm_perf_thrashing.c, thrashing_unpin_pages), which no program waits
- * for. */
+ * is busy (always, without a busy function) and is dropped once the run is
+ * over.  It never counts as work, neither in the end time nor against the
+ * deadlock check, so nothing may wait on it.  For the driver's delayed
+ * housekeeping: a thrashing pin's expiry 150 ms on (drv_thrashing.c) is
+ * the real driver's delayed work item (uvm_perf_thrashing.c,
+ * thrashing_unpin_pages), which no program waits for. */
 void engine_defer_at(struct engine *e, sim_time t, const struct domain *dom,
                      event_fn fn, void *obj, uint64_t arg);
 
