@@ -233,7 +233,9 @@ struct system *system_build(const struct config *cfg)
     s->tlb = tlb_create(s->eng, cfg, s->st, &s->pool, &s->core, nsms);
     s->gmmu = gmmu_create(s->eng, cfg, s->st, &s->core);
     s->dram = sim_model_of(cfg)->gpu_memory(s->eng, cfg, s->st, &s->dram_dom);
-    s->host = hostmem_create(s->eng, cfg, s->st, &s->host_dom);
+    bool remote = remote_possible(cfg, s->wl);
+    s->host = (remote ? hostmem_create : sim_model_of(cfg)->copy_host_memory)(s->eng, cfg, s->st,
+                                                                             &s->host_dom);
     s->l2 = l2_create(s->eng, cfg, s->st, &s->pool, &s->core, s->dram);
     s->link = link_create(s->eng, cfg, s->st, &s->link_dom);
     link_attach_host(s->link, s->host, &s->pool);
@@ -260,7 +262,7 @@ struct system *system_build(const struct config *cfg)
     driver_set_unmap_hook(s->drv, frame_unmapped, s);
     gpu_set_prot_flush(s->gpu, prot_flush, s->l2);
     driver_set_workload(s->drv, s->wl);
-    if (remote_possible(cfg, s->wl)) {
+    if (remote) {
         link_remote_enable(s->link);
         l2_set_remote(s->l2, s->st, remote_send, s->link);
         link_remote_client_cache(s->link, cfg, s->st, s->core.period);

@@ -54,6 +54,9 @@ struct sim_model {
     bool tlb_at_lookup;         /* L1 TLB lookups answered when sent (tlb_fast.c) */
     bool mem_at_send;           /* GPU-homed lines timed through L1D and L2 when
                                  * translated (sm/fast.c, l2_fast.c) */
+    /* Host memory where only page copies use it (no host-homed pages) */
+    struct dram *(*copy_host_memory)(struct engine *e, const struct config *cfg,
+                                     struct stats *st, const struct domain *dom);
 };
 const char *sim_model_name(size_t i);
 const struct sim_model *sim_model_of(const struct config *cfg);

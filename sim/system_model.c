@@ -11,12 +11,13 @@
 #include "dram/dram.h"
 
 static const struct sim_model models[] = {
-    { "cycle", dram_create, false, false },
+    { "cycle", dram_create, false, false, hostmem_create },
     /* Coarsened: GPU memory (dram_fast.c), L1 TLB lookups (tlb_fast.c),
      * the L1D, crossbar and L2 for GPU-homed lines, timed when a page is
      * translated, and the SM's answers, one per memory instruction at its
-     * time (sm/fast.c, l2_fast.c; docs/fast-model.md says what is kept). */
-    { "fast", dram_fast_create, true, true },
+     * time (sm/fast.c, l2_fast.c; docs/fast-model.md says what is kept),
+     * and host memory as the same server where only copies use it. */
+    { "fast", dram_fast_create, true, true, hostmem_fast_create },
 };
 
 const char *sim_model_name(size_t i)

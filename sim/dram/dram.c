@@ -76,6 +76,13 @@ struct dram *hostmem_create(struct engine *e, const struct config *cfg,
     return build(e, cfg, st, dom, "host.dram", hop, false);
 }
 
+struct dram *hostmem_fast_create(struct engine *e, const struct config *cfg,
+                                 struct stats *st, const struct domain *dom)
+{
+    sim_time hop = cfg_u64(cfg, "host.latency") * cfg_period(cfg, "gpu.clock");
+    return build(e, cfg, st, dom, "host.dram", hop, true);
+}
+
 void dram_free(struct dram *d)
 {
     if (!d) return;

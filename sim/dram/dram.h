@@ -44,6 +44,13 @@ sim_time dram_fast_access(struct dram *d, uint64_t pa, uint32_t size, bool write
  * `dom` should run at host.dram.clock (hostmem_period gives it). */
 struct dram *hostmem_create(struct engine *e, const struct config *cfg,
                             struct stats *st, const struct domain *dom);
+/* The same host memory for sim.model fast where only the copy path uses it
+ * (no page can be host-homed, system.c): each channel the server of
+ * dram_fast_create, driven by the link's host loop as the cycle channels
+ * are (issue 41, 2: "host memory on the page-copy path as a bandwidth
+ * server where nothing else shares it"). */
+struct dram *hostmem_fast_create(struct engine *e, const struct config *cfg,
+                                 struct stats *st, const struct domain *dom);
 sim_time hostmem_period(const struct config *cfg);
 void dram_free(struct dram *d);
 

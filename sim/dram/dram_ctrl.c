@@ -344,7 +344,8 @@ static sim_time channel_tick(struct component *comp, sim_time now)
 
 sim_time dram_tick(struct dram *d, unsigned ch, sim_time now)
 {
-    return channel_tick(&d->ch[ch].comp, now);
+    /* The channel's own tick: a cycle controller or a fast server. */
+    return d->ch[ch].comp.ops->tick(&d->ch[ch].comp, now);
 }
 
 static void channel_dump(struct component *comp, FILE *out)

@@ -24,7 +24,10 @@ static sim_time one_copy(const struct config *cfg, enum link_dir dir, uint64_t b
     req_pool_init(&pool);
     /* Domain order as in system.c: link before host memory. */
     struct domain ldom = { "link", 1, 2 }, hdom = { "host", hostmem_period(cfg), 4 };
-    struct dram *host = hostmem_create(e, cfg, st, &hdom);
+    /* The host memory of the run's model where only copies use it
+     * (sim.model, system_model.c; system.c, remote_possible). */
+    struct dram *host = cfg_is(cfg, "sim.model", "fast") ? hostmem_fast_create(e, cfg, st, &hdom)
+                                                       : hostmem_create(e, cfg, st, &hdom);
     struct link *l = link_create(e, cfg, st, &ldom);
     link_attach_host(l, host, &pool);
     sim_time t = 0;

@@ -22,6 +22,16 @@ check "2 MiB H2D lands in 12-13 GB/s" within "$(gbs "$TMP/pcie" 2MiB H2D)" 12 13
 # D2H: 2 MiB = 8192 x 280 B at 14.253 GB/s + 1 us = 161.926 us.
 check "2 MiB D2H: 161.926 us" within "$(us "$TMP/pcie" 2MiB D2H)" 161.925 161.927
 
+# sim.model fast: host memory on the copy path is the fast server
+# (dram_fast.c); the same hand-derived times hold (the link dominates, the
+# first 128 B read adds about 0.1 us).
+"$UVMSIM" link-bench configs/hpe-table1.yaml -s sim.model=fast > "$TMP/pf" 2>&1
+check "fast: exit 0" [ $? -eq 0 ]
+check "fast: 4 KiB H2D: 1.33-1.45 us" within "$(us "$TMP/pf" 4KiB H2D)" 1.332 1.45
+check "fast: 64 KiB H2D: 6.32-6.45 us" within "$(us "$TMP/pf" 64KiB H2D)" 6.316 6.45
+check "fast: 2 MiB H2D: 171.12-171.25 us" within "$(us "$TMP/pf" 2MiB H2D)" 171.122 171.25
+check "fast: 2 MiB D2H: 161.926 us" within "$(us "$TMP/pf" 2MiB D2H)" 161.925 161.927
+
 "$UVMSIM" link-bench configs/batch-aware-table1.yaml > "$TMP/ba" 2>&1
 check "batch-aware: 2 MiB H2D in 12-13 GB/s" within "$(gbs "$TMP/ba" 2MiB H2D)" 12 13
 
