@@ -7,7 +7,7 @@
 # and the speed ratio (CPU seconds cycle / fast, and events per warp
 # memory instruction).
 #
-#   scripts/validate_fast.sh [BINARY] [POINTS_PER_SWEEP]
+#   scripts/validate_fast.sh [BINARY] [POINTS_PER_SWEEP] [GROUPS_PER_SWEEP]
 #
 # Points: POINTS_PER_SWEEP (default 5) spread evenly over each sweep's
 # plan (index (2i+1) n / 2k), with the sweep's own set: keys and the
@@ -16,11 +16,22 @@
 # sizes).  Sweeps of selective caching (thesis Ch. VI) are not drawn:
 # fast refuses them (sim/system_model.c).  A run over VALIDATE_TIMEOUT wall
 # seconds (default 120) or failing drops the point (listed).
+#
+# The policy ranking (issue 41: "per workload whether the ranking of the
+# policies is kept"): GROUPS_PER_SWEEP (default 2) groups of each sweep of
+# RANKS below, a group being the points that differ only in the sweep's
+# policy keys (hpe: every eviction policy of one pattern and memory size),
+# spread evenly over the plan's groups, every point run in both models.
+# Each pair of a group's points is ordered by sim time in each model; a
+# difference under 0.5 % of the smaller time is a tie.  A pair is kept
+# when the orders agree or either model has a tie, reversed otherwise;
+# the reversals are listed with both models' ratios.
 #   VALIDATE_KEEP=DIR  keep the results (default: a temp dir, removed)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${1:-$ROOT/build/uvmsim}
 K=${2:-5}
+G=${3:-2}
 TO=${VALIDATE_TIMEOUT:-120}
 DIR=${VALIDATE_KEEP:-$(mktemp -d /tmp/uvmsim-validate.XXXXXX)}
 mkdir -p "$DIR"
@@ -38,12 +49,21 @@ thesis-ch5-fig5.2|
 sc19-bfs|-s workload.bfs.nodes=50000
 '
 
+# sweep | its policy keys (the rest of a point's overrides is its group) |
+# size cuts
+RANKS='
+hpe|driver.eviction|-s workload.pattern.pages=4096
+batch-aware|gpu.sm.oversub.enabled driver.eviction_timing gpu.memory.fraction|-s workload.graph.scale=12
+thesis-ch5-fig5.2|driver.migration driver.migrate.threshold|
+sc19-bfs|runtime.policy runtime.transfer runtime.partial driver.access_counters.migrate|-s workload.bfs.nodes=50000
+'
+
 # run MODEL OUT CONFIG ARGS...: OUT.h5 and OUT.time (user+sys CPU seconds)
 run() {
     m=$1 out=$2
     shift 2
     /usr/bin/time -f "%U %S" -o "$out.time" timeout "$TO" nice -n 10 "$BIN" run "$@" \
-        -s sim.model="$m" -o "$out.h5" --quiet --no-host-metrics >"$out.log" 2>&1
+        -s sim.model="$m" -o "$out.h5" --quiet --no-host-metrics >"$out.log" 2>&1 </dev/null
 }
 
 : >"$DIR/points"
@@ -73,6 +93,52 @@ echo "$SWEEPS" | while IFS='|' read -r sw cuts; do
         else echo "dropped $p (exit cycle $rc, fast $rf; $DIR/$p.*.log)" >&2; fi
         i=$((i + 1))
     done
+done
+
+# The ranking groups: GROUPS_PER_SWEEP groups of each RANKS sweep.
+: >"$DIR/groups"
+echo "$RANKS" | while IFS='|' read -r sw keys cuts; do
+    if [ -z "$sw" ] || [ "$G" -eq 0 ]; then continue; fi
+    "$BIN" sweep plan "$ROOT/configs/sweeps/$sw.yaml" >"$DIR/$sw.plan" 2>&1 || {
+        echo "validate_fast.sh: sweep plan $sw failed" >&2; continue; }
+    base=$(sed -n 's/^base: //p' "$DIR/$sw.plan")
+    sets=$(sed -n 's/^set: /-s /p' "$DIR/$sw.plan" | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    # "GROUP NAME OVERRIDES..." for the points of the chosen groups
+    "$PY" - "$DIR/$sw.plan" "$G" $keys <<'PY' >"$DIR/$sw.rank"
+import sys
+plan, g, keys = sys.argv[1], int(sys.argv[2]), set(sys.argv[3:])
+groups = {}
+for line in open(plan):
+    f = line.split()
+    if len(f) < 3 or not f[0].isdigit():
+        continue
+    key = " ".join(o for o in f[2:] if o.split("=")[0] not in keys)
+    groups.setdefault(key, []).append((f[1], f[2:]))
+order = list(groups)
+for i in range(min(g, len(order))):
+    k = order[(2 * i + 1) * len(order) // (2 * g)]
+    for name, ovr in groups[k]:
+        print(i, name, " ".join(ovr))
+PY
+    while read -r gi name ovr; do
+        p="$sw.$name"
+        ovr=$(echo "$ovr" | awk '{ for (j = 1; j <= NF; j++) printf "-s %s ", $j }')
+        if [ ! -f "$DIR/$p.cycle.h5" ] || [ ! -f "$DIR/$p.fast.h5" ]; then
+            # shellcheck disable=SC2086
+            run cycle "$DIR/$p.cycle" "$base" $sets $ovr $cuts &
+            pa=$!
+            # shellcheck disable=SC2086
+            run fast "$DIR/$p.fast" "$base" $sets $ovr $cuts
+            rf=$?
+            wait $pa
+            rc=$?
+        else
+            rc=0 rf=0           # drawn as a point above too
+        fi
+        if [ $rc -eq 0 ] && [ $rf -eq 0 ]; then echo "$sw $gi $p" >>"$DIR/groups"
+        else echo "dropped $p from the ranking (exit cycle $rc, fast $rf)" >&2; fi
+    done <"$DIR/$sw.rank"
 done
 
 "$PY" - "$DIR" <<'PY'
@@ -139,5 +205,44 @@ for r in rows:
                                                   err(r[2]["faults"], r[3]["faults"]), r[4], r[5]))
 PY
 rc=$?
+"$PY" - "$DIR" <<'PY' || rc=1
+import sys, os, h5py
+d = sys.argv[1]
+rows = [l.split() for l in open(os.path.join(d, "groups")) if l.strip()]
+if not rows:
+    sys.exit(0)
+t = lambda p, m: float(h5py.File(os.path.join(d, "%s.%s.h5" % (p, m)), "r").attrs["sim_time_ps"])
+groups = {}
+for sw, gi, p in rows:
+    groups.setdefault((sw, gi), []).append((p, t(p, "cycle"), t(p, "fast")))
+def order(a, b):
+    lo = min(a, b)
+    return 0 if lo and abs(a - b) < 0.005 * lo else (1 if a > b else -1)
+print("\nPolicy ranking (pairs of points of one group; a tie is under 0.5 %)\n")
+print("| sweep | groups | pairs | kept | of which ties | reversed |")
+print("| --- | ---: | ---: | ---: | ---: | ---: |")
+tot = [0, 0, 0, 0]
+rev = []
+for sw in dict.fromkeys(s for s, _ in groups):
+    gs = [v for (s, _), v in groups.items() if s == sw]
+    n = kept = ties = 0
+    for pts in gs:
+        for i in range(len(pts)):
+            for j in range(i + 1, len(pts)):
+                (pa, ca, fa), (pb, cb, fb) = pts[i], pts[j]
+                oc, of = order(ca, cb), order(fa, fb)
+                n += 1
+                if oc == of or oc == 0 or of == 0:
+                    kept += 1
+                    ties += oc == 0 or of == 0
+                else:
+                    rev.append((pa, pb, ca / cb, fa / fb))
+    print("| %s | %d | %d | %d | %d | %d |" % (sw, len(gs), n, kept, ties, n - kept))
+    tot = [tot[0] + len(gs), tot[1] + n, tot[2] + kept, tot[3] + ties]
+print("| all | %d | %d | %d (%.1f %%) | %d | %d |" % (tot[0], tot[1], tot[2],
+      100.0 * tot[2] / max(tot[1], 1), tot[3], tot[1] - tot[2]))
+for pa, pb, rc_, rf_ in rev:
+    print("reversed: %s / %s: cycle %.4f, fast %.4f" % (pa, pb, rc_, rf_))
+PY
 [ -n "${VALIDATE_KEEP:-}" ] || rm -rf "$DIR"
 exit $rc
