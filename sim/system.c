@@ -176,10 +176,15 @@ static bool cpu_side(const struct config *cfg)
  * host.  Only then is the remote path on: its statistics exist, and the
  * host side of the link runs in step with the engine (link/link.h
  * link_remote_enable); other runs keep the host side's run-ahead. */
-static bool remote_possible(const struct config *cfg, const struct workload *wl)
+static bool placed_remote(const struct config *cfg, const struct workload *wl)
 {
     return !cfg_is(cfg, "driver.placement", "fault") || wl->host_advice ||
-           cfg_bool(cfg, "driver.thrashing.enabled") || cfg_u64(cfg, "cpu.stream.interval");
+           cfg_u64(cfg, "cpu.stream.interval");
+}
+
+static bool remote_possible(const struct config *cfg, const struct workload *wl)
+{
+    return placed_remote(cfg, wl) || cfg_bool(cfg, "driver.thrashing.enabled");
 }
 
 
@@ -234,8 +239,14 @@ struct system *system_build(const struct config *cfg)
     s->gmmu = gmmu_create(s->eng, cfg, s->st, &s->core);
     s->dram = sim_model_of(cfg)->gpu_memory(s->eng, cfg, s->st, &s->dram_dom);
     bool remote = remote_possible(cfg, s->wl);
-    s->host = (remote ? hostmem_create : sim_model_of(cfg)->copy_host_memory)(s->eng, cfg, s->st,
-                                                                             &s->host_dom);
+    /* Host memory is the model's copy-path memory unless pages are placed
+     * or advised there: thrashing's pinning at the host alone (the
+     * real-driver presets enable it; a GPU-only program rarely pins a page
+     * there, which takes CPU accesses to it) then reaches the same memory
+     * (docs/decisions.md). */
+    s->host = (placed_remote(cfg, s->wl) ? hostmem_create
+                                         : sim_model_of(cfg)->copy_host_memory)(s->eng, cfg, s->st,
+                                                                               &s->host_dom);
     s->l2 = l2_create(s->eng, cfg, s->st, &s->pool, &s->core, s->dram);
     s->link = link_create(s->eng, cfg, s->st, &s->link_dom);
     link_attach_host(s->link, s->host, &s->pool);
