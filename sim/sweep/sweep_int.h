@@ -132,8 +132,11 @@ struct sweep_merged {               /* one merged point: /runs/NAME */
     size_t plan_index;
 };
 /* What one point's result may hold: larger is no result of this program
- * (the merge reads it whole into memory). */
-#define SWEEP_MAX_RESULT_BYTES ((hsize_t)256 << 20)
+ * (the merge reads it whole into memory).  The time series grows with
+ * simulated time, a row of about 1.2 KB per sim.epoch: cyclic-100mb's
+ * FDTD-2D at 200 MB (11.9 s simulated, 229910 rows) holds 276 MB, which
+ * the 256 MiB of before called unreadable; 1 GiB is four such runs. */
+#define SWEEP_MAX_RESULT_BYTES ((hsize_t)1 << 30)
 /* File F (a result) reads whole: every object opens, every dataset and
  * attribute reads, SWEEP_MAX_RESULT_BYTES in all.  Else false and WHY
  * "unreadable result (its /PATH)" (sweep_valid.c). */

@@ -176,7 +176,7 @@ static bool copies(hid_t f)
  * at it: the child gets SWEEP_CHECK_HEADROOM of address space beyond what
  * it holds at the start, and an allocation past it fails (proc(5) statm:
  * the first field is the size in pages). */
-#define SWEEP_CHECK_HEADROOM ((rlim_t)1 << 30)
+#define SWEEP_CHECK_HEADROOM ((rlim_t)2 << 30)     /* the largest result and libhdf5's buffers */
 /* A result of SWEEP_MAX_RESULT_BYTES reads in seconds. */
 #define SWEEP_CHECK_SECONDS 30
 
