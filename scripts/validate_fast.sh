@@ -75,6 +75,18 @@ run() {
         -s sim.model="$m" -o "$out.h5" --quiet --no-host-metrics >"$out.log" 2>&1 </dev/null
 }
 
+# both P ARGS...: P's run in each model, side by side; rc and rf their exits
+both() {
+    p=$1
+    shift
+    run cycle "$DIR/$p.cycle" "$@" &
+    pa=$!
+    run fast "$DIR/$p.fast" "$@"
+    rf=$?
+    wait $pa
+    rc=$?
+}
+
 : >"$DIR/points"
 echo "$SWEEPS" | while IFS='|' read -r sw cuts; do
     [ -n "$sw" ] || continue
@@ -91,13 +103,7 @@ echo "$SWEEPS" | while IFS='|' read -r sw cuts; do
         ovr=$(echo "$line" | awk '{ for (j = 3; j <= NF; j++) printf "-s %s ", $j }')
         p="$sw.$name"
         # shellcheck disable=SC2086
-        run cycle "$DIR/$p.cycle" "$base" $sets $ovr $cuts &
-        pa=$!
-        # shellcheck disable=SC2086
-        run fast "$DIR/$p.fast" "$base" $sets $ovr $cuts
-        rf=$?
-        wait $pa
-        rc=$?
+        both "$p" "$base" $sets $ovr $cuts
         if [ $rc -eq 0 ] && [ $rf -eq 0 ]; then echo "$sw $p" >>"$DIR/points"
         else echo "dropped $p (exit cycle $rc, fast $rf; $DIR/$p.*.log)" >&2; fi
         i=$((i + 1))
@@ -135,13 +141,7 @@ PY
         ovr=$(echo "$ovr" | awk '{ for (j = 1; j <= NF; j++) printf "-s %s ", $j }')
         if [ ! -f "$DIR/$p.cycle.h5" ] || [ ! -f "$DIR/$p.fast.h5" ]; then
             # shellcheck disable=SC2086
-            run cycle "$DIR/$p.cycle" "$base" $sets $ovr $cuts &
-            pa=$!
-            # shellcheck disable=SC2086
-            run fast "$DIR/$p.fast" "$base" $sets $ovr $cuts
-            rf=$?
-            wait $pa
-            rc=$?
+            both "$p" "$base" $sets $ovr $cuts
         else
             rc=0 rf=0           # drawn as a point above too
         fi
