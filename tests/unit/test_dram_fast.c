@@ -9,6 +9,8 @@
 #include "suite_main.h"
 #include <stdlib.h>
 #include "config/config.h"
+#include "core/engine.h"
+#include "core/stats.h"
 #include "dram/dram.h"
 
 #define TCK 1082ULL      /* round(1e12 / 924e6) */
@@ -145,6 +147,34 @@ START_TEST(a_due_refresh_closes_the_banks_for_trfc)
 }
 END_TEST
 
+/* Host memory on the copy path (hostmem_fast_create, sim.model fast where
+ * no page is placed in host memory): the same server over the host's own
+ * keys.  Default host DDR4: 1250 MHz -> 800 ps; 8 B bus, 2 transfers per
+ * clock, BL8: a 64 B burst of 4 clocks, a 128 B line two of them tCCD_L = 6
+ * apart; tRCD = tCL = 12.  An idle 128 B read: 12 + 6 + 12 + 4 = 34
+ * clocks, then the controller's host.latency hop (100 cycles of a 1 GHz
+ * core here: 100 ns).  A store is posted: answered at its arrival. */
+START_TEST(host_memory_is_the_server_over_the_host_keys)
+{
+    const char *sets[] = { "sim.model=fast", "host.dram.tREFI=0", "gpu.clock=1GHz" };
+    struct cfg_error err;
+    struct config *c = config_load(NULL, sets, 3, &err);
+    if (!c) ck_abort_msg("config: %s", err.msg);
+    struct engine_limits lim = { 0, 0, 0 };
+    struct engine *e = engine_new(&lim);
+    struct stats *st = stats_new();
+    struct domain dom = { "host", hostmem_period(c), 4 };
+    ck_assert_uint_eq(dom.period, 800);
+    struct dram *h = hostmem_fast_create(e, c, st, &dom);
+    ck_assert_uint_eq(dram_fast_access(h, 0, 128, false, 0), 34 * 800 + 100 * 1000);
+    ck_assert_uint_eq(dram_fast_access(h, 1 << 20, 128, true, 5000 * 800), 5000 * 800);
+    dram_free(h);
+    stats_free(st);
+    engine_free(e);
+    config_free(c);
+}
+END_TEST
+
 static Suite *dram_fast_suite(void)
 {
     Suite *s = suite_create("dram_fast");
@@ -156,6 +186,7 @@ static Suite *dram_fast_suite(void)
     tcase_add_test(tc, streams_lines_at_the_configured_peak);
     tcase_add_test(tc, stores_are_posted);
     tcase_add_test(tc, a_due_refresh_closes_the_banks_for_trfc);
+    tcase_add_test(tc, host_memory_is_the_server_over_the_host_keys);
     suite_add_tcase(s, tc);
     return s;
 }
