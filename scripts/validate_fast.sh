@@ -21,7 +21,8 @@
 # policies is kept"): GROUPS_PER_SWEEP (default 2) groups of each sweep of
 # RANKS below, a group being the points that differ only in the sweep's
 # policy keys (hpe: every eviction policy of one pattern and memory size),
-# spread evenly over the plan's groups, every point run in both models.
+# spread evenly over the plan's groups, every point run in both models
+# (keys the size cuts set do not tell groups apart).
 # Each pair of a group's points is ordered by sim time in each model; a
 # difference under 0.5 % of the smaller time is a tie.  A pair is kept
 # when the orders agree or either model has a tie, reversed otherwise;
@@ -120,16 +121,25 @@ echo "$RANKS" | while IFS='|' read -r sw keys cuts; do
     sets=$(sed -n 's/^set: /-s /p' "$DIR/$sw.plan" | tr '\n' ' ')
     # shellcheck disable=SC2086
     # "GROUP NAME OVERRIDES..." for the points of the chosen groups
+    # A key the cuts set is no group key: points that differ only in it
+    # are the same runs after the cut (sc19-bfs's node counts), so a
+    # group keeps one point per policy.
+    CUT_KEYS=$(echo "$cuts" | tr ' ' '\n' | sed -n 's/=.*//p' | tr '\n' ' ') \
     "$PY" - "$DIR/$sw.plan" "$G" $keys <<'PY' >"$DIR/$sw.rank"
-import sys
+import os, sys
 plan, g, keys = sys.argv[1], int(sys.argv[2]), set(sys.argv[3:])
+cut = set(os.environ.get("CUT_KEYS", "").split())
 groups = {}
 for line in open(plan):
     f = line.split()
     if len(f) < 3 or not f[0].isdigit():
         continue
-    key = " ".join(o for o in f[2:] if o.split("=")[0] not in keys)
-    groups.setdefault(key, []).append((f[1], f[2:]))
+    key = " ".join(o for o in f[2:] if o.split("=")[0] not in keys | cut)
+    pol = " ".join(o for o in f[2:] if o.split("=")[0] in keys)
+    members = groups.setdefault(key, {})
+    if pol not in members:
+        members[pol] = (f[1], f[2:])
+groups = {k: list(v.values()) for k, v in groups.items()}
 order = list(groups)
 for i in range(min(g, len(order))):
     k = order[(2 * i + 1) * len(order) // (2 * g)]
