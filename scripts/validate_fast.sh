@@ -76,6 +76,14 @@ run() {
         -s sim.model="$m" -o "$out.h5" --quiet --no-host-metrics >"$out.log" 2>&1 </dev/null
 }
 
+# plan_of SW: DIR/SW.plan written; base and sets its config and set: keys
+plan_of() {
+    "$BIN" sweep plan "$ROOT/configs/sweeps/$1.yaml" >"$DIR/$1.plan" 2>&1 || {
+        echo "validate_fast.sh: sweep plan $1 failed" >&2; return 1; }
+    base=$(sed -n 's/^base: //p' "$DIR/$1.plan")
+    sets=$(sed -n 's/^set: /-s /p' "$DIR/$1.plan" | tr '\n' ' ')
+}
+
 # both P ARGS...: P's run in each model, side by side; rc and rf their exits
 both() {
     p=$1
@@ -91,10 +99,7 @@ both() {
 : >"$DIR/points"
 echo "$SWEEPS" | while IFS='|' read -r sw cuts; do
     [ -n "$sw" ] || continue
-    "$BIN" sweep plan "$ROOT/configs/sweeps/$sw.yaml" >"$DIR/$sw.plan" 2>&1 || {
-        echo "validate_fast.sh: sweep plan $sw failed" >&2; continue; }
-    base=$(sed -n 's/^base: //p' "$DIR/$sw.plan")
-    sets=$(sed -n 's/^set: /-s /p' "$DIR/$sw.plan" | tr '\n' ' ')
+    plan_of "$sw" || continue
     n=$(sed -n 's/.*: \([0-9]*\) points.*/\1/p' "$DIR/$sw.plan")
     i=0
     while [ $i -lt "$K" ] && [ $i -lt "$n" ]; do
@@ -115,10 +120,7 @@ done
 : >"$DIR/groups"
 echo "$RANKS" | while IFS='|' read -r sw keys cuts; do
     if [ -z "$sw" ] || [ "$G" -eq 0 ]; then continue; fi
-    "$BIN" sweep plan "$ROOT/configs/sweeps/$sw.yaml" >"$DIR/$sw.plan" 2>&1 || {
-        echo "validate_fast.sh: sweep plan $sw failed" >&2; continue; }
-    base=$(sed -n 's/^base: //p' "$DIR/$sw.plan")
-    sets=$(sed -n 's/^set: /-s /p' "$DIR/$sw.plan" | tr '\n' ' ')
+    plan_of "$sw" || continue
     # shellcheck disable=SC2086
     # "GROUP NAME OVERRIDES..." for the points of the chosen groups
     # A key the cuts set is no group key: points that differ only in it

@@ -170,18 +170,21 @@ static bool cpu_side(const struct config *cfg)
     return !cfg_is(cfg, "gpu.caching.remote", "all") || cfg_u64(cfg, "cpu.stream.interval");
 }
 
-/* Whether any page can be homed in host memory and reached remotely: a
- * static placement (driver.placement), advice that maps to the host
- * (preferred location host, accessed-by), or thrashing's pinning at the
- * host.  Only then is the remote path on: its statistics exist, and the
- * host side of the link runs in step with the engine (link/link.h
- * link_remote_enable); other runs keep the host side's run-ahead. */
+/* Whether host memory serves more than page copies by the config alone:
+ * a static placement (driver.placement), advice that maps to the host
+ * (preferred location host, accessed-by), or a CPU stream
+ * (cpu.stream.interval). */
 static bool placed_remote(const struct config *cfg, const struct workload *wl)
 {
     return !cfg_is(cfg, "driver.placement", "fault") || wl->host_advice ||
            cfg_u64(cfg, "cpu.stream.interval");
 }
 
+/* Whether any page can be homed in host memory and reached remotely: the
+ * above, or thrashing's pinning at the host.  Only then is the remote path
+ * on: its statistics exist, and the host side of the link runs in step
+ * with the engine (link/link.h link_remote_enable); other runs keep the
+ * host side's run-ahead. */
 static bool remote_possible(const struct config *cfg, const struct workload *wl)
 {
     return placed_remote(cfg, wl) || cfg_bool(cfg, "driver.thrashing.enabled");
@@ -240,9 +243,8 @@ struct system *system_build(const struct config *cfg)
     s->dram = sim_model_of(cfg)->gpu_memory(s->eng, cfg, s->st, &s->dram_dom);
     bool remote = remote_possible(cfg, s->wl);
     /* Host memory is the model's copy-path memory unless pages are placed
-     * or advised there: thrashing's pinning at the host alone (the
-     * real-driver presets enable it; a GPU-only program rarely pins a page
-     * there, which takes CPU accesses to it) then reaches the same memory
+     * or advised there: a page that thrashing pins at the host (the
+     * real-driver presets enable the detection) reaches the same memory
      * (docs/decisions.md). */
     s->host = (placed_remote(cfg, s->wl) ? hostmem_create
                                          : sim_model_of(cfg)->copy_host_memory)(s->eng, cfg, s->st,

@@ -69,18 +69,24 @@ struct dram *dram_fast_create(struct engine *e, const struct config *cfg,
 
 sim_time hostmem_period(const struct config *cfg) { return cfg_period(cfg, "host.dram.clock"); }
 
+/* Host memory's controllers add the thesis' extra hop (host.latency). */
+static struct dram *host_build(struct engine *e, const struct config *cfg, struct stats *st,
+                               const struct domain *dom, bool fast)
+{
+    sim_time hop = cfg_u64(cfg, "host.latency") * cfg_period(cfg, "gpu.clock");
+    return build(e, cfg, st, dom, "host.dram", hop, fast);
+}
+
 struct dram *hostmem_create(struct engine *e, const struct config *cfg,
                             struct stats *st, const struct domain *dom)
 {
-    sim_time hop = cfg_u64(cfg, "host.latency") * cfg_period(cfg, "gpu.clock");
-    return build(e, cfg, st, dom, "host.dram", hop, false);
+    return host_build(e, cfg, st, dom, false);
 }
 
 struct dram *hostmem_fast_create(struct engine *e, const struct config *cfg,
                                  struct stats *st, const struct domain *dom)
 {
-    sim_time hop = cfg_u64(cfg, "host.latency") * cfg_period(cfg, "gpu.clock");
-    return build(e, cfg, st, dom, "host.dram", hop, true);
+    return host_build(e, cfg, st, dom, true);
 }
 
 void dram_free(struct dram *d)

@@ -25,7 +25,8 @@ static sim_time one_copy(const struct config *cfg, enum link_dir dir, uint64_t b
     /* Domain order as in system.c: link before host memory. */
     struct domain ldom = { "link", 1, 2 }, hdom = { "host", hostmem_period(cfg), 4 };
     /* The host memory of the run's model where only copies use it
-     * (sim.model, system_model.c; system.c, remote_possible). */
+     * (sim.model, system_model.c's copy_host_memory; the link room does
+     * not see the models' table, as dram_replay.c does not). */
     struct dram *host = cfg_is(cfg, "sim.model", "fast") ? hostmem_fast_create(e, cfg, st, &hdom)
                                                        : hostmem_create(e, cfg, st, &hdom);
     struct link *l = link_create(e, cfg, st, &ldom);
