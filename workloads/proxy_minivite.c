@@ -415,6 +415,11 @@ static size_t mv_uses(const void *impl, const struct wl_kernel *k,
     return n;
 }
 
+/* LC (SC19 Sec. 4.2) for runtime.density_lc iterations: every kernel is an
+ * `omp parallel for` over the nv vertices; the grid rounds it up to 128. */
+static uint64_t mv_iters(const void *impl, const struct wl_kernel *k)
+{ (void)k; return ((const struct minivite *)impl)->nv; }
+
 /* The rotation runs in every iteration but the last (the loop breaks
  * before it). */
 static bool mv_next_step(void *impl, struct wl_step *out)
@@ -482,6 +487,7 @@ static void *mv_create(struct workload *wl, const struct config *cfg)
      * workload_create's wl_simple default: describe it here. */
     wl->program = wl_prog_program(p);
     wl->kernel_uses = mv_uses;
+    wl->kernel_iters = mv_iters;
     return m;
 }
 

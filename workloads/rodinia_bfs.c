@@ -153,6 +153,11 @@ static size_t bfs_uses(const void *impl, const struct wl_kernel *k,
     return n;
 }
 
+/* LC (SC19 Sec. 4.2) for runtime.density_lc iterations: both kernels'
+ * parallel loop is tid < no_of_nodes; the grid rounds it up to 512. */
+static uint64_t bfs_iters(const void *impl, const struct wl_kernel *k)
+{ (void)k; return ((const struct bfs *)impl)->n; }
+
 static void *bfs_create(struct workload *wl, const struct config *cfg)
 {
     struct bfs *m = xcalloc(1, sizeof *m);
@@ -187,6 +192,7 @@ static void *bfs_create(struct workload *wl, const struct config *cfg)
     wl_prog_loop(p, body, m->levels);
     wl_prog_host(p, WL_STEP_MEMCPY, 5, 0, m->n * 4, WL_TO_HOST, WL_ADV_NONE);
     wl->kernel_uses = bfs_uses;
+    wl->kernel_iters = bfs_iters;
     return m;
 }
 

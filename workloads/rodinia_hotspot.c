@@ -98,6 +98,12 @@ static size_t hs_uses(const void *impl, const struct wl_kernel *k,
     return n;
 }
 
+/* LC (SC19 Sec. 4.2) for runtime.density_lc iterations: the rows x cols
+ * cells a launch updates; the grid's blocks overlap by the pyramid's
+ * halo, so it has more threads than cells. */
+static uint64_t hs_loop_iters(const void *impl, const struct wl_kernel *k)
+{ (void)k; const struct hotspot *m = impl; return m->rows * m->cols; }
+
 static void *hs_create(struct workload *wl, const struct config *cfg)
 {
     struct hotspot *m = xcalloc(1, sizeof *m);
@@ -117,6 +123,7 @@ static void *hs_create(struct workload *wl, const struct config *cfg)
                    (struct dim3){ HS_BLOCK, HS_BLOCK, 1 }, 32, 3 * HS_BLOCK * HS_BLOCK * 4);
     wl_prog_loop(&m->g.prog, 0, (m->total + m->ph - 1) / m->ph);
     wl->kernel_uses = hs_uses;
+    wl->kernel_iters = hs_loop_iters;
     return m;
 }
 

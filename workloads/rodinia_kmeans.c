@@ -89,6 +89,11 @@ static size_t km_uses(const void *impl, const struct wl_kernel *k,
     return n;
 }
 
+/* LC (SC19 Sec. 4.2) for runtime.density_lc iterations: point_id <
+ * npoints in both kernels; kmeansPoint's square grid rounds it up. */
+static uint64_t km_iters(const void *impl, const struct wl_kernel *k)
+{ (void)k; return ((const struct kmeans *)impl)->np; }
+
 static void *km_create(struct workload *wl, const struct config *cfg)
 {
     struct kmeans *m = xcalloc(1, sizeof *m);
@@ -110,6 +115,7 @@ static void *km_create(struct workload *wl, const struct config *cfg)
     wl_prog_host(&m->g.prog, WL_STEP_MEMCPY, 2, 0, m->np * 4, WL_TO_HOST, WL_ADV_NONE);
     wl_prog_loop(&m->g.prog, 1, m->iters);
     wl->kernel_uses = km_uses;
+    wl->kernel_iters = km_iters;
     return m;
 }
 

@@ -63,6 +63,11 @@ static size_t nn_uses(const void *impl, const struct wl_kernel *k,
     return n;
 }
 
+/* LC (SC19 Sec. 4.2) for runtime.density_lc iterations: globalId <
+ * records; the 256-thread blocks (and the 2-D fold) round it up. */
+static uint64_t nn_iters(const void *impl, const struct wl_kernel *k)
+{ (void)k; return ((const struct nn *)impl)->n; }
+
 static void *nn_create(struct workload *wl, const struct config *cfg)
 {
     struct nn *m = xcalloc(1, sizeof *m);
@@ -79,6 +84,7 @@ static void *nn_create(struct workload *wl, const struct config *cfg)
     wl_prog_kernel(&m->g.prog, "euclid", 0, (struct dim3){ (uint32_t)gx, (uint32_t)gy, 1 },
                    (struct dim3){ NN_THREADS, 1, 1 }, 16, 0);
     wl->kernel_uses = nn_uses;
+    wl->kernel_iters = nn_iters;
     return m;
 }
 

@@ -224,6 +224,10 @@ struct workload {
     const struct wl_program *program;
     size_t (*kernel_uses)(const void *impl, const struct wl_kernel *k,
                           struct wl_use *out, size_t max);
+    /* Optional (NULL: every thread): LC of SC19 Sec. 4.2, the trip count of
+     * kernel K's parallel loop in the OpenMP port -- the threads that pass
+     * the kernel's bounds check, which the grid rounds up; 0: the grid. */
+    uint64_t (*kernel_iters)(const void *impl, const struct wl_kernel *k);
 };
 
 /* Picks the generator named by `workload.kind`. */

@@ -22,6 +22,12 @@ struct rt_params {
     bool partial;               /* Sec. 3.4 partial mapping (RDM) */
     sim_time decision_cost;     /* per object decision (Sec. 5.2 "Overhead") */
     bool read_results;          /* the host reads the written objects at the end */
+    /* runtime.density_lc iterations: LC is the parallel loop's trip count
+     * (workload.kernel_iters) instead of the launch's threads. */
+    bool lc_iterations;
+    /* runtime.density_b_iter bytes: B_iter in whole bytes, at most 4095
+     * (the authors' pass's 12-bit map-type field). */
+    bool biter_bytes;
 };
 
 /* Granularity of the GPU portion of a partially mapped object: the 2 MiB
@@ -67,7 +73,9 @@ struct runtime {
     /* This launch. */
     uint32_t region;        /* UINT32_MAX: not a region of the program */
     const struct wl_kernel *k;
-    uint64_t threads;       /* LC: threads of the launch */
+    uint64_t threads;       /* threads of the launch */
+    uint64_t lc;            /* LC of the density (Sec. 4.2): threads, or the
+                             * parallel loop's iterations (p.lc_iterations) */
     bool placed[WL_MAX_ALLOCS];     /* decided GPU (or partial) this call */
     bool partial_done;      /* the one partially mapped object of this call */
     uint64_t ndecisions;    /* this launch, for the decision cost */

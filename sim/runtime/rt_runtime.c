@@ -20,6 +20,18 @@ const struct cfg_key runtime_config_keys[] = {
      "access density (B_iter x threads / object size) at or above which an object moved to the "
      "GPU is prefetched, below which it faults in on demand (SC19 Sec. 3.1: 0.5, \"empirically "
      "selected\")"},
+    {"runtime.density_lc", CFG_ENUM, "threads", 0, 0, "threads|iterations",
+     "LC of the density (SC19 Sec. 4.2: B_iter x LC / size, LC the loop count the OpenMP runtime "
+     "knows at launch): threads = every thread of the launch's grid; iterations = the kernel's "
+     "parallel-loop trip count (the threads that pass the kernel's bounds check, as the "
+     "generator declares it: workload.kernel_iters; the grid where it declares none).  Only "
+     "with runtime.analysis static (a profile's B_iter is per grid thread)"},
+    {"runtime.density_b_iter", CFG_ENUM, "real", 0, 0, "real|bytes",
+     "B_iter of the density: real = the estimate as the paper writes it (Sec. 4.2, sum of "
+     "F_i x S_i); bytes = as the authors' public LLVM pass hands it to the runtime "
+     "(lingda-li/unifiedmemory OMPPass.cpp, 2019-04: truncated to whole bytes in a 12-bit "
+     "map-type field, at most 4095), so an object with less than 1 byte per iteration reads "
+     "density 0"},
     {"runtime.transfer", CFG_ENUM, "hybrid", 0, 0, "hybrid|implicit|explicit",
      "rlm / glm / rdm: transfer by the density switch, or on demand only, or prefetch only "
      "(SC19 Fig. 6's breakdown)"},
@@ -124,6 +136,11 @@ void rt_before_kernel(struct runtime *rt, const struct wl_kernel *k)
     rt->k = k;
     rt->threads = (uint64_t)k->grid.x * k->grid.y * k->grid.z *
                   (uint64_t)k->block.x * k->block.y * k->block.z;
+    rt->lc = rt->threads;
+    if (rt->p.lc_iterations && rt->wl->kernel_iters) {
+        uint64_t it = rt->wl->kernel_iters(rt->wl->impl, k);
+        if (it) rt->lc = it;
+    }
     rt->ndecisions = 0;
     rt->partial_done = false;
     memset(rt->placed, 0, sizeof rt->placed);
@@ -198,6 +215,8 @@ struct runtime *runtime_create(const struct config *cfg, struct workload *wl,
         cfg_bool(cfg, "runtime.partial"),
         cfg_u64(cfg, "runtime.decision_cost"),
         cfg_bool(cfg, "runtime.read_results"),
+        cfg_is(cfg, "runtime.density_lc", "iterations") && cfg_is(cfg, "runtime.analysis", "static"),
+        cfg_is(cfg, "runtime.density_b_iter", "bytes"),
     };
     if (p.policy == &rt_none_ops) return NULL;
     /* Static placement maps every page before the first kernel and the

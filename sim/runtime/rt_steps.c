@@ -37,12 +37,18 @@ void rt_row(struct runtime *rt, uint32_t d, const char *decision, uint64_t bytes
     rec_append(rt->table, row);
 }
 
-/* Sec. 3.1 / 4.2: density = B_iter x LC / size, LC the launch's threads
- * ("each loop iteration is executed by exactly one GPU thread"). */
+/* Sec. 3.1 / 4.2: density = B_iter x LC / size, LC the loop count
+ * ("each loop iteration is executed by exactly one GPU thread"): the
+ * launch's threads, or with runtime.density_lc iterations the parallel
+ * loop's trip count (rt_before_kernel).  With runtime.density_b_iter
+ * bytes, B_iter as the authors' pass encodes it: whole bytes (truncated),
+ * at most 0xfff. */
 double rt_density(const struct runtime *rt, uint32_t d)
 {
     if (!rt->obj[d].size) return 0.0;
-    return rt->ri.bytes_iter[rt->region][d] * (double)rt->threads / (double)rt->obj[d].size;
+    double b = rt->ri.bytes_iter[rt->region][d];
+    if (rt->p.biter_bytes) b = fmin(floor(b), 4095.0);
+    return b * (double)rt->lc / (double)rt->obj[d].size;
 }
 
 unsigned rt_mode(const struct runtime *rt, uint32_t d)

@@ -51,7 +51,7 @@ static struct wl_kernel kern(uint32_t r, uint32_t threads)
 
 static struct rt_params params(const struct rt_ops *p)
 {
-    return (struct rt_params){ p, 0.5, RT_HYBRID, true, 0, false };
+    return (struct rt_params){ p, 0.5, RT_HYBRID, true, 0, false, false, false };
 }
 
 /* Launch region r; returns the steps queued for it. */
@@ -363,6 +363,82 @@ START_TEST(density_threshold)
     ck_assert_uint_eq(density_case(2047, RT_HYBRID), 0);
     ck_assert_uint_eq(density_case(2048, RT_IMPLICIT), 0);
     ck_assert_uint_eq(density_case(1, RT_EXPLICIT), 1);
+}
+END_TEST
+
+/* ---- LC and B_iter of the density (Sec. 4.2; runtime.density_lc,
+ * runtime.density_b_iter) ----
+ * One object of SIZE bytes, B_iter B, a launch of 1024 threads whose
+ * parallel loop has ITERS iterations (the generator's kernel_iters; 0: it
+ * declares none).  Returns the steps queued (1: prefetched, explicit; 0:
+ * implicit) and the density in *DENS. */
+static uint64_t loop_iters;
+static uint64_t fake_iters(const void *impl, const struct wl_kernel *k)
+{ (void)impl; (void)k; return loop_iters; }
+
+static uint32_t density_run(uint64_t size, double b_iter, uint64_t iters, bool has_iters,
+                            bool lc_iterations, bool biter_bytes, double *dens)
+{
+    static const char *const names[] = {"D"};
+    uint64_t sizes[] = {size};
+    mk_wl(1, names, sizes);
+    loop_iters = iters;
+    wl.kernel_iters = has_iters ? fake_iters : NULL;
+    static struct rt_info ri;
+    memset(&ri, 0, sizeof ri);
+    ri.nregions = 1;
+    ri.site[0] = 10;
+    ri.uses[0][0] = true;
+    ri.bytes_iter[0][0] = b_iter;
+    struct rt_params pp = params(&rt_glm_ops);
+    pp.lc_iterations = lc_iterations;
+    pp.biter_bytes = biter_bytes;
+    rt = rt_new(&pp, &ri, &wl, 64 * MiB, NULL);
+    uint32_t n = launch(0, 1024);
+    *dens = rt_density(rt, 0);
+    runtime_free(rt);
+    return n;
+}
+
+/* 4 MiB, B_iter 2048 B, 1024 threads, a loop of 1000 iterations:
+ *   threads (default): 2048 x 1024 / 4194304 = 0.5 exactly -> explicit;
+ *   iterations: 2048 x 1000 / 4194304 = 0.48828125 -> implicit (the 24
+ *     threads past the bounds check run no iteration);
+ *   iterations, the generator declaring 0 or no kernel_iters: the grid's
+ *     1024 again -> 0.5, explicit. */
+START_TEST(density_lc)
+{
+    double d;
+    ck_assert_uint_eq(density_run(4 * MiB, 2048, 1000, true, false, false, &d), 1);
+    ck_assert_double_eq_tol(d, 0.5, 1e-15);
+    ck_assert_uint_eq(density_run(4 * MiB, 2048, 1000, true, true, false, &d), 0);
+    ck_assert_double_eq_tol(d, 0.48828125, 1e-15);
+    ck_assert_uint_eq(density_run(4 * MiB, 2048, 0, true, true, false, &d), 1);
+    ck_assert_double_eq_tol(d, 0.5, 1e-15);
+    ck_assert_uint_eq(density_run(4 * MiB, 2048, 1000, false, true, false, &d), 1);
+    ck_assert_double_eq_tol(d, 0.5, 1e-15);
+}
+END_TEST
+
+/* B_iter in whole bytes, at most 4095 (runtime.density_b_iter bytes):
+ *   1 KiB, B_iter 0.75 B (a guarded 1-byte store, 0.5, plus a quarter):
+ *     real 0.75 x 1024 / 1024 = 0.75 -> explicit; bytes: 0 -> 0, implicit;
+ *   1 KiB, B_iter 1.75 B: bytes 1 x 1024 / 1024 = 1 -> explicit;
+ *   4 MiB, B_iter 8192 B: real 8192 x 1024 / 4194304 = 2; bytes 4095 x
+ *     1024 / 4194304 = 0.999755859375, still explicit. */
+START_TEST(density_b_iter_bytes)
+{
+    double d;
+    ck_assert_uint_eq(density_run(1024, 0.75, 0, false, false, false, &d), 1);
+    ck_assert_double_eq_tol(d, 0.75, 1e-15);
+    ck_assert_uint_eq(density_run(1024, 0.75, 0, false, false, true, &d), 0);
+    ck_assert_double_eq_tol(d, 0.0, 1e-15);
+    ck_assert_uint_eq(density_run(1024, 1.75, 0, false, false, true, &d), 1);
+    ck_assert_double_eq_tol(d, 1.0, 1e-15);
+    ck_assert_uint_eq(density_run(4 * MiB, 8192, 0, false, false, false, &d), 1);
+    ck_assert_double_eq_tol(d, 2.0, 1e-15);
+    ck_assert_uint_eq(density_run(4 * MiB, 8192, 0, false, false, true, &d), 1);
+    ck_assert_double_eq_tol(d, 0.999755859375, 1e-15);
 }
 END_TEST
 
@@ -746,6 +822,8 @@ int main(void)
     tcase_add_test(tc, rdm_three_objects_partial);
     tcase_add_test(tc, partial_split);
     tcase_add_test(tc, density_threshold);
+    tcase_add_test(tc, density_lc);
+    tcase_add_test(tc, density_b_iter_bytes);
     tcase_add_test(tc, steps_per_decision);
     tcase_add_test(tc, lru_object_order);
     tcase_add_test(tc, step_source_baseline);

@@ -70,7 +70,7 @@ START_TEST(partial_then_evict_on_the_driver)
     ri.rd[1][1] = 1;
     ri.bytes_iter[0][0] = 2048;         /* x 1024 threads / 2 MiB = 1 */
     ri.bytes_iter[0][1] = 4096;         /* x 1024 / 4 MiB = 1 */
-    struct rt_params p = { &rt_rdm_ops, 0.5, RT_HYBRID, true, 0, false };
+    struct rt_params p = { &rt_rdm_ops, 0.5, RT_HYBRID, true, 0, false, false, false };
     struct runtime *rt = rt_new(&p, &ri, &wl, driver_capacity_pages(g->d) * PAGE_SIZE, NULL);
 
     struct wl_kernel k = { .grid = {4, 1, 1}, .block = {256, 1, 1}, .site = 0 };

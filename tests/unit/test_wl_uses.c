@@ -374,6 +374,46 @@ START_TEST(density_vs_threshold)
 }
 END_TEST
 
+/* LC of the density under runtime.density_lc iterations: the parallel
+ * loop's trip count (kernel_iters) against the grid's threads.
+ *   bfs, 1000 nodes: 2 blocks of 512 = 1024 threads, tid < 1000: 1000;
+ *   kmeans, 1000 points: invert_mapping 4 x 256 = 1024 threads,
+ *     kmeansPoint a 2 x 2 grid of 256 = 1024, point_id < 1000: 1000;
+ *   nn, 1000 records: 4 blocks of 256 = 1024 threads, 1000;
+ *   hotspot 512 x 512, pyramid 2: blocks of 16 x 16 computing 12 x 12,
+ *     ceil(512 / 12) = 43 per side: 43^2 x 256 = 473344 threads, the
+ *     262144 cells. */
+static void check_iters(const char *const *sets, size_t n, uint32_t id, uint64_t threads,
+                        uint64_t iters)
+{
+    struct wlh h = wlh_open(sets, n);
+    struct wl_kernel k;
+    do {
+        ck_assert(wl_next_kernel(h.wl, &k));
+    } while (k.id != id);
+    ck_assert_uint_eq((uint64_t)k.grid.x * k.grid.y * k.grid.z * k.block.x * k.block.y *
+                      k.block.z, threads);
+    ck_assert_ptr_nonnull(h.wl->kernel_iters);
+    ck_assert_uint_eq(h.wl->kernel_iters(h.wl->impl, &k), iters);
+    wlh_close(&h);
+}
+
+START_TEST(loop_iterations)
+{
+    static const char *const bfs[] = { "workload.kind=bfs", "workload.bfs.nodes=1000" };
+    static const char *const km[] = { "workload.kind=kmeans", "workload.kmeans.points=1000",
+                                      "workload.kmeans.iterations=1" };
+    static const char *const nn[] = { "workload.kind=nn", "workload.nn.records=1000" };
+    static const char *const hs[] = { "workload.kind=hotspot" };
+    check_iters(bfs, NSETS(bfs), 0, 1024, 1000);
+    check_iters(bfs, NSETS(bfs), 1, 1024, 1000);
+    check_iters(km, NSETS(km), 0, 1024, 1000);
+    check_iters(km, NSETS(km), 1, 1024, 1000);
+    check_iters(nn, NSETS(nn), 0, 1024, 1000);
+    check_iters(hs, NSETS(hs), 0, 473344, 262144);
+}
+END_TEST
+
 /* kernel_uses writes at most MAX and returns the count (workload.h). */
 START_TEST(uses_respect_max)
 {
@@ -402,6 +442,7 @@ static Suite *uses_suite(void)
     tcase_add_test(tc, kmeans_uses);
     tcase_add_test(tc, srad_uses);
     tcase_add_test(tc, density_vs_threshold);
+    tcase_add_test(tc, loop_iterations);
     tcase_add_test(tc, uses_respect_max);
     suite_add_tcase(s, tc);
     return s;
