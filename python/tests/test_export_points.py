@@ -249,6 +249,32 @@ def test_replace_reruns_the_points_a_change_reaches(tmp_path, capsys):
     assert meta["cpu_seconds_measured"] is None       # the rerun's whole run was not measured
 
 
+def test_replace_takes_several_values_of_one_axis(tmp_path, capsys):
+    """A sweep setting that reaches two of the three policies' programs:
+    --replace driver.eviction=hpe,fifo replaces both rows, lru (rerun
+    identically) is the check point; a rerun lacking one of the values'
+    points is refused."""
+    main, out = _export(), tmp_path / "out"
+    for d in "abc":
+        os.makedirs(tmp_path / d)
+    _part(str(tmp_path / "a" / "sweep.h5"), {"hpe_75pct": 1.0, "lru_75pct": 2.0, "fifo_75pct": 4.0}, [])
+    assert main([str(tmp_path / "a" / "sweep.h5"), str(out)]) == 0
+    # committed: hpe 100, lru 200, fifo 300
+    _part(str(tmp_path / "b" / "sweep.h5"), {"hpe_75pct": 1.0, "lru_75pct": 1.0}, [], rev=2,
+          sim={"hpe_75pct": 90, "lru_75pct": 200})
+    assert main([str(tmp_path / "b" / "sweep.h5"), str(out), "--replace", "driver.eviction=hpe,fifo"]) == 2
+    assert "1 committed points with driver.eviction=hpe,fifo were not rerun" in capsys.readouterr().err
+    _part(str(tmp_path / "c" / "sweep.h5"), {"hpe_75pct": 1.0, "lru_75pct": 1.0, "fifo_75pct": 1.0}, [],
+          rev=2, sim={"hpe_75pct": 90, "lru_75pct": 200, "fifo_75pct": 310})
+    assert main([str(tmp_path / "c" / "sweep.h5"), str(out), "--binary-commit", "ccccccc",
+                 "--replace", "driver.eviction=hpe,fifo"]) == 0
+    assert [(r["name"], r["sim_time_ps"]) for r in _rows(out)] == \
+        [("hpe_75pct", "90"), ("lru_75pct", "200"), ("fifo_75pct", "310")]
+    meta = json.load(open(out / "toy.meta.json"))
+    assert [(p["points"], p.get("checked"), p.get("replaced_where")) for p in meta["parts"]] == \
+        [(["lru_75pct"], None, None), (["hpe_75pct", "fifo_75pct"], ["lru_75pct"], "driver.eviction=hpe,fifo")]
+
+
 def test_join_refuses(tmp_path, capsys):
     main, out = _export(), tmp_path / "out"
     os.makedirs(tmp_path / "a")

@@ -40,7 +40,9 @@ the part records them (`checked`) and its revisions.
 
 --replace AXIS=VALUE reruns part of a committed sweep after a model change
 that reaches only its points with that axis value (as the CSV writes it:
-booleans 1 / 0), e.g. driver.access_counters.migrate=1: DIR reran every
+booleans 1 / 0), or with any of several (AXIS=V1,V2: a sweep setting that
+reaches some workloads' programs only, e.g. workload.kind=nw,bfs),
+e.g. driver.access_counters.migrate=1: DIR reran every
 committed point with the value, whose rows it replaces, and one or more
 points without it (check points), each identical to its committed row on
 every statistic, the evidence that the change does not reach them.  The
@@ -223,7 +225,8 @@ def replace(a, name, head, rows, meta):
     k = head.index(key)
     old_names = [x[0] for x in old_rows]
     new_by = {r[0]: r for r in rows}
-    hit = [n for n, r in zip(old_names, old_rows) if r[k] == val]
+    vals = set(val.split(","))
+    hit = [n for n, r in zip(old_names, old_rows) if r[k] in vals]
     if not hit:
         raise JoinError(f"no committed point has {where}")
     lacking = [n for n in hit if n not in new_by]
@@ -232,7 +235,7 @@ def replace(a, name, head, rows, meta):
     stray = [n for n in new_by if n not in old_names]
     if stray:
         raise JoinError(f"{stray[0]} is not a committed point")
-    checks = [n for n in new_by if new_by[n][k] != val]
+    checks = [n for n in new_by if new_by[n][k] not in vals]
     if not checks:
         raise JoinError(f"no check point: rerun one or more committed points without {where} "
                         f"to show the change does not reach them")
@@ -256,8 +259,9 @@ def main(argv=None):
                     help="measured CPU seconds of the whole sweep run (user + sys)")
     ap.add_argument("--join", action="store_true",
                     help="add these points to the committed OUT/NAME files (a sweep committed in part)")
-    ap.add_argument("--replace", metavar="AXIS=VALUE", default=None,
-                    help="these points replace the committed ones with AXIS=VALUE (the others run are check points)")
+    ap.add_argument("--replace", metavar="AXIS=VALUE[,VALUE...]", default=None,
+                    help="these points replace the committed ones with AXIS=VALUE, or any of the "
+                         "comma-separated values (the others run are check points)")
     a = ap.parse_args(argv)
     try:
         f = h5py.File(a.sweep_h5, "r")
