@@ -400,6 +400,22 @@ static uint32_t density_run(uint64_t size, double b_iter, uint64_t iters, bool h
     return n;
 }
 
+/* One density_run and what it must give: the steps queued and the density. */
+struct density_case {
+    uint64_t size; double b_iter; uint64_t iters; bool has_iters, lc_iterations, biter_bytes;
+    uint32_t steps; double density;
+};
+
+static void check_density(const struct density_case *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double d;
+        ck_assert_uint_eq(density_run(c[i].size, c[i].b_iter, c[i].iters, c[i].has_iters,
+                                      c[i].lc_iterations, c[i].biter_bytes, &d), c[i].steps);
+        ck_assert_double_eq_tol(d, c[i].density, 1e-15);
+    }
+}
+
 /* 4 MiB, B_iter 2048 B, 1024 threads, a loop of 1000 iterations:
  *   threads (default): 2048 x 1024 / 4194304 = 0.5 exactly -> explicit;
  *   iterations: 2048 x 1000 / 4194304 = 0.48828125 -> implicit (the 24
@@ -408,15 +424,13 @@ static uint32_t density_run(uint64_t size, double b_iter, uint64_t iters, bool h
  *     1024 again -> 0.5, explicit. */
 START_TEST(density_lc)
 {
-    double d;
-    ck_assert_uint_eq(density_run(4 * MiB, 2048, 1000, true, false, false, &d), 1);
-    ck_assert_double_eq_tol(d, 0.5, 1e-15);
-    ck_assert_uint_eq(density_run(4 * MiB, 2048, 1000, true, true, false, &d), 0);
-    ck_assert_double_eq_tol(d, 0.48828125, 1e-15);
-    ck_assert_uint_eq(density_run(4 * MiB, 2048, 0, true, true, false, &d), 1);
-    ck_assert_double_eq_tol(d, 0.5, 1e-15);
-    ck_assert_uint_eq(density_run(4 * MiB, 2048, 1000, false, true, false, &d), 1);
-    ck_assert_double_eq_tol(d, 0.5, 1e-15);
+    static const struct density_case cases[] = {
+        {4 * MiB, 2048, 1000, true, false, false, 1, 0.5},
+        {4 * MiB, 2048, 1000, true, true, false, 0, 0.48828125},
+        {4 * MiB, 2048, 0, true, true, false, 1, 0.5},
+        {4 * MiB, 2048, 1000, false, true, false, 1, 0.5},
+    };
+    check_density(cases, sizeof cases / sizeof cases[0]);
 }
 END_TEST
 
@@ -428,17 +442,14 @@ END_TEST
  *     1024 / 4194304 = 0.999755859375, still explicit. */
 START_TEST(density_b_iter_bytes)
 {
-    double d;
-    ck_assert_uint_eq(density_run(1024, 0.75, 0, false, false, false, &d), 1);
-    ck_assert_double_eq_tol(d, 0.75, 1e-15);
-    ck_assert_uint_eq(density_run(1024, 0.75, 0, false, false, true, &d), 0);
-    ck_assert_double_eq_tol(d, 0.0, 1e-15);
-    ck_assert_uint_eq(density_run(1024, 1.75, 0, false, false, true, &d), 1);
-    ck_assert_double_eq_tol(d, 1.0, 1e-15);
-    ck_assert_uint_eq(density_run(4 * MiB, 8192, 0, false, false, false, &d), 1);
-    ck_assert_double_eq_tol(d, 2.0, 1e-15);
-    ck_assert_uint_eq(density_run(4 * MiB, 8192, 0, false, false, true, &d), 1);
-    ck_assert_double_eq_tol(d, 0.999755859375, 1e-15);
+    static const struct density_case cases[] = {
+        {1024, 0.75, 0, false, false, false, 1, 0.75},
+        {1024, 0.75, 0, false, false, true, 0, 0.0},
+        {1024, 1.75, 0, false, false, true, 1, 1.0},
+        {4 * MiB, 8192, 0, false, false, false, 1, 2.0},
+        {4 * MiB, 8192, 0, false, false, true, 1, 0.999755859375},
+    };
+    check_density(cases, sizeof cases / sizeof cases[0]);
 }
 END_TEST
 
