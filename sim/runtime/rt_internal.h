@@ -73,9 +73,9 @@ struct runtime {
     /* This launch. */
     uint32_t region;        /* UINT32_MAX: not a region of the program */
     const struct wl_kernel *k;
-    uint64_t threads;       /* threads of the launch */
-    uint64_t lc;            /* LC of the density (Sec. 4.2): threads, or the
-                             * parallel loop's iterations (p.lc_iterations) */
+    uint64_t lc;            /* LC of the density (Sec. 4.2): the launch's
+                             * threads, or the parallel loop's iterations
+                             * (p.lc_iterations) */
     bool placed[WL_MAX_ALLOCS];     /* decided GPU (or partial) this call */
     bool partial_done;      /* the one partially mapped object of this call */
     uint64_t ndecisions;    /* this launch, for the decision cost */

@@ -134,9 +134,8 @@ void rt_before_kernel(struct runtime *rt, const struct wl_kernel *k)
 {
     rt->trc++;                          /* Sec. 3.4: +1 at every target region */
     rt->k = k;
-    rt->threads = (uint64_t)k->grid.x * k->grid.y * k->grid.z *
-                  (uint64_t)k->block.x * k->block.y * k->block.z;
-    rt->lc = rt->threads;
+    rt->lc = (uint64_t)k->grid.x * k->grid.y * k->grid.z *
+             (uint64_t)k->block.x * k->block.y * k->block.z;
     if (rt->p.lc_iterations && rt->wl->kernel_iters) {
         uint64_t it = rt->wl->kernel_iters(rt->wl->impl, k);
         if (it) rt->lc = it;
