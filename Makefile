@@ -44,7 +44,7 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all test check test-bins check-asan bench install docs clean help fuzz test-fresh validation
+.PHONY: all test check test-bins check-asan bench install docs clean help fuzz test-fresh validation fast-validation
 all: $(BUILD)/uvmsim
 
 $(BUILD)/obj/%.o: %.c
@@ -89,6 +89,12 @@ bench: $(BUILD)/uvmsim
 validation:
 	@$(PYTHON) scripts/validation/validation_doc.py docs/validation.md
 
+# docs/fast-validation.md from the committed runs of the fast model's
+# validation set (issue 41; scripts/validate_fast.sh makes the runs): no
+# simulation; tests/e2e/fast_validation.sh checks the document matches.
+fast-validation:
+	@$(PYTHON) scripts/validation/fast_full.py report validation/fast/full.points.csv.gz > docs/fast-validation.md
+
 docs: $(BUILD)/uvmsim
 	$(BUILD)/uvmsim config doc > docs/config.md
 	$(BUILD)/uvmsim workloads > docs/workloads.md
@@ -104,6 +110,7 @@ clean:
 help:
 	@echo "make | make test | make check-asan | make bench | make docs | make install PREFIX=..."
 	@echo "make validation   (docs/validation.md's claim counts and tables from validation/claims.yaml + validation/results/)"
+	@echo "make fast-validation   (docs/fast-validation.md from validation/fast/full.points.csv.gz: the fast model against cycle)"
 	@echo "make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS='config nvbit ...']   (clang, libFuzzer)"
 	@echo "make test-fresh   (root: the README's quick start on a bare Debian root, scripts/test_fresh.sh)"
 	@echo "Debian packages (scripts/debian-packages.txt): apt-get install -y --no-install-recommends $(DEB_PKGS)"

@@ -1,4 +1,36 @@
 #!/bin/sh
+# sim.model fast against cycle (issue 41, "Validate").
+#
+#   scripts/validate_fast.sh [BINARY]
+#       the issue's set: at least 200 points drawn from every reproduction
+#       sweep with committed results (thesis Ch. VI aside: fast refuses
+#       selective caching) at the sweeps' own sizes, in groups of one
+#       workload under each of the sweep's policies, each run in both
+#       models by BINARY (default build/uvmsim), two at a time
+#       (scripts/validation/fast_full.py: the selection); then writes
+#       validation/fast/full.points.csv.gz and docs/fast-validation.md
+#       (errors per sweep and metric, the goals, the rankings, the
+#       speed).  The runs stay in VALIDATE_KEEP (default
+#       /tmp/uvmsim-validate-full); a run whose result is there is kept,
+#       so an interrupted validation resumes.  About 2 h of CPU on the
+#       2-core machine (docs/fast-validation.md, "Speed").
+#
+#   scripts/validate_fast.sh --cut [BINARY] [POINTS_PER_SWEEP] [GROUPS_PER_SWEEP]
+#       a small set at cut sizes, in minutes: the rest of this header.
+#
+if [ "${1:-}" != --cut ]; then
+    ROOT=$(cd "$(dirname "$0")/.." && pwd)
+    BIN=${1:-$ROOT/build/uvmsim}
+    PY=${PYTHON:-/usr/bin/python3}
+    DIR=${VALIDATE_KEEP:-/tmp/uvmsim-validate-full}
+    "$PY" "$ROOT/scripts/validation/fast_full.py" run "$DIR" --binary "$BIN" -j "${VALIDATE_JOBS:-2}" &&
+    "$PY" "$ROOT/scripts/validation/fast_full.py" collect "$DIR" \
+        -o "$ROOT/validation/fast/full.points.csv.gz" &&
+    "$PY" "$ROOT/scripts/validation/fast_full.py" report \
+        "$ROOT/validation/fast/full.points.csv.gz" >"$ROOT/docs/fast-validation.md"
+    exit $?
+fi
+shift
 # sim.model fast against cycle (issue 41, "Validate"): a stratified set of
 # points drawn from the reproduction sweeps in configs/sweeps, each run in
 # both models by the same binary; prints per metric the |error| of fast
@@ -7,7 +39,7 @@
 # and the speed ratio (CPU seconds cycle / fast, and events per warp
 # memory instruction).
 #
-#   scripts/validate_fast.sh [BINARY] [POINTS_PER_SWEEP] [GROUPS_PER_SWEEP]
+#   scripts/validate_fast.sh --cut [BINARY] [POINTS_PER_SWEEP] [GROUPS_PER_SWEEP]
 #
 # Points: POINTS_PER_SWEEP (default 5) spread evenly over each sweep's
 # plan (index (2i+1) n / 2k), with the sweep's own set: keys and the
