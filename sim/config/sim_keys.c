@@ -8,7 +8,11 @@ const struct cfg_key sim_config_keys[] = {
      "timing model: cycle is the reference, cycle-level model; fast replaces parts of the GPU's "
      "memory hierarchy with analytical servers of the same config numbers, validated against "
      "cycle (docs/fast-model.md); everything the UVM papers study (faults, batches, the driver, "
-     "eviction, migration, the link) is the same in both"},
+     "eviction, migration, the link) is the same in both; cycle-dram-server, cycle-tlb-lookup and "
+     "cycle-host-server are diagnostics, not validated: cycle with only fast's GPU memory, L1 TLB "
+     "lookups or copy-path host memory, to find which coarsening makes a difference "
+     "(docs/fast-model.md, \"Tracing a difference\"; uvmsim dram-replay and link-bench take fast's "
+     "parts under fast only)"},
     {"sim.epoch", CFG_TIME, "10us", 1e3, 1e15, NULL,
      "period of the statistics time series"},
     {"sim.epoch_rows", CFG_ENUM, "changed", 0, -1, "changed|every",
