@@ -391,6 +391,7 @@ void channel_init(struct channel *c, struct dram *d, unsigned id)
 void channel_free(struct channel *c)
 {
     if (c->f_slots.tag) slots_free(&c->f_slots);   /* sim.model fast */
+    if (c->f_acts.tag) slots_free(&c->f_acts);
     mq_free(&c->in);
     ts_free(&c->ts);
     dq_free(&c->rq);

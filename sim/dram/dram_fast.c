@@ -15,9 +15,19 @@
  *    BL / data_rate clocks (bus width x data rate x clock), so a stream
  *    of requests is answered no faster than the peak;
  *  - all-bank refresh: a request that would start past a due refresh
- *    finds every bank closed and waits out tRFC.
+ *    finds every bank closed and waits out tRFC;
+ *  - the channel's ACT rate: tRRD_S between ACTs and four per tFAW, as
+ *    a rate, one ACT per step of max(tRRD_S, tFAW / 4) (a calendar of
+ *    steps, like the bus's): an ACT takes the first step with room from
+ *    the one it falls in, and waits for that step's start if it is
+ *    later.  Without it a row-conflict stream (random sectors: RA's every
+ *    access a conflict) activates as fast as its banks' tRC allows, four
+ *    times HBM2's tFAW rate, and reads return in half the cycle model's
+ *    time (docs/fast-model.md, "Tracing a difference").  What a rate
+ *    leaves out: the burst of four ACTs tRRD apart that the window
+ *    admits, and tRRD_L within a bank group.
  * Coarsened away (the issue's list): FR-FCFS reordering (arrival order
- * here), tRRD/tFAW, write-queue drains and bus turnaround, reads answered
+ * here), write-queue drains and bus turnaround, reads answered
  * from the write queue, and the bounded read/write queues (the input
  * queue never fills: its senders bound what they have in flight).
  * Stores are posted, as in dram_ctrl.c: acknowledged on arrival. */
@@ -73,6 +83,7 @@ sim_time fast_serve(struct channel *c, const struct mem_req *r, sim_time now)
         } else {
             kv = d->v.misses; kt = d->tot.misses;
         }
+        act = tmax_(act, slots_take(&c->f_acts, act - act % c->f_acts.period, 1));
         b->open = true;
         b->row = loc.row;
         b->act_ok = act + p->tRC;
@@ -154,4 +165,6 @@ void fast_channel_init(struct channel *c, struct dram *d, unsigned id)
     /* bus clocks as far ahead as the deepest backlog a test or a stream
      * builds (4096 lines of 8 clocks) */
     slots_init_n(&c->f_slots, 1, d->dom->period, 65536);
+    sim_time step = tmax_(p->tRRD_S, (p->tFAW + 3) / 4);
+    slots_init_n(&c->f_acts, 1, step ? step : 1, 16384);
 }

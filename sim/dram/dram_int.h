@@ -185,6 +185,7 @@ struct channel {
     sim_time ref_due, occ_at;
     sim_time f_bus;             /* sim.model fast: the data bus's last reserved clock + 1 */
     struct slots f_slots;       /* sim.model fast: its clocks (dram_fast.c) */
+    struct slots f_acts;        /* sim.model fast: the ACT rate's steps (dram_fast.c) */
 };
 
 struct dram_totals_ptrs {

@@ -95,6 +95,29 @@ START_TEST(rows_of_one_bank_back_to_back_are_trc_apart)
 }
 END_TEST
 
+START_TEST(acts_go_at_the_channels_act_rate)
+{
+    /* 16 reads at 0, one to each closed bank: every one needs an ACT.
+     * The ACT rate is one per max(tRRD_S, tFAW / 4): 6 clocks at the
+     * default (tRRD_S 6, tFAW 19: 4.75), so the k-th ACT is at 6k clocks
+     * and its sector is back tRCD + tCL + burst = 26 clocks later (the
+     * bus, 2 clocks a sector, is not what holds them). */
+    struct dram_replay_req r[16];
+    for (unsigned b = 0; b < 16; b++) r[b] = (struct dram_replay_req){ 0, addr_of(b, 0), 32, false };
+    struct dram_replay_result res;
+    run(plain, NSETS(plain), r, 16, &res);
+    for (unsigned k = 0; k < 16; k++) ck_assert_uint_eq(res.done[k], (6 * k + 26) * TCK);
+    ck_assert_uint_eq(res.tot.row_misses, 16);
+    dram_replay_result_free(&res);
+    /* tFAW 40: four per 40 clocks, one per 10, which is now the rate. */
+    const char *sets[] = { "dram.mapping=row_bank_col", "dram.xor_bank=false", "dram.tREFI=0",
+                           "dram.tFAW=40" };
+    run(sets, NSETS(sets), r, 16, &res);
+    for (unsigned k = 0; k < 16; k++) ck_assert_uint_eq(res.done[k], (10 * k + 26) * TCK);
+    dram_replay_result_free(&res);
+}
+END_TEST
+
 START_TEST(streams_lines_at_the_configured_peak)
 {
     /* One channel, N sequential 128 B lines all queued at 0: the bus moves
@@ -183,6 +206,7 @@ static Suite *dram_fast_suite(void)
     tcase_add_test(tc, idle_read_is_its_configured_latency);
     tcase_add_test(tc, row_conflict_costs_trp_trcd_tcl);
     tcase_add_test(tc, rows_of_one_bank_back_to_back_are_trc_apart);
+    tcase_add_test(tc, acts_go_at_the_channels_act_rate);
     tcase_add_test(tc, streams_lines_at_the_configured_peak);
     tcase_add_test(tc, stores_are_posted);
     tcase_add_test(tc, a_due_refresh_closes_the_banks_for_trfc);
