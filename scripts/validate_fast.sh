@@ -12,8 +12,8 @@
 #       (errors per sweep and metric, the goals, the rankings, the
 #       speed).  The runs stay in VALIDATE_KEEP (default
 #       /tmp/uvmsim-validate-full); a run whose result is there is kept,
-#       so an interrupted validation resumes.  About 2 h of CPU on the
-#       2-core machine (docs/fast-validation.md, "Speed").
+#       so an interrupted validation resumes.  About 80 CPU minutes (40
+#       wall minutes, two at a time) on the 2-core machine.
 #
 #   scripts/validate_fast.sh --cut [BINARY] [POINTS_PER_SWEEP] [GROUPS_PER_SWEEP]
 #       a small set at cut sizes, in minutes: the rest of this header.

@@ -9,9 +9,12 @@ export_points.py) of the same sweeps run by the same binary, with
 validation/claims.yaml whose sweeps are all in both directories is judged
 on each, by the one verdict module (validation_doc.py's evaluate); prints
 one row per claim, its value and verdict in each model, and whether the
-verdict changed; exits 1 if one did.  The committed results are not used:
-they come from several binaries and model revisions, and the question is
-only what the model choice does.
+verdict changed; exits 1 if one did.  The question is only what the
+model choice does, so both sides must be one binary's: CYCLE_DIR may be
+the committed validation/results only where the binary's cycle runs give
+the committed points (docs/fast-validation.md, "cycle = committed", and
+scripts/regress.sh against the binaries that made them), as for
+validation/fast/sweeps (docs/fast-model.md, "Claim verdicts").
 """
 import argparse
 import os

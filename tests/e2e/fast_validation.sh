@@ -31,4 +31,12 @@ w = csv.DictWriter(sys.stdout, fieldnames=list(r[0]))
 w.writeheader(); w.writerows(r)' >"$TMP/edited.csv"
 "$PY" "$GEN" report "$TMP/edited.csv" >"$TMP/doc2.md"
 check "a changed run changes the rendered document" sh -c "! cmp -s '$TMP/doc2.md' '$TMP/doc.md'"
+# docs/fast-model.md's claim table is what fast_verdicts.py prints over
+# the committed cycle results and the committed fast sweeps.
+"$PY" scripts/validation/fast_verdicts.py validation/results validation/fast/sweeps >"$TMP/verdicts" 2>&1
+check "fast_verdicts.py judges the committed fast sweeps" grep -q "^| HPE-P1 | hpe |" "$TMP/verdicts"
+missing=$(grep '^| [A-Z]' "$TMP/verdicts" | while IFS= read -r l; do
+    grep -qxF "$l" docs/fast-model.md || echo "$l"; done)
+check "every row of it is in docs/fast-model.md" [ -z "$missing" ]
+[ -z "$missing" ] || echo "$missing" | head -n 5
 [ "$FAILS" -eq 0 ]
