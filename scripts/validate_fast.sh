@@ -12,7 +12,7 @@
 #       (errors per sweep and metric, the goals, the rankings, the
 #       speed).  The runs stay in VALIDATE_KEEP (default
 #       /tmp/uvmsim-validate-full); a run whose result is there is kept,
-#       so an interrupted validation resumes.  About 80 CPU minutes (40
+#       so an interrupted validation resumes.  About 75 CPU minutes (50
 #       wall minutes, two at a time) on the 2-core machine.
 #
 #   scripts/validate_fast.sh --cut [BINARY] [POINTS_PER_SWEEP] [GROUPS_PER_SWEEP]
