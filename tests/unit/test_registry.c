@@ -209,16 +209,19 @@ START_TEST(workload_kind)
 }
 END_TEST
 
-/* sim.model (issue 41): cycle first (the default, the reference), then fast. */
+/* sim.model (issue 41): cycle first (the default, the reference), then
+ * fast, then the three diagnostics (cycle with one of fast's parts). */
 START_TEST(timing_model)
 {
+    static const char *const names[] = { "cycle", "fast", "cycle-dram-server",
+                                         "cycle-tlb-lookup", "cycle-host-server" };
     struct choices c;
     split("sim.model", &c);
     size_t n = 0;
     while (sim_model_name(n)) n++;
-    ck_assert_uint_eq(n, 2);
+    ck_assert_uint_eq(n, sizeof names / sizeof names[0]);
     ck_assert_uint_eq(c.n, n);
-    ck_assert_str_eq(sim_model_name(0), "cycle");
+    for (size_t i = 0; i < n; i++) ck_assert_str_eq(sim_model_name(i), names[i]);
     for (size_t i = 0; i < n; i++) ck_assert_str_eq(c.v[i], sim_model_name(i));
     from_registry("sim.model");
     each_choice_loads("sim.model", NULL, 0);
