@@ -21,9 +21,10 @@
  *    steps, like the bus's): an ACT takes the first step with room from
  *    the one it falls in, and waits for that step's start if it is
  *    later.  Without it a row-conflict stream (random sectors: RA's every
- *    access a conflict) activates as fast as its banks' tRC allows, four
- *    times HBM2's tFAW rate, and reads return in half the cycle model's
- *    time (docs/fast-model.md, "Tracing a difference").  What a rate
+ *    access a conflict) activates as fast as its banks' tRC allows
+ *    (HBM2: 16 banks / tRC 48, 2.5 times its tFAW rate), and reads
+ *    return in half the cycle model's time (docs/fast-model.md,
+ *    "Tracing a difference").  What a rate
  *    leaves out: the burst of four ACTs tRRD apart that the window
  *    admits, and tRRD_L within a bank group.
  * Coarsened away (the issue's list): FR-FCFS reordering (arrival order
