@@ -86,9 +86,7 @@ def plan(binary, sweep):
 
 
 def committed_cpu(sweep):
-    path = os.path.join(ROOT, "validation", "results", sweep + ".points.csv.gz")
-    with gzip.open(path, "rt") as f:
-        return {r["name"]: float(r["cpu_seconds"] or 0) for r in csv.DictReader(f)}
+    return {n: float(r["cpu_seconds"] or 0) for n, r in committed_rows(sweep).items()}
 
 
 def select(binary, total):
